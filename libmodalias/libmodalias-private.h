@@ -1,0 +1,188 @@
+/*
+ * libmodalias internals: shared by the library's sources and its tests
+ * (through the uninstalled twin library), never installed.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <syslog.h>
+
+#include "libmodalias.h"
+
+#define MODALIAS_EXPORT __attribute__((visibility("default")))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- logging ---------------------------------------------------------- */
+
+void modalias_log(const struct modalias_ctx *ctx, int priority, const char *file,
+		  int line, const char *fn, const char *format, ...) _printf_(6, 7);
+
+static inline bool log_enabled(const struct modalias_ctx *ctx, int priority)
+{
+	return ctx && modalias_ctx_get_log_priority(ctx) >= priority;
+}
+
+#define modalias_log_cond(ctx, prio, ...)                                        \
+	do {                                                                     \
+		if (log_enabled(ctx, prio))                                      \
+			modalias_log(ctx, prio, __FILE__, __LINE__, __func__,    \
+				     __VA_ARGS__);                               \
+	} while (0)
+
+#ifdef ENABLE_DEBUG
+#define dbg(ctx, ...) modalias_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
+#else
+#define dbg(ctx, ...)                                                            \
+	do {                                                                     \
+		if (0)                                                           \
+			modalias_log(ctx, LOG_DEBUG, "", 0, "", __VA_ARGS__);    \
+	} while (0)
+#endif
+#define info(ctx, ...) modalias_log_cond(ctx, LOG_INFO, __VA_ARGS__)
+#define err(ctx, ...) modalias_log_cond(ctx, LOG_ERR, __VA_ARGS__)
+
+/* The word size of the kernel whose bitmaps (input capabilities, uevent
+ * EV=/KEY=…) are read: that of this process's long unless a test says. */
+unsigned int ctx_get_long_bits(const struct modalias_ctx *ctx);
+void ctx_set_long_bits(struct modalias_ctx *ctx, unsigned int bits);
+
+/* ---- growable strings ------------------------------------------------- */
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+	bool oom; /* sticky: one failed allocation fails the whole buffer */
+};
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+bool strbuf_reserve(struct strbuf *sb, size_t extra);
+void strbuf_putc(struct strbuf *sb, char c);
+void strbuf_puts(struct strbuf *sb, const char *s);
+void strbuf_putn(struct strbuf *sb, const char *s, size_t n);
+void strbuf_printf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
+/* Hands the string over (NUL-terminated, never NULL on success). */
+int strbuf_steal(struct strbuf *sb, char **ret);
+
+/* ---- small helpers ---------------------------------------------------- */
+
+/* Parses [0x]HEX fully; -EINVAL when not hex, -ERANGE when above max. */
+int parse_hex(const char *s, size_t len, uint64_t max, uint64_t *ret);
+/* Parses decimal fully; same errors. */
+int parse_dec(const char *s, size_t len, uint64_t max, uint64_t *ret);
+/* Reads a whole (small) file; strips one trailing newline. */
+int read_text_file(const char *path, char **ret, size_t max);
+/* The PCMCIA product-id hash: the kernel's crc32(0, s, len). */
+uint32_t pcmcia_crc32(const char *s, size_t len);
+
+/* ---- buses and devices ------------------------------------------------ */
+
+enum field_kind {
+	FK_HEX,      /* fixed-width hex number */
+	FK_DEC,      /* decimal number */
+	FK_STR,      /* one string */
+	FK_HEXLIST,  /* list of hex numbers */
+	FK_STRLIST,  /* list of strings */
+};
+
+enum field_flags {
+	FF_LOWER = 1 << 0,    /* printed in lower-case hex */
+	FF_OPTIONAL = 1 << 1, /* left out of the string, tag and all, when unset */
+	FF_VARWIDTH = 1 << 2, /* width is a minimum, the parser reads greedily */
+	FF_SETTER = 1 << 3,   /* not in the string: setting it sets another field */
+	FF_EMPTY_OK = 1 << 4, /* the empty string is a value */
+	FF_SORTED = 1 << 5,   /* numeric list, kept ascending and unique */
+};
+
+struct field_desc {
+	const char *name;
+	const char *tag;
+	uint8_t kind;
+	uint8_t width; /* hex digits; 0 for unpadded list items */
+	uint16_t flags;
+	uint64_t max; /* largest number (0: from width) */
+	uint32_t min; /* smallest number */
+	const char *help;
+};
+
+struct modalias_dev;
+struct bus_desc {
+	const char *name;
+	const char *prefix; /* "usb:" */
+	const struct field_desc *fields;
+	unsigned int n_fields;
+	/* NULL: the generic tag/value sequence of fields */
+	int (*format)(const struct modalias_dev *dev, struct strbuf *sb);
+	int (*parse)(struct modalias_dev *dev, const char *s, size_t len);
+	/* FF_SETTER fields */
+	int (*set_special)(struct modalias_dev *dev, unsigned int field, const char *value);
+};
+
+struct item {
+	char *text;   /* as written in the modalias */
+	uint64_t num; /* numeric fields */
+	bool wild;    /* "*" */
+};
+
+struct fval {
+	struct item *items;
+	unsigned int n;
+	unsigned int cap;
+};
+
+struct modalias_dev {
+	int refcount;
+	struct modalias_ctx *ctx;
+	const struct bus_desc *bus;
+	char *bus_name; /* for unknown buses */
+	struct fval *values; /* one per field */
+};
+
+const struct bus_desc *bus_find(const char *name, size_t len);
+extern const struct bus_desc bus_unknown;
+int field_index(const struct bus_desc *bus, const char *name);
+
+int dev_new(struct modalias_ctx *ctx, const struct bus_desc *bus,
+	    const char *bus_name, size_t bus_name_len, struct modalias_dev **ret);
+/* Sets/appends one parsed value; text is copied verbatim (no case change). */
+int dev_put_text(struct modalias_dev *dev, unsigned int field, const char *text,
+		 size_t len, bool append);
+int dev_put_num(struct modalias_dev *dev, unsigned int field, uint64_t num,
+		bool append);
+int dev_put_wild(struct modalias_dev *dev, unsigned int field);
+void dev_clear(struct modalias_dev *dev, unsigned int field);
+static inline const struct fval *dev_val(const struct modalias_dev *dev, unsigned int field)
+{
+	return &dev->values[field];
+}
+static inline bool dev_isset(const struct modalias_dev *dev, unsigned int field)
+{
+	return dev->values[field].n > 0;
+}
+/* Field value as text, or a default when unset. */
+const char *dev_text(const struct modalias_dev *dev, unsigned int field, const char *dflt);
+/* Adds the set bits of a kernel bitmap ("%lx" words, highest first, space
+ * separated) to an input field; bits below min are skipped. */
+int dev_add_bitmap(struct modalias_dev *dev, unsigned int field, const char *words,
+		   unsigned int word_bits, unsigned int min);
+int dev_format_generic(const struct modalias_dev *dev, struct strbuf *sb,
+		       unsigned int first, unsigned int last);
+int dev_parse_generic(struct modalias_dev *dev, const char *s, size_t len,
+		      unsigned int first, unsigned int last, size_t *consumed);
+/* Logs a parse error at offset off of the string being parsed. */
+int parse_error(const struct modalias_dev *dev, const char *field, size_t off,
+		const char *why);
+
+/* ---- sysfs ------------------------------------------------------------ */
+
+/* Rebuilds a device's modalias from its id attributes (dir is the full
+ * path); -ENODATA when it is of no bus that has them. */
+int sysfs_rebuild(struct modalias_ctx *ctx, const char *dir, struct modalias_dev **ret);
