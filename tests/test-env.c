@@ -1,0 +1,350 @@
+/*
+ * The legacy hotplug environment: PRODUCT/TYPE/INTERFACE, PCI_ID, … of real
+ * recorded kernel events, turned into a modalias and checked against the
+ * MODALIAS the same kernel sent in the same event.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libmodalias-private.h"
+#include "test-common.h"
+
+/* The event's variables without MODALIAS: what a pre-2.6.12 agent saw. */
+static GPtrArray *legacy_env(const struct uevent *ev)
+{
+	GPtrArray *env = g_ptr_array_new();
+
+	for (guint i = 0; i + 1 < ev->env->len; i++) {
+		const char *kv = g_ptr_array_index(ev->env, i);
+		if (!g_str_has_prefix(kv, "MODALIAS="))
+			g_ptr_array_add(env, (gpointer)kv);
+	}
+	g_ptr_array_add(env, NULL);
+	return env;
+}
+
+/* What today's kernel would have sent for the recorded MODALIAS: the
+ * recordings keep old kernels' spellings, which the library does not emit. */
+static char *modernize(struct modalias_ctx *ctx, const char *recorded, const char *built)
+{
+	struct modalias_dev *dev;
+	char *s;
+
+	g_assert_cmpint(modalias_parse(ctx, recorded, &dev), ==, 0);
+	if (strcmp(modalias_dev_get_bus(dev), "pci") == 0) {
+		/* 2.6 kernels printed the interface byte lower-case */
+		uint64_t v;
+		g_assert_cmpint(modalias_dev_get_uint(dev, "interface", 0, &v), ==, 0);
+		g_assert_cmpint(modalias_dev_set_uint(dev, "interface", v), ==, 0);
+	} else if (strcmp(modalias_dev_get_bus(dev), "usb") == 0 &&
+		   modalias_dev_get_count(dev, "bInterfaceNumber") == 0) {
+		/* kernels before 3.x sent no interface number: take ours */
+		struct modalias_dev *b;
+		const char *in;
+		g_assert_cmpint(modalias_parse(ctx, built, &b), ==, 0);
+		if (modalias_dev_get(b, "bInterfaceNumber", 0, &in) == 0)
+			g_assert_cmpint(modalias_dev_set(dev, "bInterfaceNumber", in), ==, 0);
+		modalias_dev_unref(b);
+	} else if (strcmp(modalias_dev_get_bus(dev), "of") == 0) {
+		const char *t;
+		/* old kernels wrote a missing type as <NULL>, today's as (null) */
+		if (modalias_dev_get(dev, "type", 0, &t) == 0 && strcmp(t, "<NULL>") == 0)
+			g_assert_cmpint(modalias_dev_unset(dev, "type"), ==, 0);
+	}
+	s = test_format(dev);
+	modalias_dev_unref(dev);
+	return s;
+}
+
+struct family {
+	const char *subsystem;
+	const char *needs; /* a variable every event of the family has */
+	unsigned int min; /* how many real events the family must have at least */
+};
+
+static const struct family families[] = {
+	{ "usb", "INTERFACE", 350 },
+	{ "pci", "PCI_ID", 1150 },
+	{ "serio", "SERIO_TYPE", 1 },
+	{ "sdio", "SDIO_ID", 5 },
+	{ "ccw", "CU_TYPE", 5 },
+	{ "input", "EV", 150 },
+};
+
+static void test_family(gconstpointer data)
+{
+	const struct family *fam = data;
+	g_autoptr(GPtrArray) events = uevents_load();
+	struct modalias_ctx *ctx = test_ctx_new();
+	unsigned int n = 0, modernized = 0, n32 = 0;
+
+	/* no sysfs here: the interface number comes from DEVPATH */
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, "/nonexistent-sysfs"), ==, 0);
+	for (guint i = 0; i < events->len; i++) {
+		const struct uevent *ev = g_ptr_array_index(events, i);
+		const char *sub = uevent_get(ev, "SUBSYSTEM"), *want = uevent_get(ev, "MODALIAS");
+		g_autoptr(GPtrArray) env = NULL;
+		g_autofree char *got = NULL, *modern = NULL;
+		struct modalias_dev *dev;
+
+		if (!sub || strcmp(sub, fam->subsystem) != 0 || !uevent_get(ev, fam->needs) || !want)
+			continue;
+		if (strcmp(fam->subsystem, "input") == 0 && !g_str_has_prefix(want, "input:"))
+			continue;
+		env = legacy_env(ev);
+		if (modalias_dev_new_from_env(ctx, NULL, (const char *const *)env->pdata, &dev) < 0)
+			g_error("%s (%s): no modalias from the legacy variables: %s", ev->source,
+				want, test_log_text());
+		got = test_format(dev);
+		modalias_dev_unref(dev);
+		if (strcmp(fam->subsystem, "input") == 0 && strcmp(got, want) != 0) {
+			/* a 32-bit kernel's bitmaps (words of 8 digits at most) */
+			ctx_set_long_bits(ctx, 32);
+			g_assert_cmpint(modalias_dev_new_from_env(ctx, NULL, (const char *const *)env->pdata, &dev), ==, 0);
+			ctx_set_long_bits(ctx, sizeof(long) * 8);
+			g_free(got);
+			got = test_format(dev);
+			modalias_dev_unref(dev);
+			if (strcmp(got, want) == 0)
+				n32++;
+		}
+		modern = modernize(ctx, want, got);
+		if (strcmp(modern, want) != 0)
+			modernized++;
+		if (strcmp(got, want) != 0 && strcmp(got, modern) != 0)
+			g_error("%s: legacy variables give\n  %s\nthe kernel sent\n  %s", ev->source, got, want);
+		n++;
+	}
+	g_test_message("%s: %u real events agree (%u in an old kernel's spelling, %u from 32-bit kernels)",
+		       fam->subsystem, n, modernized, n32);
+	g_assert_cmpuint(n, >=, fam->min);
+	modalias_ctx_unref(ctx);
+}
+
+/* OF events: OF_NAME, OF_TYPE, OF_COMPATIBLE_N/_n against MODALIAS. */
+static void test_of(void)
+{
+	g_autoptr(GPtrArray) events = uevents_load();
+	struct modalias_ctx *ctx = test_ctx_new();
+	unsigned int n = 0;
+
+	for (guint i = 0; i < events->len; i++) {
+		const struct uevent *ev = g_ptr_array_index(events, i);
+		const char *want = uevent_get(ev, "MODALIAS");
+		g_autoptr(GPtrArray) env = NULL;
+		g_autofree char *got = NULL, *modern = NULL;
+		struct modalias_dev *dev;
+
+		if (!uevent_get(ev, "OF_NAME") || !want || !g_str_has_prefix(want, "of:"))
+			continue;
+		env = legacy_env(ev);
+		/* the OF variables ride on platform, i2c, … events */
+		g_assert_cmpint(modalias_dev_new_from_env(ctx, "of-node", (const char *const *)env->pdata, &dev), ==, 0);
+		got = test_format(dev);
+		modalias_dev_unref(dev);
+		modern = modernize(ctx, want, got);
+		if (strcmp(got, want) != 0 && strcmp(got, modern) != 0)
+			g_error("%s: OF variables give %s, the kernel sent %s", ev->source, got, want);
+		n++;
+	}
+	g_test_message("of: %u real events agree", n);
+	g_assert_cmpuint(n, >=, 250);
+	modalias_ctx_unref(ctx);
+}
+
+static void test_modalias_wins(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	const char *env[] = { "SUBSYSTEM=usb", "PRODUCT=46d/c52b/1200", "TYPE=0/0/0",
+			      "INTERFACE=3/1/1", "MODALIAS=usb:v1111p2222d0001dc00dsc00dp00ic03isc01ip01in00",
+			      NULL };
+	struct modalias_dev *dev;
+	g_autofree char *s = NULL;
+
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, NULL, env, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v1111p2222d0001dc00dsc00dp00ic03isc01ip01in00");
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+static void test_usb_device_event(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	/* a device, not an interface: hotplug-ng's wildcard classes */
+	const char *env[] = { "PRODUCT=46d/c52b/1200", "TYPE=0/0/0", "DEVPATH=/devices/pci0000:00/usb1/1-1", NULL };
+	struct modalias_dev *dev;
+	g_autofree char *s = NULL;
+
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "usb", env, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v046DpC52Bd1200dc00dsc00dp00ic*isc*ip*in*");
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+/* With a sysfs root, bInterfaceNumber comes from $SYSFS$DEVPATH, and wins
+ * over the DEVPATH name. */
+static void test_usb_interface_from_sysfs(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *root = g_dir_make_tmp("modalias-env-XXXXXX", NULL);
+	g_autofree char *dir = g_build_filename(root, "devices", "usb1", "1-1", "1-1:1.3", NULL);
+	g_autofree char *file = g_build_filename(dir, "bInterfaceNumber", NULL);
+	const char *env[] = { "PRODUCT=46d/c52b/1200", "TYPE=0/0/0", "INTERFACE=3/1/2",
+			      "DEVPATH=/devices/usb1/1-1/1-1:1.3", NULL };
+	const char *nowhere[] = { "PRODUCT=46d/c52b/1200", "TYPE=0/0/0", "INTERFACE=3/1/2",
+				  "DEVPATH=/devices/usb1/1-1/odd-name", NULL };
+	struct modalias_dev *dev;
+	char *s;
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(file, "05\n", -1, NULL));
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, root), ==, 0);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "usb", env, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip02in05");
+	free(s);
+	modalias_dev_unref(dev);
+	/* unreadable: a garbage file is an error naming it */
+	g_assert_true(g_file_set_contents(file, "zz\n", -1, NULL));
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "usb", env, &dev), ==, -EINVAL);
+	g_assert_nonnull(strstr(test_log_text(), "bInterfaceNumber"));
+	/* neither sysfs nor a ":C.I" name: a wildcard */
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "usb", nowhere, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip02in*");
+	free(s);
+	modalias_dev_unref(dev);
+	g_assert_cmpint(unlink(file), ==, 0);
+	modalias_ctx_unref(ctx);
+}
+
+static void test_scsi_and_ieee1394(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *root = g_dir_make_tmp("modalias-env-XXXXXX", NULL);
+	g_autofree char *dir = g_build_filename(root, "devices", "host0", "target0:0:0", "0:0:0:0", NULL);
+	g_autofree char *file = g_build_filename(dir, "type", NULL);
+	const char *scsi[] = { "DEVPATH=/devices/host0/target0:0:0/0:0:0:0", NULL };
+	/* the old ieee1394 stack's variables: %06x */
+	const char *fw[] = { "VENDOR_ID=002327", "MODEL_ID=020002", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL };
+	struct modalias_dev *dev;
+	char *s;
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(file, "14\n", -1, NULL));
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, root), ==, 0);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "scsi", scsi, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "scsi:t-0x0e"); /* sysfs type is decimal: 14 = TYPE_RBC */
+	free(s);
+	modalias_dev_unref(dev);
+	g_assert_cmpint(unlink(file), ==, 0);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "scsi", scsi, &dev), ==, -ENOENT);
+	g_assert_nonnull(strstr(test_log_text(), "type"));
+
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "ieee1394", fw, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "ieee1394:ven00002327mo00020002sp0000A02Dver00010001");
+	free(s);
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+struct bad_env {
+	const char *subsystem;
+	const char *env[8];
+	int err;
+	const char *log;
+};
+
+static const struct bad_env bad_envs[] = {
+	{ "usb", { "TYPE=0/0/0", NULL }, -ENOENT, "PRODUCT is not set" },
+	{ "usb", { "PRODUCT=46d/c52b/1200", NULL }, -ENOENT, "TYPE is not set" },
+	{ "usb", { "PRODUCT=46d/c52b", "TYPE=0/0/0", NULL }, -EINVAL, "PRODUCT='46d/c52b' has too few fields" },
+	{ "usb", { "PRODUCT=46d/c52b/1/2", "TYPE=0/0/0", NULL }, -EINVAL, "too many fields" },
+	{ "usb", { "PRODUCT=46dx/c52b/1200", "TYPE=0/0/0", NULL }, -EINVAL, "PRODUCT='46dx/c52b/1200'" },
+	{ "usb", { "PRODUCT=10000/c52b/1200", "TYPE=0/0/0", NULL }, -ERANGE, "overflows" },
+	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/256", NULL }, -ERANGE, "TYPE='0/0/256'" },
+	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/a", NULL }, -EINVAL, "TYPE='0/0/a'" },
+	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/0", "INTERFACE=3//1", NULL }, -EINVAL, "INTERFACE" },
+	{ "pci", { "PCI_ID=8086:1E31", "PCI_SUBSYS_ID=17AA:21FB", NULL }, -ENOENT, "PCI_CLASS is not set" },
+	{ "pci", { "PCI_ID=8086", "PCI_SUBSYS_ID=17AA:21FB", "PCI_CLASS=C0330", NULL }, -EINVAL, "PCI_ID='8086'" },
+	{ "pci", { "PCI_ID=8086:1E31", "PCI_SUBSYS_ID=17AA:21FB", "PCI_CLASS=1000000", NULL }, -ERANGE, "PCI_CLASS" },
+	{ "ieee1394", { "VENDOR_ID=002327", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL }, -ENOENT, "MODEL_ID" },
+	{ "ieee1394", { "VENDOR_ID=100000000", "MODEL_ID=0", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL }, -ERANGE, "VENDOR_ID" },
+	{ "scsi", { "ACTION=add", NULL }, -ENOENT, "DEVPATH is not set" },
+	{ "scsi", { "DEVPATH=devices/relative", NULL }, -EINVAL, "DEVPATH" },
+	{ "scsi", { "DEVPATH=/devices/../../etc", NULL }, -EINVAL, "DEVPATH" },
+	{ "input", { "PRODUCT=3/46d/c52b", NULL }, -EINVAL, "PRODUCT" },
+	{ "input", { "PRODUCT=3/46d/c52b/111", "KEY=xyz", NULL }, -EINVAL, "KEY='xyz'" },
+	{ NULL, { "ACTION=add", NULL }, -ENOENT, "neither MODALIAS nor SUBSYSTEM" },
+	{ "block", { "ACTION=add", NULL }, -ENOENT, "no legacy variables" },
+	{ "usb", { "MODALIAS=usb:broken", NULL }, -EINVAL, "idVendor" },
+};
+
+static void test_bad_env(gconstpointer data)
+{
+	const struct bad_env *b = data;
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev = NULL;
+
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, "/nonexistent-sysfs"), ==, 0);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, b->subsystem, b->env, &dev), ==, b->err);
+	g_assert_null(dev);
+	if (!strstr(test_log_text(), b->log))
+		g_error("log '%s' does not name '%s'", test_log_text(), b->log);
+	modalias_ctx_unref(ctx);
+}
+
+static const char *lookup_fn(void *data, const char *name)
+{
+	GHashTable *vars = data;
+	return g_hash_table_lookup(vars, name);
+}
+
+static void test_callback(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autoptr(GHashTable) vars = g_hash_table_new(g_str_hash, g_str_equal);
+	struct modalias_dev *dev;
+	g_autofree char *s = NULL;
+
+	/* a real event: LENOVO_T430S's 8086:1E31 xHCI controller */
+	static const char *const kv[][2] = {
+		{ "SUBSYSTEM", "pci" }, { "PCI_ID", "8086:1E31" },
+		{ "PCI_SUBSYS_ID", "17AA:21FB" }, { "PCI_CLASS", "C0330" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
+		g_hash_table_insert(vars, (gpointer)kv[i][0], (gpointer)kv[i][1]);
+	g_assert_cmpint(modalias_dev_new_from_env_fn(ctx, NULL, lookup_fn, vars, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "pci:v00008086d00001E31sv000017AAsd000021FBbc0Csc03i30");
+	modalias_dev_unref(dev);
+	g_assert_cmpint(modalias_dev_new_from_env_fn(ctx, NULL, NULL, vars, &dev), ==, -EINVAL);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, NULL, NULL, &dev), ==, -EINVAL);
+	modalias_ctx_unref(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(families); i++) {
+		g_autofree char *path = g_strdup_printf("/env/real/%s", families[i].subsystem);
+		g_test_add_data_func(path, &families[i], test_family);
+	}
+	g_test_add_func("/env/real/of", test_of);
+	g_test_add_func("/env/modalias-wins", test_modalias_wins);
+	g_test_add_func("/env/usb/device-event", test_usb_device_event);
+	g_test_add_func("/env/usb/interface-from-sysfs", test_usb_interface_from_sysfs);
+	g_test_add_func("/env/scsi-ieee1394", test_scsi_and_ieee1394);
+	g_test_add_func("/env/callback", test_callback);
+	for (size_t i = 0; i < G_N_ELEMENTS(bad_envs); i++) {
+		g_autofree char *path = g_strdup_printf("/env/bad/%zu", i);
+		g_test_add_data_func(path, &bad_envs[i], test_bad_env);
+	}
+	return g_test_run();
+}

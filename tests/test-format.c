@@ -1,0 +1,364 @@
+/*
+ * Building modaliases from IDs: golden strings, each one a real device's
+ * sysfs modalias or uevent MODALIAS (the source is named in each row).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "test-common.h"
+
+#define UEV "tests/data/uevents/uevents.txt"
+
+struct golden {
+	const char *name;
+	const char *bus;
+	const char *fields[16]; /* "FIELD=VALUE", added in order */
+	const char *expected;
+	const char *source;
+};
+
+static const struct golden goldens[] = {
+	{ "usb/interface", "usb",
+	  { "idVendor=1d6b", "idProduct=0002", "bcdDevice=0313", "bDeviceClass=09",
+	    "bDeviceSubClass=00", "bDeviceProtocol=01", "bInterfaceClass=09",
+	    "bInterfaceSubClass=00", "bInterfaceProtocol=00", "bInterfaceNumber=00" },
+	  "usb:v1D6Bp0002d0313dc09dsc00dp01ic09isc00ip00in00", UEV " (HP_400_G2)" },
+	{ "usb/interface-0a", "usb",
+	  { "idVendor=0x0bdb", "idProduct=0x1926", "bcdDevice=0", "bDeviceClass=0",
+	    "bDeviceSubClass=0", "bDeviceProtocol=0", "bInterfaceClass=0a",
+	    "bInterfaceSubClass=0", "bInterfaceProtocol=0", "bInterfaceNumber=0a" },
+	  "usb:v0BDBp1926d0000dc00dsc00dp00ic0Aisc00ip00in0A", UEV " (LENOVO_T430S)" },
+	{ "usb/pre-3.x-no-in", "usb",
+	  { "idVendor=1d6b", "idProduct=2", "bcdDevice=305", "bDeviceClass=9",
+	    "bDeviceSubClass=0", "bDeviceProtocol=1", "bInterfaceClass=9",
+	    "bInterfaceSubClass=0", "bInterfaceProtocol=0" },
+	  "usb:v1D6Bp0002d0305dc09dsc00dp01ic09isc00ip00", UEV " (a pre-3.x kernel)" },
+	{ "pci/virtio-net", "pci",
+	  { "vendor=1af4", "device=1041", "subvendor=1af4", "subdevice=1041", "class=0x020000" },
+	  "pci:v00001AF4d00001041sv00001AF4sd00001041bc02sc00i00", "this machine's /sys (virtio-net)" },
+	{ "pci/fields", "pci",
+	  { "vendor=8086", "device=0d57", "subvendor=0", "subdevice=0", "baseclass=06",
+	    "subclass=00", "interface=00" },
+	  "pci:v00008086d00000D57sv00000000sd00000000bc06sc00i00", "this machine's /sys (host bridge)" },
+	{ "scsi/cdrom", "scsi", { "type=5" }, "scsi:t-0x05", UEV },
+	{ "scsi/enclosure", "scsi", { "type=0c" }, "scsi:t-0x0c", UEV },
+	{ "ieee1394/fw66", "ieee1394",
+	  { "vendor_id=0x002327", "model_id=0x020002", "specifier_id=0x00a02d", "version=0x010001" },
+	  "ieee1394:ven00002327mo00020002sp0000A02Dver00010001",
+	  "sysfs dump of a ToneWeal FW66 in kernel commit 50ebe56222bf (ALSA: bebob)" },
+	{ "input/power-button", "input",
+	  { "bustype=19", "vendor=0", "product=1", "version=0", "ev=0,1", "key=74" },
+	  "input:b0019v0000p0001e0000-e0,1,k74,ramlsfw", "drivers/input/input.c example, " UEV },
+	{ "input/empty-groups", "input",
+	  { "bustype=0019", "vendor=0001", "product=0001", "version=0100", "ev=0", "ev=1" },
+	  "input:b0019v0001p0001e0100-e0,1,kramlsfw", UEV },
+	{ "input/keyboard-bits", "input",
+	  { "bustype=19", "vendor=0", "product=0", "version=0", "ev=4,1,0", "key=F0,E3,94,73,72,71,E0,E1",
+	    "msc=4" },
+	  "input:b0019v0000p0000e0000-e0,1,4,k71,72,73,94,E0,E1,E3,F0,ram4,lsfw", UEV },
+	{ "input/truncated", "input",
+	  { "bustype=3", "vendor=46d", "product=c52b", "version=111", "ev=0,1,2,3,4,11,14",
+	    "key=71,72,73,74,78,7A,7B,7C", "truncated=1" },
+	  "input:b0003v046DpC52Be0111-e0,1,2,3,4,11,14,k71,72,73,74,78,7A,7B,7C,+,ramlsfw",
+	  "the kernel's truncated form (drivers/input/input.c, 2024)" },
+	{ "serio/psmouse", "serio", { "type=05", "proto=00", "id=00", "extra=00" },
+	  "serio:ty05pr00id00ex00", UEV },
+	{ "hid/with-group", "hid", { "bus=3", "group=1", "vendor=0461", "product=4d22" },
+	  "hid:b0003g0001v00000461p00004D22", UEV },
+	{ "hid/old-no-group", "hid", { "bus=3", "vendor=0461", "product=4d80" },
+	  "hid:b0003v00000461p00004D80", UEV " (an old kernel)" },
+	{ "of/null-type", "of", { "name=optee", "compatible=linaro,optee-tz" },
+	  "of:NopteeT(null)Clinaro,optee-tz", UEV },
+	{ "of/old-NULL-two-compatibles", "of",
+	  { "name=timer", "type=<NULL>", "compatible=arm,cortex-a9-twd-timer", "compatible=arm,smp-twd" },
+	  "of:NtimerT<NULL>Carm,cortex-a9-twd-timerCarm,smp-twd", UEV },
+	{ "of/type", "of", { "name=serial", "type=serial", "compatible=ibm,opal-console-raw" },
+	  "of:NserialTserialCibm,opal-console-raw", UEV },
+	{ "of/acpi-empty-type", "of", { "name=crfp", "type=", "compatible=google,cros-ec-uart" },
+	  "of:NcrfpTCgoogle,cros-ec-uart", UEV " (an ACPI PRP0001 device)" },
+	{ "acpi/two-ids", "acpi", { "id=PNP0A08", "id=PNP0A03" }, "acpi:PNP0A08:PNP0A03:",
+	  "this machine's /sys" },
+	{ "acpi/one-id", "acpi", { "id=PNP0501" }, "acpi:PNP0501:", "this machine's /sys" },
+	{ "platform", "platform", { "name=serial8250" }, "platform:serial8250", "this machine's /sys" },
+	{ "i2c", "i2c", { "name=24c02" }, "i2c:24c02", UEV },
+	{ "spi", "spi", { "name=spi-nor" }, "spi:spi-nor", UEV },
+	{ "auxiliary", "auxiliary", { "name=mlx5_core.eth" }, "auxiliary:mlx5_core.eth", UEV },
+	{ "wmi", "wmi", { "guid=05901221-D566-11D1-B2F0-00A0C9062910" },
+	  "wmi:05901221-D566-11D1-B2F0-00A0C9062910", UEV },
+	{ "virtio/balloon", "virtio", { "device=5", "vendor=1af4" }, "virtio:d00000005v00001AF4",
+	  "this machine's /sys" },
+	{ "sdio", "sdio", { "class=0", "vendor=41b", "device=9330" }, "sdio:c00v041Bd9330", UEV },
+	{ "pcmcia/prod-ids", "pcmcia",
+	  { "manf_id=0", "card_id=0", "func_id=0", "function=0", "device_no=0", "prod_id1=CNF   ",
+	    "prod_id2=CD-ROM", "prod_id3=I2" },
+	  "pcmcia:m0000c0000f00fn00pfn00pa46D7DB81pb66536591pcE96CA5CCpd00000000",
+	  "sysfs of a CNF Cardport CD-ROM (Ubuntu forums, 2009; lspcmcia shows the same hashes)" },
+	{ "ccw/with-device", "ccw", { "cu_type=3990", "cu_model=e9", "dev_type=3390", "dev_model=0c" },
+	  "ccw:t3990mE9dt3390dm0C", UEV },
+	{ "ccw/no-device", "ccw", { "cu_type=3215", "cu_model=0" }, "ccw:t3215m00dtdm", UEV },
+	{ "ccw/zero-device", "ccw", { "cu_type=2540", "cu_model=0", "dev_type=0", "dev_model=0" },
+	  "ccw:t2540m00dtdm", UEV },
+	{ "mdio", "mdio", { "phy_id=0x00221513" }, "mdio:00000000001000100001010100010011",
+	  "netdev mail 'net: phy: generate PHY mdio modalias' (R. King, 2021)" },
+	{ "dmi", "dmi",
+	  { "bios_vendor=Dell Inc.", "bios_version=0.4.7", "bios_date=11/14/2017",
+	    "sys_vendor=Dell Inc.", "product_name=Latitude 3590", "product_version=",
+	    "board_vendor=Dell Inc.", "board_name=0JK2G3", "board_version=X01",
+	    "chassis_vendor=Dell Inc.", "chassis_type=10", "chassis_version=" },
+	  "dmi:bvnDellInc.:bvr0.4.7:bd11/14/2017:svnDellInc.:pnLatitude3590:pvr:rvnDellInc.:rn0JK2G3:rvrX01:cvnDellInc.:ct10:cvr:",
+	  UEV },
+	{ "dmi/sku-pfa", "dmi",
+	  { "bios_vendor=American Megatrends Inc.", "bios_version=1.32", "bios_date=11/03/2025",
+	    "bios_release=1.32", "sys_vendor=NVIDIA", "product_name=DGXA100 920-23687-2530-000",
+	    "product_version=v1.0", "board_vendor=NVIDIA", "board_name=DGXA100",
+	    "board_version=555.06901.0010", "chassis_vendor=NVIDIA", "chassis_type=23",
+	    "chassis_version=920-23687-2530-000", "product_sku=Default string", "product_family=DGX" },
+	  "dmi:bvnAmericanMegatrendsInc.:bvr1.32:bd11/03/2025:br1.32:svnNVIDIA:pnDGXA100920-23687-2530-000:pvrv1.0:rvnNVIDIA:rnDGXA100:rvr555.06901.0010:cvnNVIDIA:ct23:cvr920-23687-2530-000:skuDefaultstring:pfaDGX:",
+	  UEV },
+	{ "cpu/aarch64", "cpu", { "arch=aarch64", "feature=0,1,2,3,4,5,6,7,b" },
+	  "cpu:type:aarch64:feature:,0000,0001,0002,0003,0004,0005,0006,0007,000B", UEV },
+	{ "cpu/x86", "cpu",
+	  { "arch=x86", "vendor=0", "family=6", "model=8e", "feature=0,1,2,3,4,5,6,7,8,9,b,c,d,e,f,10,11,13,15,16" },
+	  "cpu:type:x86,ven0000fam0006mod008E:feature:,0000,0001,0002,0003,0004,0005,0006,0007,0008,0009,000B,000C,000D,000E,000F,0010,0011,0013,0015,0016",
+	  UEV " (first 20 features)" },
+	{ "x86cpu", "x86cpu", { "vendor=0", "family=6", "model=2d", "feature=0,1,2,3" },
+	  "x86cpu:vendor:0000:family:0006:model:002D:feature:,0000,0001,0002,0003",
+	  UEV " (an old kernel; first features)" },
+	{ "hdaudio", "hdaudio", { "vendor_id=10ec0256", "rev_id=00100002", "api_version=1" },
+	  "hdaudio:v10EC0256r00100002a01", UEV },
+	{ "amba", "amba", { "periphid=00041320" }, "amba:d00041320", UEV },
+	{ "typec", "typec", { "svid=413c", "mode=1" }, "typec:id413Cm01", UEV },
+	{ "ulpi/lower-case", "ulpi", { "vendor=0", "product=0" }, "ulpi:v0000p0000", UEV },
+	{ "sdw", "sdw", { "mfg_id=1fa", "part_id=4243", "sdw_version=3", "class_id=1" },
+	  "sdw:m01FAp4243v03c01", UEV },
+	{ "bcma", "bcma", { "manuf=4bf", "id=812", "rev=18", "class=0" }, "bcma:m04BFid0812rev18cl00", UEV },
+	{ "css", "css", { "type=0" }, "css:t0", UEV },
+	{ "nd/decimal", "nd", { "type=2" }, "nd:t2", UEV },
+	{ "mei/empty-name", "mei", { "name=", "uuid=01e88543-8050-4380-9d6f-4f9cec704917", "version=1" },
+	  "mei::01e88543-8050-4380-9d6f-4f9cec704917:01:", UEV },
+	{ "vio", "vio", { "type=network", "compatible=IBM,l-lan" }, "vio:TnetworkSIBM,l-lan", UEV },
+	{ "tee", "tee", { "uuid=ab7a617c-b8e7-4d8f-8301-d09b61036b64" },
+	  "tee:ab7a617c-b8e7-4d8f-8301-d09b61036b64", UEV },
+	{ "pnp", "pnp", { "id=PNP0b00" }, "pnp:dPNP0b00", UEV },
+};
+
+static void test_golden(gconstpointer data)
+{
+	const struct golden *g = data;
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev, *back;
+	g_autofree char *s = NULL, *s2 = NULL;
+
+	g_test_message("source: %s", g->source);
+	g_assert_cmpint(modalias_dev_new(ctx, g->bus, &dev), ==, 0);
+	for (size_t i = 0; i < G_N_ELEMENTS(g->fields) && g->fields[i]; i++) {
+		g_autofree char *f = g_strdup(g->fields[i]);
+		char *eq = strchr(f, '=');
+		g_assert_nonnull(eq);
+		*eq = '\0';
+		if (modalias_dev_add(dev, f, eq + 1) < 0)
+			g_error("%s: cannot add %s: %s", g->name, g->fields[i], test_log_text());
+	}
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, g->expected);
+	/* and the string takes apart into the same fields */
+	g_assert_cmpint(modalias_parse(ctx, s, &back), ==, 0);
+	s2 = test_format(back);
+	g_assert_cmpstr(s2, ==, g->expected);
+	g_assert_cmpstr(modalias_dev_get_bus(back), ==, g->bus);
+	modalias_dev_unref(back);
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+/* Every bus in the table is covered by a golden row. */
+static void test_every_bus_has_golden(void)
+{
+	const char *bus;
+
+	for (unsigned int i = 0; (bus = modalias_bus_name(i)); i++) {
+		bool found = false;
+		static const char *const no_real_string[] = {
+			/* buses whose devices we have no real string of: covered by parse tests */
+			"rpmsg", "mhi", "mhi_ep", "vchiq", "serdev", "mmc", "vmbus", "eisa", "ssb", "ap", "idxd",
+		};
+		for (size_t k = 0; k < G_N_ELEMENTS(goldens); k++)
+			if (strcmp(goldens[k].bus, bus) == 0)
+				found = true;
+		for (size_t k = 0; k < G_N_ELEMENTS(no_real_string); k++)
+			if (strcmp(no_real_string[k], bus) == 0)
+				found = true;
+		if (!found)
+			g_error("bus %s has no golden test", bus);
+	}
+}
+
+/* ---- bad input --------------------------------------------------------- */
+
+struct bad_set {
+	const char *bus, *field, *value;
+	int err;
+	const char *log; /* the message must name this */
+};
+
+static const struct bad_set bad_sets[] = {
+	{ "usb", "idVendor", "12345", -ERANGE, "idVendor" },
+	{ "usb", "idVendor", "xyz", -EINVAL, "not a hexadecimal number" },
+	{ "usb", "idVendor", "", -EINVAL, "idVendor" },
+	{ "usb", "idVendor", "0x", -EINVAL, "idVendor" },
+	{ "usb", "bInterfaceClass", "100", -ERANGE, "out of range" },
+	{ "usb", "nosuchfield", "1", -ENOENT, "no field 'nosuchfield'" },
+	{ "pci", "class", "1000000", -ERANGE, "class" },
+	{ "pci", "vendor", "ffffffffffffffffff", -ERANGE, "vendor" },
+	{ "scsi", "type", "-1", -EINVAL, "type" },
+	{ "input", "ev", "0,,1", -EINVAL, "ev" },
+	{ "input", "key", "zz", -EINVAL, "key" },
+	{ "nd", "type", "1a", -EINVAL, "decimal" },
+	{ "platform", "name", "", -EINVAL, "name" },
+	{ "platform", "name", "bad\nname", -EINVAL, "name" },
+	{ "mdio", "phy_id", "100000000", -ERANGE, "phy_id" },
+};
+
+static void test_bad_set(gconstpointer data)
+{
+	const struct bad_set *b = data;
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev;
+
+	g_assert_cmpint(modalias_dev_new(ctx, b->bus, &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_set(dev, b->field, b->value), ==, b->err);
+	g_assert_nonnull(strstr(test_log_text(), b->log));
+	/* nothing was set */
+	if (b->err != -ENOENT)
+		g_assert_cmpint(modalias_dev_get_count(dev, b->field), ==, 0);
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+static void test_api_misuse(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev;
+	const char *v;
+	uint64_t u;
+	char *s;
+
+	g_assert_cmpint(modalias_dev_new(ctx, "nosuchbus", &dev), ==, -ENOENT);
+	g_assert_cmpint(modalias_dev_new(NULL, "usb", &dev), ==, -EINVAL);
+	g_assert_cmpint(modalias_dev_new(ctx, NULL, &dev), ==, -EINVAL);
+	g_assert_cmpint(modalias_dev_format(NULL, &s), ==, -EINVAL);
+	g_assert_null(modalias_dev_unref(NULL));
+	g_assert_null(modalias_ctx_unref(NULL));
+	g_assert_cmpint(modalias_dev_new(ctx, "usb", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_get(dev, "idVendor", 0, &v), ==, -ENOENT);
+	g_assert_cmpint(modalias_dev_set_uint(dev, "idVendor", 0x10000), ==, -ERANGE);
+	g_assert_cmpint(modalias_dev_set_uint(dev, "idVendor", 0x46d), ==, 0);
+	g_assert_cmpint(modalias_dev_get(dev, "idVendor", 0, &v), ==, 0);
+	g_assert_cmpstr(v, ==, "046D");
+	g_assert_cmpint(modalias_dev_get(dev, "idVendor", 1, &v), ==, -ERANGE);
+	g_assert_cmpint(modalias_dev_get_uint(dev, "idVendor", 0, &u), ==, 0);
+	g_assert_cmpuint(u, ==, 0x46d);
+	g_assert_cmpint(modalias_dev_set(dev, "bInterfaceNumber", "*"), ==, 0);
+	g_assert_cmpint(modalias_dev_get_uint(dev, "bInterfaceNumber", 0, &u), ==, -EDOM);
+	g_assert_cmpint(modalias_dev_unset(dev, "bInterfaceNumber"), ==, 0);
+	g_assert_cmpint(modalias_dev_get_count(dev, "bInterfaceNumber"), ==, 0);
+	g_assert_cmpint(modalias_dev_get_count(dev, "nosuch"), ==, -ENOENT);
+	/* unset fields are zero */
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v046Dp0000d0000dc00dsc00dp00ic00isc00ip00");
+	free(s);
+	/* a ref keeps it alive */
+	g_assert_true(modalias_dev_ref(dev) == dev);
+	g_assert_true(modalias_dev_unref(dev) == dev);
+	g_assert_null(modalias_dev_unref(dev));
+	g_assert_true(modalias_ctx_ref(ctx) == ctx);
+	g_assert_true(modalias_ctx_unref(ctx) == ctx);
+	g_assert_null(modalias_ctx_unref(ctx));
+}
+
+static void test_setters(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev;
+	g_autofree char *s = NULL, *s2 = NULL;
+
+	/* list fields: set replaces, add appends and keeps bits ascending, unique */
+	g_assert_cmpint(modalias_dev_new(ctx, "input", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_set(dev, "ev", "3,1"), ==, 0);
+	g_assert_cmpint(modalias_dev_add(dev, "ev", "1,0"), ==, 0);
+	g_assert_cmpint(modalias_dev_get_count(dev, "ev"), ==, 3);
+	/* key bits below 0x71 (KEY_MIN_INTERESTING) are never in a modalias */
+	g_assert_cmpint(modalias_dev_add(dev, "key", "1e"), ==, -ERANGE);
+	g_assert_nonnull(strstr(test_log_text(), "key"));
+	g_assert_cmpint(modalias_dev_add(dev, "key", "71"), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "input:b0000v0000p0000e0000-e0,1,3,k71,ramlsfw");
+	g_assert_cmpint(modalias_dev_set(dev, "ev", "5"), ==, 0);
+	s2 = test_format(dev);
+	g_assert_cmpstr(s2, ==, "input:b0000v0000p0000e0000-e5,k71,ramlsfw");
+	modalias_dev_unref(dev);
+
+	/* dmi: the kernel's filter drops spaces and ':' */
+	g_assert_cmpint(modalias_dev_new(ctx, "dmi", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_set(dev, "sys_vendor", "LENOVO : Corp"), ==, 0);
+	g_free(s);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "dmi:svnLENOVOCorp:");
+	modalias_dev_unref(dev);
+
+	/* of: white space in a compatible becomes '_' */
+	g_assert_cmpint(modalias_dev_new(ctx, "of", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_set(dev, "name", "foo"), ==, 0);
+	g_assert_cmpint(modalias_dev_add(dev, "compatible", "acme,a b"), ==, 0);
+	g_free(s);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "of:NfooT(null)Cacme,a_b");
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+/* A cpu modalias of several KiB: no fixed buffer anywhere. */
+static void test_long_cpu(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev, *back;
+	g_autofree char *s = NULL, *s2 = NULL;
+
+	g_assert_cmpint(modalias_dev_new(ctx, "cpu", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_set(dev, "arch", "x86"), ==, 0);
+	g_assert_cmpint(modalias_dev_set_uint(dev, "vendor", 0), ==, 0);
+	for (unsigned int i = 0; i < 2000; i += 2) {
+		char bit[16];
+		snprintf(bit, sizeof(bit), "%x", i);
+		g_assert_cmpint(modalias_dev_add(dev, "feature", bit), ==, 0);
+	}
+	s = test_format(dev);
+	g_assert_cmpuint(strlen(s), >, 4000);
+	g_assert_true(g_str_has_prefix(s, "cpu:type:x86,ven0000fam0000mod0000:feature:,0000,0002,"));
+	g_assert_true(g_str_has_suffix(s, ",07CC,07CE"));
+	g_assert_cmpint(modalias_parse(ctx, s, &back), ==, 0);
+	s2 = test_format(back);
+	g_assert_cmpstr(s, ==, s2);
+	g_assert_cmpint(modalias_dev_get_count(back, "feature"), ==, 1000);
+	modalias_dev_unref(back);
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(goldens); i++) {
+		g_autofree char *path = g_strdup_printf("/format/golden/%s", goldens[i].name);
+		g_test_add_data_func(path, &goldens[i], test_golden);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(bad_sets); i++) {
+		g_autofree char *path = g_strdup_printf("/format/bad/%s/%s/%zu", bad_sets[i].bus,
+							bad_sets[i].field, i);
+		g_test_add_data_func(path, &bad_sets[i], test_bad_set);
+	}
+	g_test_add_func("/format/every-bus", test_every_bus_has_golden);
+	g_test_add_func("/format/api", test_api_misuse);
+	g_test_add_func("/format/setters", test_setters);
+	g_test_add_func("/format/long-cpu", test_long_cpu);
+	return g_test_run();
+}
