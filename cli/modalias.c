@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <glib.h>
 
@@ -92,6 +93,72 @@ static int print_dev(struct modalias_dev *dev)
 	puts(s);
 	free(s);
 	return EXIT_FOUND;
+}
+
+/* ---- module directories, as modprobe spells them ---------------------------- */
+
+struct table_opts {
+	char *root;    /* -d */
+	char *version; /* -S */
+	char *config;  /* -C */
+	char *moddir;  /* --moddir */
+};
+
+#define TABLE_OPTION_ENTRIES(o)                                                                 \
+	{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &(o).root,                                  \
+	  "Modules are in DIR/lib/modules/VERSION (default /)", "DIR" },                         \
+	{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &(o).version,                              \
+	  "Kernel version (default: uname -r)", "VERSION" },                                     \
+	{ "config", 'C', 0, G_OPTION_ARG_FILENAME, &(o).config,                                  \
+	  "modprobe.d file or directory to read instead of the system's (/dev/null: none)", "FILE" }, \
+	{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &(o).moddir,                                  \
+	  "The module directory itself (overrides -d and -S)", "DIR" }
+
+static void table_opts_clear(struct table_opts *o)
+{
+	g_free(o->root);
+	g_free(o->version);
+	g_free(o->config);
+	g_free(o->moddir);
+}
+
+static char *table_dir(const struct table_opts *o)
+{
+	struct utsname u;
+
+	if (o->moddir)
+		return g_strdup(o->moddir);
+	if (!o->version && uname(&u) == 0)
+		return g_build_filename(o->root ? o->root : "/", "lib", "modules", u.release, NULL);
+	return g_build_filename(o->root ? o->root : "/", "lib", "modules", o->version ? o->version : "", NULL);
+}
+
+/* Loads the table; on failure says why and returns NULL. */
+static struct modalias_table *open_table(struct modalias_ctx *ctx, const struct table_opts *o,
+					 const char *cmd)
+{
+	g_autofree char *dir = table_dir(o);
+	struct modalias_table *t;
+	int r = modalias_table_new_from_directory(ctx, dir, &t);
+
+	if (r < 0) {
+		fprintf(stderr, "modalias %s: cannot load the module tables of %s: %s\n", cmd, dir,
+			strerror(-r));
+		return NULL;
+	}
+	if (r > 0)
+		fprintf(stderr, "modalias %s: %s: %d malformed lines skipped\n", cmd, dir, r);
+	{
+		const char *paths[] = { o->config, NULL };
+		r = modalias_table_load_config(t, o->config ? paths : NULL);
+	}
+	if (r < 0) {
+		fprintf(stderr, "modalias %s: cannot read the modprobe configuration: %s\n", cmd,
+			strerror(-r));
+		modalias_table_unref(t);
+		return NULL;
+	}
+	return t;
 }
 
 /* ---- build ---------------------------------------------------------------- */
@@ -250,11 +317,187 @@ static int cmd_parse(int argc, char **argv)
 	return ret;
 }
 
+/* ---- resolve -------------------------------------------------------------- */
+
+static void json_string(GString *out, const char *s)
+{
+	g_string_append_c(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			g_string_append_printf(out, "\\%c", c);
+		else if (c < 0x20)
+			g_string_append_printf(out, "\\u%04x", c);
+		else
+			g_string_append_c(out, (char)c);
+	}
+	g_string_append_c(out, '"');
+}
+
+struct resolve_out {
+	gboolean json, explain;
+	bool lines; /* "-": ALIAS<TAB>MODULES per input line */
+	GString *json_buf;
+	unsigned int json_n;
+	GHashTable *printed;
+};
+
+static void emit(struct resolve_out *o, const char *alias, const struct modalias_result *res)
+{
+	unsigned int n = modalias_result_get_count(res);
+
+	if (o->json) {
+		GString *j = o->json_buf;
+		g_string_append(j, o->json_n++ ? ",\n  {\"alias\": " : "\n  {\"alias\": ");
+		json_string(j, alias);
+		g_string_append(j, ", \"source\": ");
+		if (modalias_result_get_source(res))
+			json_string(j, modalias_result_get_source(res));
+		else
+			g_string_append(j, "null");
+		g_string_append(j, ", \"modules\": [");
+		for (unsigned int i = 0; i < n; i++) {
+			g_string_append(j, i ? ", {\"name\": " : "{\"name\": ");
+			json_string(j, modalias_result_get_module(res, i));
+			g_string_append_printf(j, ", \"builtin\": %s, \"patterns\": [",
+					       modalias_result_is_builtin(res, i) ? "true" : "false");
+			for (unsigned int k = 0; k < modalias_result_get_pattern_count(res, i); k++) {
+				if (k)
+					g_string_append(j, ", ");
+				json_string(j, modalias_result_get_pattern(res, i, k));
+			}
+			g_string_append(j, "]}");
+		}
+		g_string_append(j, "]}");
+		return;
+	}
+	if (o->explain) {
+		printf("%s: %s\n", alias, n ? modalias_result_get_source(res) : "no match");
+		for (unsigned int i = 0; i < n; i++) {
+			printf("  %s%s\n", modalias_result_get_module(res, i),
+			       modalias_result_is_builtin(res, i) ? " (builtin)" : "");
+			for (unsigned int k = 0; k < modalias_result_get_pattern_count(res, i); k++) {
+				unsigned int line = 0;
+				const char *origin = modalias_result_get_pattern_origin(res, i, k, &line);
+				if (line)
+					printf("    %s  (%s:%u)\n", modalias_result_get_pattern(res, i, k), origin, line);
+				else
+					printf("    %s  (%s)\n", modalias_result_get_pattern(res, i, k), origin);
+			}
+		}
+		return;
+	}
+	if (o->lines) {
+		printf("%s\t", alias);
+		for (unsigned int i = 0; i < n; i++)
+			printf(i ? " %s" : "%s", modalias_result_get_module(res, i));
+		putchar('\n');
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		const char *m = modalias_result_get_module(res, i);
+		if (!g_hash_table_contains(o->printed, m)) {
+			g_hash_table_add(o->printed, g_strdup(m));
+			puts(m);
+		}
+	}
+}
+
+static int cmd_resolve(int argc, char **argv)
+{
+	struct table_opts to = { NULL };
+	struct resolve_out o = { 0 };
+	const GOptionEntry entries[] = {
+		TABLE_OPTION_ENTRIES(to),
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &o.json, "Print a JSON array of {alias, source, modules}", NULL },
+		{ "explain", 'x', 0, G_OPTION_ARG_NONE, &o.explain,
+		  "Say which source and which pattern of which file matched", NULL },
+		{ NULL }
+	};
+	struct modalias_ctx *ctx;
+	struct modalias_table *t;
+	struct modalias_result *res;
+	unsigned int resolved = 0;
+	int ret = EXIT_NOTHING, r;
+
+	parse_options("resolve", "ALIAS… | -",
+		      "Print the modules that would be loaded for each ALIAS, as 'modprobe -R' does:\n"
+		      "one per line, each once, in modules.order order.  With '-', aliases are read\n"
+		      "one per line from standard input and each gives one line ALIAS<TAB>MODULES.",
+		      entries, &argc, &argv);
+	if (argc < 2) {
+		fprintf(stderr, "modalias resolve: an ALIAS (or '-') is needed\nTry 'modalias resolve --help'.\n");
+		table_opts_clear(&to);
+		return EXIT_USAGE;
+	}
+	o.lines = argc == 2 && strcmp(argv[1], "-") == 0;
+	ctx = new_ctx(NULL);
+	t = open_table(ctx, &to, "resolve");
+	table_opts_clear(&to);
+	if (!t || modalias_result_new(&res) < 0) {
+		modalias_table_unref(t);
+		modalias_ctx_unref(ctx);
+		return EXIT_USAGE;
+	}
+	o.printed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	o.json_buf = g_string_new("[");
+	if (o.lines) {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
+		unsigned int lineno = 0;
+
+		while ((n = getline(&line, &cap, stdin)) >= 0) {
+			lineno++;
+			if (n > 0 && line[n - 1] == '\n')
+				line[--n] = '\0';
+			r = modalias_table_lookup(t, line, res);
+			if (r < 0) {
+				fprintf(stderr, "modalias resolve: stdin:%u: cannot look '%s' up: %s\n", lineno, line,
+					strerror(-r));
+				ret = EXIT_USAGE;
+				/* the line still gets its output line */
+				if (!o.json)
+					printf("%s\t\n", line);
+				continue;
+			}
+			resolved += r > 0;
+			emit(&o, line, res);
+		}
+		free(line);
+	} else {
+		for (int i = 1; i < argc; i++) {
+			r = modalias_table_lookup(t, argv[i], res);
+			if (r < 0) {
+				fprintf(stderr, "modalias resolve: cannot look '%s' up: %s\n", argv[i], strerror(-r));
+				ret = EXIT_USAGE;
+				continue;
+			}
+			resolved += r > 0;
+			emit(&o, argv[i], res);
+		}
+	}
+	if (o.json) {
+		g_string_append(o.json_buf, o.json_n ? "\n]\n" : "]\n");
+		fputs(o.json_buf->str, stdout);
+	}
+	if (ret != EXIT_USAGE)
+		ret = resolved ? EXIT_FOUND : EXIT_NOTHING;
+	g_string_free(o.json_buf, TRUE);
+	g_hash_table_unref(o.printed);
+	modalias_result_unref(res);
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+	return ret;
+}
+
 /* ---- list ----------------------------------------------------------------- */
 
 struct list_state {
 	unsigned int devices;
 	unsigned int errors;
+	struct modalias_table *table;
+	struct modalias_result *res;
 };
 
 static int list_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
@@ -268,7 +511,14 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		st->errors++;
 		return 0;
 	}
-	printf("%s\t%s\n", devpath, s);
+	printf("%s\t%s", devpath, s);
+	if (st->table) {
+		int n = modalias_table_lookup(st->table, s, st->res);
+		putchar('\t');
+		for (int i = 0; i < n; i++)
+			printf(i ? " %s" : "%s", modalias_result_get_module(st->res, (unsigned int)i));
+	}
+	putchar('\n');
 	free(s);
 	st->devices++;
 	return 0;
@@ -277,22 +527,40 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 static int cmd_list(int argc, char **argv)
 {
 	g_autofree char *sysfs = NULL;
+	struct table_opts to = { NULL };
+	gboolean no_modules = FALSE;
 	const GOptionEntry entries[] = {
 		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs, "Sysfs root (default /sys)", "DIR" },
+		TABLE_OPTION_ENTRIES(to),
+		{ "no-modules", 'n', 0, G_OPTION_ARG_NONE, &no_modules, "Leave the module column out", NULL },
 		{ NULL }
 	};
 	struct list_state st = { 0 };
 	struct modalias_ctx *ctx;
 	int r;
 
-	parse_options("list", "", "Print every device under the sysfs root that has a modalias:\nDEVPATH<TAB>MODALIAS, parents before children.",
+	parse_options("list", "", "Print every device under the sysfs root that has a modalias:\n"
+		      "DEVPATH<TAB>MODALIAS<TAB>MODULES, parents before children.",
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		fprintf(stderr, "modalias list: unexpected argument '%s'\n", argv[1]);
 		return EXIT_USAGE;
 	}
 	ctx = new_ctx(sysfs);
+	if (!no_modules) {
+		st.table = open_table(ctx, &to, "list");
+		if (!st.table || modalias_result_new(&st.res) < 0) {
+			fprintf(stderr, "modalias list: no module column (use --no-modules, or -d/-S/--moddir)\n");
+			table_opts_clear(&to);
+			modalias_table_unref(st.table);
+			modalias_ctx_unref(ctx);
+			return EXIT_USAGE;
+		}
+	}
+	table_opts_clear(&to);
 	r = modalias_sysfs_foreach(ctx, list_one, &st);
+	modalias_result_unref(st.res);
+	modalias_table_unref(st.table);
 	modalias_ctx_unref(ctx);
 	if (r < 0)
 		return EXIT_USAGE;
@@ -310,7 +578,8 @@ static const struct command {
 } commands[] = {
 	{ "build", cmd_build, "print the modalias of a device from its IDs or its hotplug environment" },
 	{ "parse", cmd_parse, "take modalias strings apart into named fields" },
-	{ "list", cmd_list, "list the devices in sysfs with their modalias" },
+	{ "resolve", cmd_resolve, "print the modules that serve modaliases (as modprobe -R)" },
+	{ "list", cmd_list, "list the devices in sysfs with their modalias and modules" },
 };
 
 static void usage(FILE *out)

@@ -186,3 +186,11 @@ int parse_error(const struct modalias_dev *dev, const char *field, size_t off,
 /* Rebuilds a device's modalias from its id attributes (dir is the full
  * path); -ENODATA when it is of no bus that has them. */
 int sysfs_rebuild(struct modalias_ctx *ctx, const char *dir, struct modalias_dev **ret);
+
+/* ---- glob matching (glob.c) ------------------------------------------- */
+
+/* fnmatch(pattern, s, 0) == 0 in the C locale, without libc. */
+bool glob_match(const char *pattern, const char *s);
+/* Patterns with "[:", "[=" or "[." inside brackets go to fnmatch(3). */
+bool glob_needs_libc(const char *pattern);
+bool glob_match_libc(const char *pattern, const char *s);

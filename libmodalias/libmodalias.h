@@ -513,6 +513,312 @@ typedef int (*modalias_sysfs_fn)(void *data, const char *devpath,
 int modalias_sysfs_foreach(struct modalias_ctx *ctx, modalias_sysfs_fn fn,
 			   void *data);
 
+
+/**
+ * SECTION:table
+ *
+ * An alias table answers "which modules does this modalias want?" the way
+ * kmod_module_new_from_lookup() does, from the same sources in the same
+ * order, the first source with a match winning: modprobe.d "alias" lines,
+ * module names (modules.dep), symbols (modules.symbols), modprobe.d
+ * install/remove commands, modules.alias (and any table loaded with
+ * modalias_table_load_file(), modalias_table_load_buffer() or
+ * modalias_table_add()), the builtin modules' aliases
+ * (modules.builtin.modinfo), and builtin module names (modules.builtin).
+ * Patterns and queries are normalised as kmod does ('-' is '_' outside
+ * brackets) and matched with fnmatch(3) semantics; every matching module is
+ * reported once, in modules.order order.
+ *
+ * Loading functions and the first lookup after a change build the index;
+ * after that, lookups do not change the table, and several threads may
+ * look up in one table at once, each with its own #modalias_result.
+ */
+struct modalias_table;
+
+/**
+ * modalias_table_new:
+ * @ctx: a context.
+ * @ret: (out): a new empty table.
+ *
+ * Returns: 0, -EINVAL, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_table_new(struct modalias_ctx *ctx, struct modalias_table **ret);
+
+/**
+ * modalias_table_new_from_directory:
+ * @ctx: a context.
+ * @dir: a kernel's module directory (depmod's output), or NULL for
+ *   /lib/modules/$(uname -r).
+ * @ret: (out): the table.
+ *
+ * Loads modules.alias (required), and when present modules.order,
+ * modules.dep, modules.symbols, modules.builtin and modules.builtin.modinfo.
+ * No modprobe.d configuration is read: see modalias_table_load_config().
+ *
+ * Returns: the number of malformed lines that were skipped (each logged as
+ * FILE:LINE with the reason), or a negative errno: -ENOENT when there is
+ * no modules.alias, other errors of reading files, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_table_new_from_directory(struct modalias_ctx *ctx, const char *dir,
+				      struct modalias_table **ret);
+
+/**
+ * modalias_table_load_config:
+ * @table: a table.
+ * @config_paths: NULL-terminated list of modprobe.d files or directories,
+ *   NULL for the system's (as libkmod's kmod_new()), or an empty list for
+ *   none.
+ *
+ * Adds the "alias" lines and the install/remove command names of the
+ * modprobe configuration, read through libkmod.
+ *
+ * Returns: 0 or a negative errno.
+ *
+ * Since: 1
+ */
+int modalias_table_load_config(struct modalias_table *table, const char *const *config_paths);
+
+/**
+ * modalias_table_load_file:
+ * @table: a table.
+ * @path: a file of "alias PATTERN MODULE" lines ('#' comments and blank
+ *   lines allowed), such as another kernel's modules.alias.
+ *
+ * Adds its aliases to the modules.alias source.
+ *
+ * Returns: the number of malformed lines skipped (each logged as
+ * FILE:LINE), or a negative errno.
+ *
+ * Since: 1
+ */
+int modalias_table_load_file(struct modalias_table *table, const char *path);
+
+/**
+ * modalias_table_load_buffer:
+ * @table: a table.
+ * @name: what to call the buffer in messages, or NULL.
+ * @buf: "alias PATTERN MODULE" lines.
+ * @len: the length of @buf in bytes.
+ *
+ * Returns: as modalias_table_load_file().
+ *
+ * Since: 1
+ */
+int modalias_table_load_buffer(struct modalias_table *table, const char *name,
+			       const char *buf, size_t len);
+
+/**
+ * modalias_table_add:
+ * @table: a table.
+ * @pattern: a glob pattern.
+ * @module: the module it names.
+ *
+ * Returns: 0, -EINVAL for an empty argument or a pattern with unbalanced
+ * brackets, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_table_add(struct modalias_table *table, const char *pattern, const char *module);
+
+/**
+ * modalias_table_prepare:
+ * @table: a table.
+ *
+ * Builds the index now rather than at the next lookup (so that threads can
+ * share the table from the start).
+ *
+ * Returns: 0, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_table_prepare(struct modalias_table *table);
+
+/**
+ * modalias_table_get_pattern_count:
+ * @table: a table.
+ *
+ * Returns: the number of patterns of the modules.alias source.
+ *
+ * Since: 1
+ */
+int modalias_table_get_pattern_count(const struct modalias_table *table);
+
+/**
+ * modalias_table_get_memory:
+ * @table: a table.
+ * @bytes: (out): the memory its strings, patterns and index take.
+ *
+ * Returns: 0, -EINVAL.
+ *
+ * Since: 1
+ */
+int modalias_table_get_memory(const struct modalias_table *table, size_t *bytes);
+
+/**
+ * modalias_table_ref:
+ * @table: a table, or NULL.
+ *
+ * Returns: @table.
+ *
+ * Since: 1
+ */
+struct modalias_table *modalias_table_ref(struct modalias_table *table);
+
+/**
+ * modalias_table_unref:
+ * @table: a table, or NULL.
+ *
+ * Returns: @table while references remain, NULL once it is freed.
+ *
+ * Since: 1
+ */
+struct modalias_table *modalias_table_unref(struct modalias_table *table);
+
+/**
+ * modalias_result:
+ *
+ * What a lookup found: its source and the modules, each with the patterns
+ * that matched.  A result is reused from lookup to lookup (it allocates
+ * only when it must grow); its strings stay valid until its next lookup or
+ * until the table is freed.
+ */
+struct modalias_result;
+
+/**
+ * modalias_result_new:
+ * @ret: (out): an empty result.
+ *
+ * Returns: 0, -EINVAL, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_result_new(struct modalias_result **ret);
+
+/**
+ * modalias_result_ref:
+ * @result: a result, or NULL.
+ *
+ * Returns: @result.
+ *
+ * Since: 1
+ */
+struct modalias_result *modalias_result_ref(struct modalias_result *result);
+
+/**
+ * modalias_result_unref:
+ * @result: a result, or NULL.
+ *
+ * Returns: @result while references remain, NULL once it is freed.
+ *
+ * Since: 1
+ */
+struct modalias_result *modalias_result_unref(struct modalias_result *result);
+
+/**
+ * modalias_table_lookup:
+ * @table: a table.
+ * @alias: a modalias (or a module name, or "symbol:NAME").
+ * @result: where the answer goes.
+ *
+ * Looks @alias up as kmod_module_new_from_lookup() does.  Like kmod, only
+ * the first 4095 bytes of @alias are considered.
+ *
+ * Returns: the number of modules found (0: none), -EINVAL for an alias
+ * with unbalanced brackets, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_table_lookup(struct modalias_table *table, const char *alias,
+			  struct modalias_result *result);
+
+/**
+ * modalias_result_get_source:
+ * @result: a result.
+ *
+ * Returns: which source answered: "config", "name", "symbol", "command",
+ * "alias", "builtin-alias" or "builtin"; NULL when nothing matched.
+ *
+ * Since: 1
+ */
+const char *modalias_result_get_source(const struct modalias_result *result);
+
+/**
+ * modalias_result_get_count:
+ * @result: a result.
+ *
+ * Returns: the number of modules found.
+ *
+ * Since: 1
+ */
+unsigned int modalias_result_get_count(const struct modalias_result *result);
+
+/**
+ * modalias_result_get_module:
+ * @result: a result.
+ * @index: 0 … count - 1, in kmod's order.
+ *
+ * Returns: the module's name (normalised: '_', not '-'), or NULL.
+ *
+ * Since: 1
+ */
+const char *modalias_result_get_module(const struct modalias_result *result, unsigned int index);
+
+/**
+ * modalias_result_is_builtin:
+ * @result: a result.
+ * @index: a module of it.
+ *
+ * Returns: whether the module is built into the kernel.
+ *
+ * Since: 1
+ */
+bool modalias_result_is_builtin(const struct modalias_result *result, unsigned int index);
+
+/**
+ * modalias_result_get_pattern_count:
+ * @result: a result.
+ * @index: a module of it.
+ *
+ * Returns: how many of its patterns matched.
+ *
+ * Since: 1
+ */
+unsigned int modalias_result_get_pattern_count(const struct modalias_result *result,
+					       unsigned int index);
+
+/**
+ * modalias_result_get_pattern:
+ * @result: a result.
+ * @index: a module of it.
+ * @pattern: 0 … pattern count - 1.
+ *
+ * Returns: the matching pattern, as normalised, or NULL.
+ *
+ * Since: 1
+ */
+const char *modalias_result_get_pattern(const struct modalias_result *result, unsigned int index,
+					unsigned int pattern);
+
+/**
+ * modalias_result_get_pattern_origin:
+ * @result: a result.
+ * @index: a module of it.
+ * @pattern: one of its matching patterns.
+ * @line: (out) (optional): the line of the file (0 when not from a file).
+ *
+ * Returns: the file the pattern came from ("modprobe.d" for configuration,
+ * "(added)" for modalias_table_add()), or NULL.
+ *
+ * Since: 1
+ */
+const char *modalias_result_get_pattern_origin(const struct modalias_result *result,
+					       unsigned int index, unsigned int pattern,
+					       unsigned int *line);
+
 #ifdef __cplusplus
 }
 #endif

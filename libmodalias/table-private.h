@@ -1,0 +1,133 @@
+/*
+ * libmodalias - alias tables, internals shared by table.c, index.c and the
+ * tests
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libmodalias-private.h"
+
+#define FNV_OFFSET 2166136261u
+static inline uint32_t fnv_step(uint32_t h, unsigned char c)
+{
+	return (h ^ c) * 16777619u;
+}
+uint32_t hash_bytes(const char *s, size_t len);
+
+/* kmod's alias_normalize(): '-' → '_' outside brackets; a stray ']' or an
+ * unterminated '[' is -EINVAL.  out has room for len + 1 bytes. */
+int alias_normalize(const char *in, size_t len, char *out, size_t *out_len);
+
+struct pool {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+};
+uint32_t pool_add(struct pool *pool, const char *s, size_t len);
+bool pool_reserve(struct pool *pool, size_t extra);
+void pool_shrink(struct pool *pool);
+
+/* key is a pool offset, 0 (the empty string) marks a free slot */
+struct map_slot {
+	uint32_t hash, key, value;
+};
+struct map {
+	struct map_slot *slots;
+	unsigned int n, cap;
+};
+
+/* The sources of kmod_module_new_from_lookup(), in its order: the first
+ * one that matches wins. */
+enum layer_id {
+	LAYER_CONFIG,        /* modprobe.d "alias" (fnmatch, config order) */
+	LAYER_NAME,          /* modules.dep: a module's own name (exact) */
+	LAYER_SYMBOL,        /* modules.symbols (exact) */
+	LAYER_COMMAND,       /* modprobe.d install/remove commands (exact) */
+	LAYER_ALIAS,         /* modules.alias and other tables (fnmatch) */
+	LAYER_BUILTIN_ALIAS, /* modules.builtin.modinfo aliases (fnmatch) */
+	LAYER_BUILTIN_NAME,  /* modules.builtin: a builtin's own name (exact) */
+	LAYER_MAX,
+};
+
+static inline bool layer_is_exact(enum layer_id l)
+{
+	return l == LAYER_NAME || l == LAYER_SYMBOL || l == LAYER_COMMAND || l == LAYER_BUILTIN_NAME;
+}
+
+struct pattern {
+	uint32_t str;    /* normalised, in the pool */
+	uint32_t module;
+	uint32_t where;  /* origin << 24 | line */
+};
+#define WHERE(origin, line) ((uint32_t)(origin) << 24 | ((line) > 0xffffff ? 0xffffff : (line)))
+#define WHERE_ORIGIN(w) ((w) >> 24)
+#define WHERE_LINE(w) ((w) & 0xffffff)
+
+struct module {
+	uint32_t name;
+	uint32_t prio; /* place in modules.order, UINT32_MAX when absent */
+	uint32_t seen; /* order of first appearance */
+	bool builtin;
+};
+
+/* The index of one layer: see index.c.  A bucket's members are a run of
+ * ids; the last has ID_LAST set. */
+#define ID_LAST 0x80000000u
+#define ID_LIBC 0x40000000u
+#define ID_MASK 0x3fffffffu
+
+struct slot {
+	uint32_t key; /* 0: free */
+	uint32_t first;
+};
+
+struct index {
+	bool built;
+	/* anchored: patterns grouped by their literal prefix */
+	struct slot *prefix;
+	unsigned int prefix_cap;
+	uint8_t *prefix_len_present; /* [max_prefix + 1] */
+	uint32_t max_prefix;
+	/* floating: patterns keyed by a rare trigram of their literal text */
+	struct slot *tri;
+	unsigned int tri_cap;
+	uint64_t tri_bloom[1024]; /* 65536 bits */
+	uint32_t *ids;
+	/* exact layers: name → first pattern, chained through ids */
+	struct map exact;
+	size_t bytes;
+	unsigned int n_anchored, n_floating;
+};
+
+struct layer {
+	struct pattern *patterns;
+	unsigned int n, cap;
+	bool dirty;
+	struct index index;
+};
+
+struct modalias_table {
+	int refcount;
+	struct modalias_ctx *ctx;
+	struct pool pool;
+	struct module *modules;
+	unsigned int n_modules, cap_modules;
+	struct map module_map;
+	uint32_t n_ordered;
+	uint32_t *origins;
+	unsigned int n_origins;
+	uint32_t dir; /* module directory (pool offset), 0 when none */
+	struct layer layers[LAYER_MAX];
+};
+
+const char *table_module_name(const struct modalias_table *t, uint32_t id);
+const char *table_origin_name(const struct modalias_table *t, uint32_t origin);
+int table_default_dir(char **ret);
+/* (Re)builds the index of every layer that changed. */
+int table_build(struct modalias_table *t);
+void index_free(struct index *ix);
+size_t table_index_bytes(const struct modalias_table *t);

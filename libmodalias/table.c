@@ -1,0 +1,785 @@
+/*
+ * libmodalias - alias tables: modules.alias, the builtin aliases, the
+ * module order, module names, symbols and modprobe.d, with kmod's lookup
+ * semantics; loading and the data they are kept in
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include <libkmod.h>
+
+#include "libmodalias-private.h"
+#include "table-private.h"
+
+/* ---- string pool and hashing ------------------------------------------ */
+
+bool pool_reserve(struct pool *pool, size_t extra)
+{
+	char *n;
+
+	if (pool->oom)
+		return false;
+	if (pool->len + extra + 1 <= pool->cap)
+		return true;
+	n = realloc(pool->buf, pool->len + extra + 1);
+	if (!n) {
+		pool->oom = true;
+		return false;
+	}
+	pool->buf = n;
+	pool->cap = pool->len + extra + 1;
+	return true;
+}
+
+void pool_shrink(struct pool *pool)
+{
+	char *n;
+
+	if (pool->oom || pool->cap == pool->len || !pool->len)
+		return;
+	n = realloc(pool->buf, pool->len);
+	if (n) {
+		pool->buf = n;
+		pool->cap = pool->len;
+	}
+}
+
+uint32_t pool_add(struct pool *pool, const char *s, size_t len)
+{
+	uint32_t off;
+
+	if (pool->oom || pool->len + len + 1 > UINT32_MAX) {
+		pool->oom = true;
+		return 0;
+	}
+	if (pool->len + len + 1 > pool->cap) {
+		size_t cap = pool->cap ? pool->cap : 4096;
+		char *n;
+
+		while (cap < pool->len + len + 1)
+			cap *= 2;
+		n = realloc(pool->buf, cap);
+		if (!n) {
+			pool->oom = true;
+			return 0;
+		}
+		pool->buf = n;
+		pool->cap = cap;
+	}
+	off = (uint32_t)pool->len;
+	memcpy(pool->buf + off, s, len);
+	pool->buf[off + len] = '\0';
+	pool->len += len + 1;
+	return off;
+}
+
+uint32_t hash_bytes(const char *s, size_t len)
+{
+	uint32_t h = FNV_OFFSET;
+
+	for (size_t i = 0; i < len; i++)
+		h = fnv_step(h, (unsigned char)s[i]);
+	return h;
+}
+
+/* ---- normalisation: kmod's alias_normalize() ------------------------------ */
+
+int alias_normalize(const char *in, size_t len, char *out, size_t *out_len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = in[i];
+
+		switch (c) {
+		case '-':
+			out[i] = '_';
+			break;
+		case ']':
+			return -EINVAL;
+		case '[':
+			while (i < len && in[i] != ']') {
+				out[i] = in[i];
+				i++;
+			}
+			if (i >= len)
+				return -EINVAL;
+			out[i] = ']';
+			break;
+		default:
+			out[i] = c;
+		}
+	}
+	out[i] = '\0';
+	if (out_len)
+		*out_len = i;
+	return 0;
+}
+
+/* ---- modules ------------------------------------------------------------ */
+
+static void modname_normalize(const char *in, size_t len, char *out, size_t *out_len)
+{
+	size_t i;
+
+	for (i = 0; i < len && in[i] != '.'; i++)
+		out[i] = in[i] == '-' ? '_' : in[i];
+	out[i] = '\0';
+	*out_len = i;
+}
+
+static int map_grow(struct map *m)
+{
+	unsigned int cap = m->cap ? m->cap * 2 : 1024;
+	struct map_slot *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < m->cap; i++) {
+		struct map_slot *s = &m->slots[i];
+		unsigned int k;
+
+		if (!s->key)
+			continue;
+		for (k = s->hash & (cap - 1); slots[k].key; k = (k + 1) & (cap - 1))
+			;
+		slots[k] = *s;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
+	return 0;
+}
+
+/* Finds name in a string map; with insert, adds it with value *value.
+ * Returns 1 found, 0 inserted/not found, <0 error. */
+static int map_find(struct map *m, const struct pool *pool, struct pool *ipool,
+		    const char *name, size_t len, uint32_t *value, bool insert)
+{
+	uint32_t h = hash_bytes(name, len);
+	unsigned int k;
+
+	if (m->cap) {
+		for (k = h & (m->cap - 1); m->slots[k].key; k = (k + 1) & (m->cap - 1)) {
+			const struct map_slot *s = &m->slots[k];
+			const char *key = pool->buf + s->key;
+
+			if (s->hash == h && strncmp(key, name, len) == 0 && key[len] == '\0') {
+				*value = s->value;
+				return 1;
+			}
+		}
+	}
+	if (!insert)
+		return 0;
+	if ((m->n + 1) * 2 > m->cap) {
+		int r = map_grow(m);
+		if (r < 0)
+			return r;
+	}
+	for (k = h & (m->cap - 1); m->slots[k].key; k = (k + 1) & (m->cap - 1))
+		;
+	m->slots[k].hash = h;
+	m->slots[k].key = pool_add(ipool, name, len);
+	m->slots[k].value = *value;
+	m->n++;
+	return ipool->oom ? -ENOMEM : 0;
+}
+
+static int module_id(struct modalias_table *t, const char *name, size_t len, uint32_t *id)
+{
+	char norm[256];
+	size_t nlen;
+	uint32_t v;
+	int r;
+
+	if (len >= sizeof(norm))
+		return -ENAMETOOLONG;
+	modname_normalize(name, len, norm, &nlen);
+	if (nlen == 0)
+		return -EINVAL;
+	v = t->n_modules;
+	r = map_find(&t->module_map, &t->pool, &t->pool, norm, nlen, &v, true);
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		if (t->n_modules == t->cap_modules) {
+			unsigned int cap = t->cap_modules ? t->cap_modules * 2 : 512;
+			struct module *n = realloc(t->modules, cap * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			t->modules = n;
+			t->cap_modules = cap;
+		}
+		/* the key just added to the pool is the module's name */
+		t->modules[v].name = (uint32_t)(t->pool.len - nlen - 1);
+		t->modules[v].prio = UINT32_MAX;
+		t->modules[v].seen = t->n_modules;
+		t->modules[v].builtin = false;
+		t->n_modules++;
+	}
+	*id = v;
+	return 0;
+}
+
+const char *table_module_name(const struct modalias_table *t, uint32_t id)
+{
+	return t->pool.buf + t->modules[id].name;
+}
+
+/* ---- layers --------------------------------------------------------------- */
+
+static int layer_add(struct modalias_table *t, enum layer_id l, const char *pattern,
+		     size_t len, uint32_t module, uint32_t origin, uint32_t line)
+{
+	struct layer *ly = &t->layers[l];
+	struct pattern *p;
+
+	if (ly->n == ly->cap) {
+		unsigned int cap = ly->cap ? ly->cap * 2 : 1024;
+		struct pattern *n = realloc(ly->patterns, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		ly->patterns = n;
+		ly->cap = cap;
+	}
+	p = &ly->patterns[ly->n];
+	p->str = pool_add(&t->pool, pattern, len);
+	p->module = module;
+	p->where = WHERE(origin, line);
+	if (t->pool.oom)
+		return -ENOMEM;
+	ly->n++;
+	ly->dirty = true;
+	return 0;
+}
+
+static uint32_t origin_add(struct modalias_table *t, const char *name)
+{
+	uint32_t off = pool_add(&t->pool, name, strlen(name));
+	uint32_t *n;
+
+	if (t->pool.oom)
+		return 0;
+	n = realloc(t->origins, (t->n_origins + 1) * sizeof(*n));
+	if (!n)
+		return 0;
+	t->origins = n;
+	t->origins[t->n_origins] = off;
+	return t->n_origins++;
+}
+
+const char *table_origin_name(const struct modalias_table *t, uint32_t origin)
+{
+	return origin < t->n_origins ? t->pool.buf + t->origins[origin] : "";
+}
+
+/* Adds pattern → module to a layer, normalised; logs a bad pattern with
+ * where it came from. */
+static int add_pattern(struct modalias_table *t, enum layer_id l, const char *pattern,
+		       size_t plen, const char *module, size_t mlen, uint32_t origin, uint32_t line)
+{
+	char stackbuf[512], *norm = plen < sizeof(stackbuf) ? stackbuf : malloc(plen + 1);
+	uint32_t mod;
+	size_t nlen;
+	int r;
+
+	if (!norm)
+		return -ENOMEM;
+	r = alias_normalize(pattern, plen, norm, &nlen);
+	if (r < 0) {
+		err(t->ctx, "%s:%u: unbalanced brackets in pattern '%.*s'\n",
+		    table_origin_name(t, origin), line, (int)(plen > 200 ? 200 : plen), pattern);
+		goto out;
+	}
+	r = module_id(t, module, mlen, &mod);
+	if (r < 0) {
+		err(t->ctx, "%s:%u: bad module name '%.*s'\n", table_origin_name(t, origin), line,
+		    (int)(mlen > 200 ? 200 : mlen), module);
+		goto out;
+	}
+	if (l == LAYER_BUILTIN_ALIAS || l == LAYER_BUILTIN_NAME)
+		t->modules[mod].builtin = true;
+	r = layer_add(t, l, norm, nlen, mod, origin, line);
+out:
+	if (norm != stackbuf)
+		free(norm);
+	return r;
+}
+
+/* ---- the table object ----------------------------------------------------- */
+
+MODALIAS_EXPORT int modalias_table_new(struct modalias_ctx *ctx, struct modalias_table **ret)
+{
+	struct modalias_table *t;
+
+	if (!ctx || !ret)
+		return -EINVAL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->refcount = 1;
+	t->ctx = modalias_ctx_ref(ctx);
+	/* offset 0 of the pool is the empty string */
+	pool_add(&t->pool, "", 0);
+	origin_add(t, "(added)");
+	if (t->pool.oom) {
+		modalias_table_unref(t);
+		return -ENOMEM;
+	}
+	*ret = t;
+	return 0;
+}
+
+MODALIAS_EXPORT struct modalias_table *modalias_table_ref(struct modalias_table *t)
+{
+	if (t)
+		t->refcount++;
+	return t;
+}
+
+MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_table *t)
+{
+	if (!t)
+		return NULL;
+	if (--t->refcount > 0)
+		return t;
+	for (unsigned int l = 0; l < LAYER_MAX; l++) {
+		free(t->layers[l].patterns);
+		index_free(&t->layers[l].index);
+	}
+	free(t->modules);
+	free(t->module_map.slots);
+	free(t->origins);
+	free(t->pool.buf);
+	modalias_ctx_unref(t->ctx);
+	free(t);
+	return NULL;
+}
+
+MODALIAS_EXPORT int modalias_table_add(struct modalias_table *t, const char *pattern,
+				       const char *module)
+{
+	if (!t || !pattern || !module || !*pattern || !*module)
+		return -EINVAL;
+	return add_pattern(t, LAYER_ALIAS, pattern, strlen(pattern), module, strlen(module), 0, 0);
+}
+
+/* ---- text files ------------------------------------------------------------ */
+
+struct line_iter {
+	const char *p, *end;
+	uint32_t line;
+};
+
+/* Next line (without its newline); false at the end. */
+static bool next_line(struct line_iter *it, const char **s, size_t *len)
+{
+	const char *nl;
+
+	if (it->p >= it->end)
+		return false;
+	nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+	*s = it->p;
+	*len = (size_t)((nl ? nl : it->end) - it->p);
+	it->p = nl ? nl + 1 : it->end;
+	it->line++;
+	return true;
+}
+
+static const char *skip_ws(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++;
+	return s;
+}
+
+static const char *token_end(const char *s, const char *end)
+{
+	while (s < end && *s != ' ' && *s != '\t' && *s != '\r')
+		s++;
+	return s;
+}
+
+/* "alias PATTERN MODULE" lines (modules.alias, modules.symbols, or a file
+ * of the same form); comments and blank lines are skipped.  Returns the
+ * number of rejected lines. */
+static int load_alias_text(struct modalias_table *t, enum layer_id layer, const char *name,
+			   const char *buf, size_t len)
+{
+	struct line_iter it = { .p = buf, .end = buf + len };
+	uint32_t origin = origin_add(t, name);
+	unsigned int bad = 0;
+	const char *s;
+	size_t n;
+
+	if (t->pool.oom || !pool_reserve(&t->pool, len))
+		return -ENOMEM;
+	while (next_line(&it, &s, &n)) {
+		const char *end = s + n, *kw, *kw_end, *pat, *pat_end, *mod, *mod_end, *rest;
+		int r;
+
+		if (memchr(s, '\0', n)) {
+			err(t->ctx, "%s:%u: NUL byte in line, line skipped\n", name, it.line);
+			bad++;
+			continue;
+		}
+		kw = skip_ws(s, end);
+		if (kw == end || *kw == '#')
+			continue;
+		kw_end = token_end(kw, end);
+		if (kw_end - kw != 5 || memcmp(kw, "alias", 5) != 0) {
+			err(t->ctx, "%s:%u: expected 'alias PATTERN MODULE', got '%.*s'\n", name, it.line,
+			    (int)(kw_end - kw > 40 ? 40 : kw_end - kw), kw);
+			bad++;
+			continue;
+		}
+		pat = skip_ws(kw_end, end);
+		pat_end = token_end(pat, end);
+		mod = skip_ws(pat_end, end);
+		mod_end = token_end(mod, end);
+		rest = skip_ws(mod_end, end);
+		if (pat == pat_end || mod == mod_end) {
+			err(t->ctx, "%s:%u: missing %s\n", name, it.line,
+			    pat == pat_end ? "pattern and module" : "module name");
+			bad++;
+			continue;
+		}
+		if (rest != end) {
+			err(t->ctx, "%s:%u: unexpected text after the module name\n", name, it.line);
+			bad++;
+			continue;
+		}
+		r = add_pattern(t, layer, pat, (size_t)(pat_end - pat), mod, (size_t)(mod_end - mod),
+				origin, it.line);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			bad++;
+	}
+	return (int)bad;
+}
+
+MODALIAS_EXPORT int modalias_table_load_buffer(struct modalias_table *t, const char *name,
+					       const char *buf, size_t len)
+{
+	if (!t || (!buf && len))
+		return -EINVAL;
+	return load_alias_text(t, LAYER_ALIAS, name ? name : "(buffer)", buf ? buf : "", len);
+}
+
+static int slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet)
+{
+	FILE *f = fopen(path, "re");
+	struct strbuf sb;
+	char chunk[65536];
+	size_t n;
+	int r = 0;
+
+	if (!f) {
+		r = -errno;
+		if (!quiet || r != -ENOENT)
+			err(t->ctx, "cannot open %s: %s\n", path, strerror(-r));
+		return r;
+	}
+	strbuf_init(&sb);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		strbuf_putn(&sb, chunk, n);
+	if (ferror(f)) {
+		r = -EIO;
+		err(t->ctx, "cannot read %s\n", path);
+	}
+	fclose(f);
+	if (r == 0 && sb.oom)
+		r = -ENOMEM;
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*len = sb.len;
+	return strbuf_steal(&sb, buf);
+}
+
+MODALIAS_EXPORT int modalias_table_load_file(struct modalias_table *t, const char *path)
+{
+	char *buf;
+	size_t len;
+	int r;
+
+	if (!t || !path)
+		return -EINVAL;
+	r = slurp(t, path, &buf, &len, false);
+	if (r < 0)
+		return r;
+	r = load_alias_text(t, LAYER_ALIAS, path, buf, len);
+	free(buf);
+	return r;
+}
+
+/* modules.order: a module's place in it is its priority */
+static int load_order(struct modalias_table *t, const char *buf, size_t len)
+{
+	struct line_iter it = { .p = buf, .end = buf + len };
+	const char *s;
+	size_t n;
+
+	while (next_line(&it, &s, &n)) {
+		const char *base = s, *end = s + n;
+		uint32_t id;
+		int r;
+
+		end = token_end(skip_ws(s, end), end);
+		for (const char *q = s; q < end; q++)
+			if (*q == '/')
+				base = q + 1;
+		if (base >= end)
+			continue;
+		r = module_id(t, base, (size_t)(end - base), &id);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 0 && t->modules[id].prio == UINT32_MAX)
+			t->modules[id].prio = t->n_ordered++;
+	}
+	return 0;
+}
+
+/* modules.dep and modules.builtin: module names, one per line (a path,
+ * then for modules.dep ':' and its dependencies) */
+static int load_names(struct modalias_table *t, enum layer_id layer, const char *name,
+		      const char *buf, size_t len)
+{
+	struct line_iter it = { .p = buf, .end = buf + len };
+	uint32_t origin = origin_add(t, name);
+	const char *s;
+	size_t n;
+
+	while (next_line(&it, &s, &n)) {
+		const char *end = memchr(s, ':', n), *base = s;
+		char norm[256];
+		size_t nlen;
+		int r;
+
+		if (!end)
+			end = s + n;
+		for (const char *q = s; q < end; q++)
+			if (*q == '/')
+				base = q + 1;
+		if (base >= end || *s == '#' || (size_t)(end - base) >= sizeof(norm))
+			continue;
+		modname_normalize(base, (size_t)(end - base), norm, &nlen);
+		if (nlen == 0)
+			continue;
+		r = add_pattern(t, layer, norm, nlen, norm, nlen, origin, it.line);
+		if (r == -ENOMEM)
+			return r;
+	}
+	return 0;
+}
+
+/* modules.builtin.modinfo: NUL-separated "module.key=value" */
+static int load_builtin_modinfo(struct modalias_table *t, const char *name, const char *buf,
+				size_t len)
+{
+	uint32_t origin = origin_add(t, name), entry = 0;
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *e = memchr(p, '\0', (size_t)(end - p)), *dot, *eq;
+		int r;
+
+		if (!e)
+			e = end;
+		entry++;
+		dot = memchr(p, '.', (size_t)(e - p));
+		eq = dot ? memchr(dot, '=', (size_t)(e - dot)) : NULL;
+		if (dot && eq && eq - dot == 6 && memcmp(dot, ".alias", 6) == 0 && eq + 1 < e) {
+			r = add_pattern(t, LAYER_BUILTIN_ALIAS, eq + 1, (size_t)(e - eq - 1), p,
+					(size_t)(dot - p), origin, entry);
+			if (r == -ENOMEM)
+				return r;
+		}
+		p = e + 1;
+	}
+	return 0;
+}
+
+static char *path_join(const char *dir, const char *file)
+{
+	struct strbuf sb;
+	char *s;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s/%s", dir, file);
+	return strbuf_steal(&sb, &s) < 0 ? NULL : s;
+}
+
+static int load_dir_file(struct modalias_table *t, const char *dir, const char *file, bool required)
+{
+	char *path = path_join(dir, file), *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	r = slurp(t, path, &buf, &len, !required);
+	if (r == -ENOENT && !required) {
+		info(t->ctx, "%s: not present, skipped\n", path);
+		free(path);
+		return 0;
+	}
+	if (r < 0) {
+		free(path);
+		return r;
+	}
+	if (strcmp(file, "modules.alias") == 0)
+		r = load_alias_text(t, LAYER_ALIAS, path, buf, len);
+	else if (strcmp(file, "modules.symbols") == 0)
+		r = load_alias_text(t, LAYER_SYMBOL, path, buf, len);
+	else if (strcmp(file, "modules.order") == 0)
+		r = load_order(t, buf, len);
+	else if (strcmp(file, "modules.dep") == 0)
+		r = load_names(t, LAYER_NAME, path, buf, len);
+	else if (strcmp(file, "modules.builtin") == 0)
+		r = load_names(t, LAYER_BUILTIN_NAME, path, buf, len);
+	else
+		r = load_builtin_modinfo(t, path, buf, len);
+	free(buf);
+	free(path);
+	return r;
+}
+
+int table_default_dir(char **ret)
+{
+	struct utsname u;
+	struct strbuf sb;
+
+	if (uname(&u) < 0)
+		return -errno;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "/lib/modules/%s", u.release);
+	return strbuf_steal(&sb, ret);
+}
+
+MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, const char *dir,
+						      struct modalias_table **ret)
+{
+	/* modules.order first: it sets the priorities of what follows */
+	static const struct {
+		const char *file;
+		bool required;
+	} files[] = {
+		{ "modules.order", false },   { "modules.alias", true },
+		{ "modules.dep", false },     { "modules.symbols", false },
+		{ "modules.builtin", false }, { "modules.builtin.modinfo", false },
+	};
+	struct modalias_table *t;
+	char *dflt = NULL;
+	int r, bad = 0;
+
+	if (!ctx || !ret)
+		return -EINVAL;
+	if (!dir) {
+		r = table_default_dir(&dflt);
+		if (r < 0)
+			return r;
+		dir = dflt;
+	}
+	r = modalias_table_new(ctx, &t);
+	if (r < 0)
+		goto out;
+	t->dir = pool_add(&t->pool, dir, strlen(dir));
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(files); i++) {
+		r = load_dir_file(t, dir, files[i].file, files[i].required);
+		if (r > 0)
+			bad += r;
+	}
+	if (r < 0) {
+		modalias_table_unref(t);
+		goto out;
+	}
+	r = table_build(t);
+	if (r < 0) {
+		modalias_table_unref(t);
+		goto out;
+	}
+	*ret = t;
+	r = bad;
+out:
+	free(dflt);
+	return r;
+}
+
+/* ---- modprobe.d through libkmod ------------------------------------------- */
+
+static void kmod_log_bridge(void *data, int priority, const char *file, int line,
+			    const char *fn, const char *format, va_list args)
+{
+	struct modalias_table *t = data;
+	char *msg = NULL;
+
+	if (!log_enabled(t->ctx, priority) || vasprintf(&msg, format, args) < 0)
+		return;
+	modalias_log(t->ctx, priority, file, line, fn, "libkmod: %s", msg);
+	free(msg);
+}
+
+MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
+					       const char *const *config_paths)
+{
+	const char *dir;
+	struct kmod_ctx *kctx;
+	struct kmod_config_iter *iter;
+	uint32_t origin;
+	int r = 0;
+
+	if (!t)
+		return -EINVAL;
+	dir = t->dir ? t->pool.buf + t->dir : NULL;
+	kctx = kmod_new(dir, config_paths);
+	if (!kctx) {
+		err(t->ctx, "cannot read the modprobe configuration\n");
+		return -ENOMEM;
+	}
+	kmod_set_log_fn(kctx, kmod_log_bridge, t);
+	origin = origin_add(t, "modprobe.d");
+	iter = kmod_config_get_aliases(kctx);
+	while (r >= 0 && iter && kmod_config_iter_next(iter)) {
+		const char *pattern = kmod_config_iter_get_key(iter);
+		const char *module = kmod_config_iter_get_value(iter);
+
+		r = add_pattern(t, LAYER_CONFIG, pattern, strlen(pattern), module, strlen(module),
+				origin, 0);
+		if (r == -EINVAL)
+			r = 0; /* logged; kmod would not match it either */
+	}
+	kmod_config_iter_free_iter(iter);
+	/* install and remove commands make their module names resolvable */
+	for (int k = 0; r >= 0 && k < 2; k++) {
+		iter = k == 0 ? kmod_config_get_install_commands(kctx) : kmod_config_get_remove_commands(kctx);
+		while (r >= 0 && iter && kmod_config_iter_next(iter)) {
+			const char *module = kmod_config_iter_get_key(iter);
+			r = add_pattern(t, LAYER_COMMAND, module, strlen(module), module, strlen(module),
+					origin, 0);
+			if (r == -EINVAL)
+				r = 0;
+		}
+		kmod_config_iter_free_iter(iter);
+	}
+	kmod_unref(kctx);
+	if (r >= 0)
+		r = table_build(t);
+	return r < 0 ? r : 0;
+}
+
+MODALIAS_EXPORT int modalias_table_get_pattern_count(const struct modalias_table *t)
+{
+	if (!t)
+		return -EINVAL;
+	return (int)t->layers[LAYER_ALIAS].n;
+}
