@@ -611,7 +611,14 @@ static int group_modules(const struct modalias_table *t, const struct layer *ly,
 		uint32_t mod = ly->patterns[res->hits[i]].module;
 		for (size_t m = 0; m < res->n_mods; m++)
 			if (res->mods[m].module == mod) {
-				res->pats[res->mods[m].first + res->mods[m].count++] = res->hits[i];
+				/* a module's patterns in table order */
+				uint32_t *p = &res->pats[res->mods[m].first];
+				uint32_t k = res->mods[m].count++;
+				while (k > 0 && p[k - 1] > res->hits[i]) {
+					p[k] = p[k - 1];
+					k--;
+				}
+				p[k] = res->hits[i];
 				break;
 			}
 	}

@@ -14,140 +14,7 @@
 #include "table-private.h"
 #include "test-common.h"
 
-/* ---- the corpus --------------------------------------------------------- */
-
-static const char alphabet[] = "0123456789ABCDEFabcdef_-:,.*vpdisc";
-
-/* A concrete string the pattern matches (most of the time: a negated or
- * odd bracket may not be honoured, which makes a near-miss — also fine). */
-static char *instantiate(GRand *rng, const char *p)
-{
-	GString *s = g_string_new(NULL);
-
-	while (*p) {
-		if (*p == '*') {
-			int n = g_rand_int_range(rng, 0, 4);
-			for (int i = 0; i < n; i++)
-				g_string_append_c(s, alphabet[g_rand_int_range(rng, 0, sizeof(alphabet) - 1)]);
-			p++;
-		} else if (*p == '?') {
-			g_string_append_c(s, alphabet[g_rand_int_range(rng, 0, 16)]);
-			p++;
-		} else if (*p == '[') {
-			const char *close = strchr(p + 1, ']');
-			if (!close) {
-				g_string_append_c(s, *p++);
-				continue;
-			}
-			if (p[1] != '!' && p[1] != '^' && close > p + 1) {
-				/* a member, or the low end of a range */
-				g_string_append_c(s, p[1 + g_rand_int_range(rng, 0, (gint32)(close - p - 1))] == '-' ?
-							     p[1] : p[1 + g_rand_int_range(rng, 0, (gint32)(close - p - 1))]);
-			} else {
-				g_string_append_c(s, 'Z');
-			}
-			p = close + 1;
-		} else if (*p == '\\' && p[1]) {
-			g_string_append_c(s, p[1]);
-			p += 2;
-		} else {
-			g_string_append_c(s, *p++);
-		}
-	}
-	return g_string_free(s, FALSE);
-}
-
-static char *near_miss(GRand *rng, const char *s)
-{
-	char *m = g_strdup(s);
-	size_t len = strlen(m);
-
-	if (len == 0)
-		return m;
-	switch (g_rand_int_range(rng, 0, 3)) {
-	case 0: /* change one character */
-		m[g_rand_int_range(rng, 0, (gint32)len)] = alphabet[g_rand_int_range(rng, 0, 22)];
-		break;
-	case 1: /* cut it short */
-		m[g_rand_int_range(rng, 0, (gint32)len)] = '\0';
-		break;
-	default: { /* append */
-		char *n = g_strconcat(m, "0", NULL);
-		g_free(m);
-		m = n;
-	}
-	}
-	return m;
-}
-
-static GPtrArray *alias_lines(const char *path, bool patterns)
-{
-	g_autofree char *text = NULL;
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	char **lines;
-
-	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
-	lines = g_strsplit(text, "\n", -1);
-	for (char **l = lines; *l; l++) {
-		g_auto(GStrv) f = g_strsplit_set(*l, " \t", -1);
-		if (g_strv_length(f) == 3 && strcmp(f[0], "alias") == 0)
-			g_ptr_array_add(out, g_strdup(patterns ? f[1] : f[2]));
-	}
-	g_strfreev(lines);
-	return out;
-}
-
-static GPtrArray *build_corpus(const char *dir, unsigned int *n_real)
-{
-	g_autofree char *alias_path = g_build_filename(dir, "modules.alias", NULL);
-	g_autoptr(GPtrArray) pats = alias_lines(alias_path, true);
-	g_autoptr(GPtrArray) mods = alias_lines(alias_path, false);
-	g_autoptr(GPtrArray) events = uevents_load();
-	GPtrArray *corpus = g_ptr_array_new_with_free_func(g_free);
-	GRand *rng = g_rand_new_with_seed(20261202);
-
-	for (guint i = 0; i < pats->len; i++) {
-		char *s = instantiate(rng, g_ptr_array_index(pats, i));
-		g_ptr_array_add(corpus, s);
-		if (i % 4 == 0)
-			g_ptr_array_add(corpus, near_miss(rng, s));
-	}
-	*n_real = 0;
-	for (guint i = 0; i < events->len; i++) {
-		const char *m = uevent_get(g_ptr_array_index(events, i), "MODALIAS");
-		if (m && !strstr(m, "[") && !strstr(m, "]")) {
-			g_ptr_array_add(corpus, g_strdup(m));
-			(*n_real)++;
-		}
-	}
-	/* the builtin modules' aliases */
-	{
-		g_autofree char *mi = g_build_filename(dir, "modules.builtin.modinfo", NULL);
-		g_autofree char *text = NULL;
-		gsize len = 0;
-
-		if (g_file_get_contents(mi, &text, &len, NULL)) {
-			for (const char *e = text; e < text + len; e += strlen(e) + 1) {
-				const char *a = strstr(e, ".alias=");
-				if (a && !strchr(e, '\n') && a < e + strlen(e)) {
-					char *inst = instantiate(rng, a + 7);
-					g_ptr_array_add(corpus, inst);
-					g_ptr_array_add(corpus, near_miss(rng, inst));
-				}
-			}
-		}
-	}
-	for (guint i = 0; i < mods->len; i += 7)
-		g_ptr_array_add(corpus, g_strdup(g_ptr_array_index(mods, i)));
-	/* spellings: '-' for '_', both sides */
-	g_ptr_array_add(corpus, g_strdup("snd-hda-intel"));
-	g_ptr_array_add(corpus, g_strdup("platform:i8042"));
-	g_ptr_array_add(corpus, g_strdup("symbol:usb_register_driver"));
-	g_ptr_array_add(corpus, g_strdup("ext4"));
-	g_ptr_array_add(corpus, g_strdup("crc32c"));
-	g_rand_free(rng);
-	return corpus;
-}
+#include "corpus.h"
 
 /* ---- the comparison -------------------------------------------------------- */
 
@@ -205,7 +72,7 @@ static void test_oracle(gconstpointer data)
 	struct modalias_table *t;
 	struct modalias_result *res;
 	g_autoptr(GPtrArray) corpus = NULL;
-	unsigned int n_real = 0, matched = 0, bad = 0;
+	unsigned int n_real = 0, n_patterns = 0, matched = 0, bad = 0;
 
 	g_assert_nonnull(kctx);
 	kmod_set_log_priority(kctx, 0);
@@ -213,7 +80,16 @@ static void test_oracle(gconstpointer data)
 	g_assert_cmpint(modalias_table_new_from_directory(ctx, dir, &t), ==, 0);
 	g_assert_cmpint(modalias_table_load_config(t, no_config), ==, 0);
 	g_assert_cmpint(modalias_result_new(&res), ==, 0);
-	corpus = build_corpus(dir, &n_real);
+	{
+		g_autoptr(GPtrArray) events = uevents_load();
+		g_autoptr(GPtrArray) real = g_ptr_array_new();
+		for (guint i = 0; i < events->len; i++) {
+			const char *m = uevent_get(g_ptr_array_index(events, i), "MODALIAS");
+			if (m)
+				g_ptr_array_add(real, (gpointer)m);
+		}
+		corpus = build_corpus(dir, real, &n_real, &n_patterns);
+	}
 	g_assert_cmpuint(corpus->len, >=, fx->min_corpus);
 	for (guint i = 0; i < corpus->len; i++) {
 		const char *alias = g_ptr_array_index(corpus, i);
@@ -229,7 +105,8 @@ static void test_oracle(gconstpointer data)
 	g_test_message("%s: %u aliases (%u real recorded ones), %u resolved, %u disagreements",
 		       fx->name, corpus->len, n_real, matched, bad);
 	g_assert_cmpuint(bad, ==, 0);
-	g_assert_cmpuint(matched, >, corpus->len / 2);
+	/* most instantiated patterns must resolve, or the corpus tests little */
+	g_assert_cmpuint(matched, >, n_patterns * 3 / 4);
 	modalias_result_unref(res);
 	modalias_table_unref(t);
 	kmod_unref(kctx);

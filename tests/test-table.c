@@ -1,0 +1,266 @@
+/*
+ * Alias tables: loading (good, bad and hostile input), kmod's source order,
+ * names, symbols, builtins, configuration, explain data, memory.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <libkmod.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libmodalias-private.h"
+#include "table-private.h"
+#include "test-common.h"
+
+static char *debian_dir(void)
+{
+	return g_test_build_filename(G_TEST_DIST, "data", "linux-6.1.0-57-amd64", NULL);
+}
+
+/* "MOD1 MOD2 …" of a lookup, or "error N". */
+static char *answer(struct modalias_table *t, const char *alias)
+{
+	struct modalias_result *res;
+	GString *s = g_string_new(NULL);
+	int r;
+
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+	r = modalias_table_lookup(t, alias, res);
+	if (r < 0)
+		g_string_printf(s, "error %d", r);
+	for (unsigned int i = 0; r >= 0 && i < modalias_result_get_count(res); i++)
+		g_string_append_printf(s, "%s%s", i ? " " : "", modalias_result_get_module(res, i));
+	modalias_result_unref(res);
+	return g_string_free(s, FALSE);
+}
+
+static void assert_answer(struct modalias_table *t, const char *alias, const char *want)
+{
+	g_autofree char *got = answer(t, alias);
+
+	if (strcmp(got, want) != 0)
+		g_error("'%s': wanted '%s', got '%s'", alias, want, got);
+}
+
+static void test_malformed(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t;
+	GString *buf = g_string_new(NULL);
+
+	g_string_append(buf, "# Aliases extracted from modules themselves.\n");
+	g_string_append(buf, "\n   \n");
+	g_string_append(buf, "alias usb:v1234p*d*dc*dsc*dp*ic*isc*ip*in* good-one\n");         /* 4 */
+	g_string_append(buf, "alias usb:v1234p*d*dc*dsc*dp*ic*isc*ip*in* good-one\n");         /* 5: duplicate */
+	g_string_append(buf, "alias\n");                                                       /* 6 */
+	g_string_append(buf, "alias pci:v0000\n");                                             /* 7: truncated */
+	g_string_append(buf, "alias pci:v[0-9* broken\n");                                     /* 8 */
+	g_string_append(buf, "alias pci:v]* broken\n");                                        /* 9 */
+	g_string_append(buf, "options foo bar=1\n");                                           /* 10 */
+	g_string_append(buf, "alias a b c\n");                                                 /* 11 */
+	g_string_append_len(buf, "alias nul\0x mod\n", 16);                                    /* 12 */
+	g_string_append(buf, "alias platform:after-bad after_bad\n");                          /* 13 */
+	g_string_append(buf, "alias long:");                                                   /* 14 */
+	for (int i = 0; i < 65536; i++)
+		g_string_append_c(buf, "0123456789abcdef"[i % 16]);
+	g_string_append(buf, "* longmod\n");
+	g_string_append(buf, "\talias\tspi:tabs\ttabbed\r\n");                                 /* 15 */
+	g_string_append(buf, "alias dmi*:svn*LENOVO*: last-line-no-newline");                   /* 16 */
+
+	g_assert_cmpint(modalias_table_new(ctx, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_buffer(t, "test.alias", buf->str, buf->len), ==, 7);
+	for (int line = 6; line <= 12; line++) {
+		g_autofree char *where = g_strdup_printf("test.alias:%d:", line);
+		if (!strstr(test_log_text(), where))
+			g_error("no message for line %d in:\n%s", line, test_log_text());
+	}
+	g_assert_nonnull(strstr(test_log_text(), "test.alias:8: unbalanced brackets"));
+	g_assert_nonnull(strstr(test_log_text(), "test.alias:12: NUL byte"));
+	g_assert_nonnull(strstr(test_log_text(), "test.alias:7: missing module name"));
+	g_assert_cmpint(modalias_table_get_pattern_count(t), ==, 6);
+	/* good lines, before and after the bad ones, all answer */
+	assert_answer(t, "usb:v1234p0001d0100dc00dsc00dp00ic03isc01ip01in00", "good_one");
+	assert_answer(t, "platform:after-bad", "after_bad");
+	assert_answer(t, "platform:after_bad", "after_bad");
+	assert_answer(t, "spi:tabs", "tabbed");
+	assert_answer(t, "dmi:bvnX:svnLENOVO:pnT480:", "last_line_no_newline");
+	{
+		GString *q = g_string_new("long:");
+		for (int i = 0; i < 4000; i++)
+			g_string_append_c(q, "0123456789abcdef"[i % 16]);
+		/* kmod looks at 4095 bytes at most: the pattern wants 65536 */
+		assert_answer(t, q->str, "");
+		g_string_free(q, TRUE);
+	}
+	/* a missing file */
+	g_assert_cmpint(modalias_table_load_file(t, "/nonexistent/modules.alias"), ==, -ENOENT);
+	g_assert_nonnull(strstr(test_log_text(), "/nonexistent/modules.alias"));
+	g_assert_cmpint(modalias_table_add(t, "x[", "m"), ==, -EINVAL);
+	g_assert_cmpint(modalias_table_add(t, "", "m"), ==, -EINVAL);
+	g_assert_cmpint(modalias_table_add(t, "x", ""), ==, -EINVAL);
+	modalias_table_unref(t);
+	g_string_free(buf, TRUE);
+	modalias_ctx_unref(ctx);
+}
+
+static void test_queries(void)
+{
+	g_autofree char *dir = debian_dir();
+	const char *none[] = { NULL };
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t;
+	struct modalias_result *res;
+	unsigned int line = 0;
+
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, dir, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(t, none), ==, 0);
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+
+	/* a module name is itself, whatever its spelling */
+	g_assert_cmpint(modalias_table_lookup(t, "snd-hda-intel", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_source(res), ==, "name");
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "snd_hda_intel");
+	/* symbols */
+	g_assert_cmpint(modalias_table_lookup(t, "symbol:drm_need_swiotlb", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_source(res), ==, "symbol");
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "drm");
+	/* builtin aliases and builtin names */
+	g_assert_cmpint(modalias_table_lookup(t, "crypto-md5", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_source(res), ==, "builtin-alias");
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "md5");
+	g_assert_true(modalias_result_is_builtin(res, 0));
+	g_assert_cmpint(modalias_table_lookup(t, "iosf_mbi", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_source(res), ==, "builtin");
+	g_assert_true(modalias_result_is_builtin(res, 0));
+	/* a module matched by three patterns is reported once, with all three */
+	g_assert_cmpint(modalias_table_lookup(t, "cpu:type:x86,ven0002fam001Amod0002:feature:,0089,009C,0125", res), ==, 3);
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "sha1_ssse3");
+	g_assert_cmpuint(modalias_result_get_pattern_count(res, 0), ==, 3);
+	g_assert_cmpstr(modalias_result_get_pattern(res, 0, 0), ==, "cpu:type:x86,ven*fam*mod*:feature:*0089*");
+	g_assert_true(g_str_has_suffix(modalias_result_get_pattern_origin(res, 0, 0, &line), "modules.alias"));
+	g_assert_cmpuint(line, >, 1);
+	g_assert_false(modalias_result_is_builtin(res, 0));
+	/* several modules, in modules.order order */
+	g_assert_cmpint(modalias_table_lookup(t, "hid:b0003g0001v0000046Dp0000C52B", res), ==, 2);
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "hid_generic");
+	g_assert_cmpstr(modalias_result_get_module(res, 1), ==, "hid_logitech_dj");
+	/* nothing */
+	g_assert_cmpint(modalias_table_lookup(t, "pci:v0000FFFFd0000FFFF", res), ==, 0);
+	g_assert_null(modalias_result_get_source(res));
+	g_assert_null(modalias_result_get_module(res, 0));
+	/* malformed queries */
+	g_assert_cmpint(modalias_table_lookup(t, "pci:v[0000", res), ==, -EINVAL);
+	g_assert_nonnull(strstr(test_log_text(), "unbalanced brackets"));
+	g_assert_cmpint(modalias_table_lookup(t, "pci:v]", res), ==, -EINVAL);
+	/* a pattern added later is found: the index follows */
+	g_assert_cmpint(modalias_table_add(t, "pci:v0000FFFF*", "my-driver"), ==, 0);
+	g_assert_cmpint(modalias_table_lookup(t, "pci:v0000FFFFd0000FFFF", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "my_driver");
+	g_assert_cmpstr(modalias_result_get_pattern_origin(res, 0, 0, &line), ==, "(added)");
+
+	modalias_result_unref(res);
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+}
+
+/* modprobe.d: the first source with a match wins, exactly as in kmod. */
+static void test_config(void)
+{
+	g_autofree char *dir = debian_dir();
+	g_autofree char *tmp = g_dir_make_tmp("modalias-conf-XXXXXX", NULL);
+	g_autofree char *conf = g_build_filename(tmp, "test.conf", NULL);
+	const char *paths[] = { conf, NULL };
+	static const char *const aliases[] = {
+		"pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00", /* e1000e, overridden */
+		"pci:v000010ECd00008168sv00001043sd00008432bc02sc00i00", /* r8169, turned off */
+		"usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip01in00",     /* untouched */
+		"my-alias",
+		"e1000e",
+		"pcspkr",
+	};
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t;
+	struct kmod_ctx *kctx;
+
+	g_assert_true(g_file_set_contents(conf,
+		"# a real-looking modprobe.d file\n"
+		"alias pci:v00008086d000010D3* e1000-custom\n"
+		"alias pci:v000010ECd00008168* off\n"
+		"alias my-alias snd-dummy\n"
+		"blacklist pcspkr\n"
+		"install pcspkr /bin/true\n", -1, NULL));
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, dir, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(t, paths), ==, 0);
+	kctx = kmod_new(dir, paths);
+	g_assert_nonnull(kctx);
+	kmod_load_resources(kctx);
+	for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++) {
+		struct kmod_list *list = NULL, *l;
+		GString *want = g_string_new(NULL);
+		g_autofree char *got = answer(t, aliases[i]);
+
+		g_assert_cmpint(kmod_module_new_from_lookup(kctx, aliases[i], &list), >=, 0);
+		kmod_list_foreach(l, list) {
+			struct kmod_module *m = kmod_module_get_module(l);
+			if (!strstr(want->str, kmod_module_get_name(m)))
+				g_string_append_printf(want, "%s%s", want->len ? " " : "", kmod_module_get_name(m));
+			kmod_module_unref(m);
+		}
+		kmod_module_unref_list(list);
+		if (strcmp(want->str, got) != 0)
+			g_error("'%s': kmod '%s', libmodalias '%s'", aliases[i], want->str, got);
+		g_string_free(want, TRUE);
+	}
+	assert_answer(t, aliases[0], "e1000_custom");
+	assert_answer(t, aliases[1], "off");
+	kmod_unref(kctx);
+	modalias_table_unref(t);
+	unlink(conf);
+	rmdir(tmp);
+	modalias_ctx_unref(ctx);
+}
+
+/* The index stays within 1.5 times the text table it was built from. */
+static void test_memory(void)
+{
+	g_autofree char *dir = debian_dir();
+	g_autofree char *path = g_build_filename(dir, "modules.alias", NULL);
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t;
+	size_t bytes = 0;
+	struct stat st;
+
+	g_assert_cmpint(stat(path, &st), ==, 0);
+	g_assert_cmpint(modalias_table_new(ctx, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_file(t, path), ==, 0);
+	g_assert_cmpint(modalias_table_prepare(t), ==, 0);
+	g_assert_cmpint(modalias_table_get_memory(t, &bytes), ==, 0);
+	g_test_message("modules.alias: %lld bytes of text, %zu bytes of table (%.2fx)",
+		       (long long)st.st_size, bytes, (double)bytes / (double)st.st_size);
+	g_assert_cmpuint(bytes, <=, (size_t)st.st_size * 3 / 2);
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+}
+
+static void test_directory_errors(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t = NULL;
+
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, "/nonexistent-moddir", &t), ==, -ENOENT);
+	g_assert_null(t);
+	g_assert_nonnull(strstr(test_log_text(), "/nonexistent-moddir/modules.alias"));
+	g_assert_cmpint(modalias_table_new_from_directory(NULL, "/x", &t), ==, -EINVAL);
+	modalias_ctx_unref(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/table/malformed", test_malformed);
+	g_test_add_func("/table/queries", test_queries);
+	g_test_add_func("/table/config", test_config);
+	g_test_add_func("/table/memory", test_memory);
+	g_test_add_func("/table/directory-errors", test_directory_errors);
+	return g_test_run();
+}
