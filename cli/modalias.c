@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -102,6 +103,7 @@ struct table_opts {
 	char *version; /* -S */
 	char *config;  /* -C */
 	char *moddir;  /* --moddir */
+	gboolean no_cache;
 };
 
 #define TABLE_OPTION_ENTRIES(o)                                                                 \
@@ -112,7 +114,9 @@ struct table_opts {
 	{ "config", 'C', 0, G_OPTION_ARG_FILENAME, &(o).config,                                  \
 	  "modprobe.d file or directory to read instead of the system's (/dev/null: none)", "FILE" }, \
 	{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &(o).moddir,                                  \
-	  "The module directory itself (overrides -d and -S)", "DIR" }
+	  "The module directory itself (overrides -d and -S)", "DIR" },                          \
+	{ "no-cache", 0, 0, G_OPTION_ARG_NONE, &(o).no_cache,                                    \
+	  "Neither read nor write the index cache ($MODALIAS_CACHE_DIR)", NULL }
 
 static void table_opts_clear(struct table_opts *o)
 {
@@ -133,13 +137,28 @@ static char *table_dir(const struct table_opts *o)
 	return g_build_filename(o->root ? o->root : "/", "lib", "modules", o->version ? o->version : "", NULL);
 }
 
+/* Where index caches go: $MODALIAS_CACHE_DIR, /var/cache/modalias for
+ * root, else the user's cache directory; "" (the variable set empty)
+ * means no cache. */
+static char *cache_dir(void)
+{
+	const char *env = g_getenv("MODALIAS_CACHE_DIR");
+
+	if (env)
+		return *env ? g_strdup(env) : NULL;
+	if (geteuid() == 0)
+		return g_strdup("/var/cache/modalias");
+	return g_build_filename(g_get_user_cache_dir(), "modalias", NULL);
+}
+
 /* Loads the table; on failure says why and returns NULL. */
 static struct modalias_table *open_table(struct modalias_ctx *ctx, const struct table_opts *o,
 					 const char *cmd)
 {
 	g_autofree char *dir = table_dir(o);
+	g_autofree char *cache = o->no_cache ? NULL : cache_dir();
 	struct modalias_table *t;
-	int r = modalias_table_new_from_directory(ctx, dir, &t);
+	int r = modalias_table_open(ctx, dir, cache, &t);
 
 	if (r < 0) {
 		fprintf(stderr, "modalias %s: cannot load the module tables of %s: %s\n", cmd, dir,
@@ -148,7 +167,9 @@ static struct modalias_table *open_table(struct modalias_ctx *ctx, const struct 
 	}
 	if (r > 0)
 		fprintf(stderr, "modalias %s: %s: %d malformed lines skipped\n", cmd, dir, r);
-	{
+	if (o->config && strcmp(o->config, "/dev/null") == 0) {
+		r = 0; /* nothing to read, as with modprobe -C /dev/null */
+	} else {
 		const char *paths[] = { o->config, NULL };
 		r = modalias_table_load_config(t, o->config ? paths : NULL);
 	}

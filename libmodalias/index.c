@@ -73,6 +73,7 @@ void index_free(struct index *ix)
 	free(ix->tri);
 	free(ix->ids);
 	free(ix->exact.slots);
+	free(ix->tri_bloom);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -297,9 +298,9 @@ static int build_wild(struct modalias_table *t, struct layer *ly)
 
 	/* pass 3: the two tables, their buckets as runs of ids */
 	ix->prefix_len_present = calloc(ix->max_prefix + 1, 1);
-	if (!ix->prefix_len_present)
+	ix->tri_bloom = calloc(TRI_BLOOM_WORDS, sizeof(*ix->tri_bloom));
+	if (!ix->prefix_len_present || !ix->tri_bloom)
 		goto out;
-	memset(ix->tri_bloom, 0, sizeof(ix->tri_bloom));
 	memset(crowd, 0, crowd_cap * sizeof(*crowd));
 	for (unsigned int i = 0; i < n; i++) {
 		struct slot *sl;
@@ -327,7 +328,7 @@ static int build_wild(struct modalias_table *t, struct layer *ly)
 	if (r < 0)
 		goto out;
 	ix->bytes = n * sizeof(*ix->ids) + (ix->prefix_cap + ix->tri_cap) * sizeof(struct slot) +
-		    ix->max_prefix + 1 + sizeof(ix->tri_bloom);
+		    ix->max_prefix + 1 + TRI_BLOOM_WORDS * sizeof(*ix->tri_bloom);
 	ix->built = true;
 	dbg(t->ctx, "index: %u patterns, %u anchored, %u by trigram\n", n, ix->n_anchored, ix->n_floating);
 out:
@@ -655,12 +656,14 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 		return -EINVAL;
 	}
 	if (res->n_stamps < most) {
-		uint32_t *s = realloc(res->stamps, most * sizeof(*s));
+		/* fresh zeroed pages: stamps start again */
+		uint32_t *s = calloc(most, sizeof(*s));
 		if (!s)
 			return -ENOMEM;
-		memset(s + res->n_stamps, 0, (most - res->n_stamps) * sizeof(*s));
+		free(res->stamps);
 		res->stamps = s;
 		res->n_stamps = most;
+		res->stamp = 0;
 	}
 	for (unsigned int l = 0; l < LAYER_MAX; l++) {
 		const struct layer *ly = &t->layers[l];

@@ -567,6 +567,59 @@ int modalias_table_new_from_directory(struct modalias_ctx *ctx, const char *dir,
 				      struct modalias_table **ret);
 
 /**
+ * modalias_table_save:
+ * @table: a table.
+ * @path: where to write its index cache (written to a temporary file in
+ *   the same directory, then renamed over @path).
+ *
+ * Writes the table, index and all, to a file that
+ * modalias_table_new_from_cache() maps in a later process.  The file is
+ * specific to this library version and this machine.
+ *
+ * Returns: 0, or a negative errno of writing the file (logged).
+ *
+ * Since: 1
+ */
+int modalias_table_save(struct modalias_table *table, const char *path);
+
+/**
+ * modalias_table_new_from_cache:
+ * @ctx: a context.
+ * @path: an index cache written by modalias_table_save().
+ * @dir: (nullable): the module directory the cache must be current for: the
+ *   size, mtime and inode of every file the table was loaded from must be
+ *   as they were; NULL to skip the check.
+ * @ret: (out): the table, its arrays mapped read-only from the file (a
+ *   later change copies them to memory first).
+ *
+ * Returns: 0; -ENOENT when there is no such file; -ESTALE when a source
+ * changed; -EINVAL when the file is not a cache of this library version or
+ * is damaged (logged); other errors of reading it.
+ *
+ * Since: 1
+ */
+int modalias_table_new_from_cache(struct modalias_ctx *ctx, const char *path, const char *dir,
+				  struct modalias_table **ret);
+
+/**
+ * modalias_table_open:
+ * @ctx: a context.
+ * @dir: a module directory, or NULL for /lib/modules/$(uname -r).
+ * @cache_dir: (nullable): a directory for index caches, or NULL for none.
+ * @ret: (out): the table.
+ *
+ * modalias_table_new_from_directory(), through a cache: a current cache of
+ * @dir in @cache_dir is mapped; otherwise the table is loaded from @dir and,
+ * when @cache_dir is writable, its cache written for the next time.
+ *
+ * Returns: as modalias_table_new_from_directory().
+ *
+ * Since: 1
+ */
+int modalias_table_open(struct modalias_ctx *ctx, const char *dir, const char *cache_dir,
+			struct modalias_table **ret);
+
+/**
  * modalias_table_load_config:
  * @table: a table.
  * @config_paths: NULL-terminated list of modprobe.d files or directories,

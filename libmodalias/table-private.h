@@ -80,6 +80,8 @@ struct module {
 #define ID_LIBC 0x40000000u
 #define ID_MASK 0x3fffffffu
 
+#define TRI_BLOOM_WORDS 1024
+
 struct slot {
 	uint32_t key; /* 0: free */
 	uint32_t first;
@@ -95,7 +97,7 @@ struct index {
 	/* floating: patterns keyed by a rare trigram of their literal text */
 	struct slot *tri;
 	unsigned int tri_cap;
-	uint64_t tri_bloom[1024]; /* 65536 bits */
+	uint64_t *tri_bloom; /* [TRI_BLOOM_WORDS]: 65536 bits */
 	uint32_t *ids;
 	/* exact layers: name → first pattern, chained through ids */
 	struct map exact;
@@ -110,6 +112,16 @@ struct layer {
 	struct index index;
 };
 
+/* A source file's identity, to tell whether an index cache is stale. */
+struct source {
+	char name[32];
+	uint64_t size;
+	int64_t mtime_sec, mtime_nsec;
+	uint64_t ino;
+	uint32_t present, pad;
+};
+#define TABLE_SOURCES_MAX 8
+
 struct modalias_table {
 	int refcount;
 	struct modalias_ctx *ctx;
@@ -122,6 +134,11 @@ struct modalias_table {
 	unsigned int n_origins;
 	uint32_t dir; /* module directory (pool offset), 0 when none */
 	struct layer layers[LAYER_MAX];
+	struct source sources[TABLE_SOURCES_MAX];
+	uint32_t n_sources;
+	/* a table mapped from an index cache: its arrays point into map */
+	void *map;
+	size_t map_size;
 };
 
 const char *table_module_name(const struct modalias_table *t, uint32_t id);
@@ -131,3 +148,6 @@ int table_default_dir(char **ret);
 int table_build(struct modalias_table *t);
 void index_free(struct index *ix);
 size_t table_index_bytes(const struct modalias_table *t);
+/* cache.c */
+int table_source_stamp(const char *dir, const char *name, struct source *src);
+int table_own(struct modalias_table *t);

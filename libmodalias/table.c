@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 
-#include <libkmod.h>
 
 #include "libmodalias-private.h"
 #include "table-private.h"
+#include "kmod-dl.h"
 
 /* ---- string pool and hashing ------------------------------------------ */
 
@@ -350,6 +351,13 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 		return NULL;
 	if (--t->refcount > 0)
 		return t;
+	if (t->map) {
+		/* the arrays live in the mapping */
+		munmap(t->map, t->map_size);
+		modalias_ctx_unref(t->ctx);
+		free(t);
+		return NULL;
+	}
 	for (unsigned int l = 0; l < LAYER_MAX; l++) {
 		free(t->layers[l].patterns);
 		index_free(&t->layers[l].index);
@@ -366,8 +374,12 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 MODALIAS_EXPORT int modalias_table_add(struct modalias_table *t, const char *pattern,
 				       const char *module)
 {
+	int r;
+
 	if (!t || !pattern || !module || !*pattern || !*module)
 		return -EINVAL;
+	if ((r = table_own(t)) < 0)
+		return r;
 	return add_pattern(t, LAYER_ALIAS, pattern, strlen(pattern), module, strlen(module), 0, 0);
 }
 
@@ -469,8 +481,12 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 MODALIAS_EXPORT int modalias_table_load_buffer(struct modalias_table *t, const char *name,
 					       const char *buf, size_t len)
 {
+	int r;
+
 	if (!t || (!buf && len))
 		return -EINVAL;
+	if ((r = table_own(t)) < 0)
+		return r;
 	return load_alias_text(t, LAYER_ALIAS, name ? name : "(buffer)", buf ? buf : "", len);
 }
 
@@ -514,6 +530,8 @@ MODALIAS_EXPORT int modalias_table_load_file(struct modalias_table *t, const cha
 
 	if (!t || !path)
 		return -EINVAL;
+	if ((r = table_own(t)) < 0)
+		return r;
 	r = slurp(t, path, &buf, &len, false);
 	if (r < 0)
 		return r;
@@ -695,7 +713,10 @@ MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, 
 		goto out;
 	t->dir = pool_add(&t->pool, dir, strlen(dir));
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(files); i++) {
-		r = load_dir_file(t, dir, files[i].file, files[i].required);
+		/* stamped before reading: a change while we read makes it stale */
+		r = table_source_stamp(dir, files[i].file, &t->sources[t->n_sources++]);
+		if (r >= 0)
+			r = load_dir_file(t, dir, files[i].file, files[i].required);
 		if (r > 0)
 			bad += r;
 	}
@@ -740,38 +761,45 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 
 	if (!t)
 		return -EINVAL;
+	if ((r = table_own(t)) < 0)
+		return r;
 	dir = t->dir ? t->pool.buf + t->dir : NULL;
-	kctx = kmod_new(dir, config_paths);
+	r = kmod_dl_open();
+	if (r < 0) {
+		err(t->ctx, "cannot load %s: the modprobe configuration is not read\n", KMOD_SONAME);
+		return r;
+	}
+	kctx = kmod_dl.kmod_new(dir, config_paths);
 	if (!kctx) {
 		err(t->ctx, "cannot read the modprobe configuration\n");
 		return -ENOMEM;
 	}
-	kmod_set_log_fn(kctx, kmod_log_bridge, t);
+	kmod_dl.kmod_set_log_fn(kctx, kmod_log_bridge, t);
 	origin = origin_add(t, "modprobe.d");
-	iter = kmod_config_get_aliases(kctx);
-	while (r >= 0 && iter && kmod_config_iter_next(iter)) {
-		const char *pattern = kmod_config_iter_get_key(iter);
-		const char *module = kmod_config_iter_get_value(iter);
+	iter = kmod_dl.kmod_config_get_aliases(kctx);
+	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
+		const char *pattern = kmod_dl.kmod_config_iter_get_key(iter);
+		const char *module = kmod_dl.kmod_config_iter_get_value(iter);
 
 		r = add_pattern(t, LAYER_CONFIG, pattern, strlen(pattern), module, strlen(module),
 				origin, 0);
 		if (r == -EINVAL)
 			r = 0; /* logged; kmod would not match it either */
 	}
-	kmod_config_iter_free_iter(iter);
+	kmod_dl.kmod_config_iter_free_iter(iter);
 	/* install and remove commands make their module names resolvable */
 	for (int k = 0; r >= 0 && k < 2; k++) {
-		iter = k == 0 ? kmod_config_get_install_commands(kctx) : kmod_config_get_remove_commands(kctx);
-		while (r >= 0 && iter && kmod_config_iter_next(iter)) {
-			const char *module = kmod_config_iter_get_key(iter);
+		iter = k == 0 ? kmod_dl.kmod_config_get_install_commands(kctx) : kmod_dl.kmod_config_get_remove_commands(kctx);
+		while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
+			const char *module = kmod_dl.kmod_config_iter_get_key(iter);
 			r = add_pattern(t, LAYER_COMMAND, module, strlen(module), module, strlen(module),
 					origin, 0);
 			if (r == -EINVAL)
 				r = 0;
 		}
-		kmod_config_iter_free_iter(iter);
+		kmod_dl.kmod_config_iter_free_iter(iter);
 	}
-	kmod_unref(kctx);
+	kmod_dl.kmod_unref(kctx);
 	if (r >= 0)
 		r = table_build(t);
 	return r < 0 ? r : 0;

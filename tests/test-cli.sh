@@ -17,8 +17,10 @@ check() {
 	name=$1 want_status=$2 gold=$3 pattern=$4
 	shift 5
 	n=$((n + 1))
-	"$@" >"$tmp/out" 2>"$tmp/err"
+	"$@" >"$tmp/raw" 2>"$tmp/err"
 	status=$?
+	# fixture paths differ from tree to tree (distcheck builds elsewhere)
+	sed "s|$data|@DATA@|g" "$tmp/raw" >"$tmp/out"
 	why=""
 	[ "$status" = "$want_status" ] || why="exit status $status, wanted $want_status"
 	if [ -z "$why" ] && [ "$gold" != "-" ]; then
@@ -78,11 +80,41 @@ check "parse usb, of, dmi, unknown" 0 parse "" -- "$cli" parse \
 check "parse: malformed" 2 - "field idProduct" -- "$cli" parse usb:v046DpC5
 check "parse: one good, one bad" 2 parse-partial "not a valid modalias" -- "$cli" parse \
 	platform:pcspkr usb:v046DpC5
-check "list a captured tree (this CI machine's kind)" 0 list-host-vm "" -- \
-	"$cli" list --sysfs "$data/sysfs/host-vm"
-mkdir -p "$tmp/empty/devices/x"
+check "list a captured tree (this CI machine's kind), with modules" 0 list-host-vm "" -- \
+	"$cli" list --sysfs "$data/sysfs/host-vm" --moddir "$data/linux-6.1.0-57-amd64" -C /dev/null
+check "list --no-modules" 0 list-host-vm-no-modules "" -- \
+	"$cli" list --sysfs "$data/sysfs/host-vm" --no-modules
+mkdir -p "$tmp/empty/devices/x" "$tmp/root/lib/modules"
+ln -s "$data/linux-6.1.0-57-amd64" "$tmp/root/lib/modules/6.1.0-57-amd64"
 : >"$tmp/empty/devices/x/uevent"
-check "list: nothing found" 1 - "" -- "$cli" list --sysfs "$tmp/empty"
-check "list: no sysfs" 2 - "cannot read /nonexistent/devices" -- "$cli" list --sysfs /nonexistent
+check "list: nothing found" 1 - "" -- "$cli" list --no-modules --sysfs "$tmp/empty"
+check "list: no sysfs" 2 - "cannot read /nonexistent/devices" -- "$cli" list --no-modules --sysfs /nonexistent
+check "list: no module directory" 2 - "cannot load the module tables of /nonexistent" -- \
+	"$cli" list --sysfs "$data/sysfs/host-vm" --moddir /nonexistent
+D="$data/linux-6.1.0-57-amd64"
+check "resolve a pci alias (e1000e)" 0 resolve-pci "" -- "$cli" resolve -m "$D" -C /dev/null \
+	pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+check "resolve several, each module once" 0 resolve-several "" -- "$cli" resolve -m "$D" -C /dev/null \
+	hid:b0003g0001v0000046Dp0000C52B hid:b0003g0001v0000046Dp0000C52C snd-hda-intel
+check "resolve --explain" 0 resolve-explain "" -- "$cli" resolve -m "$D" -C /dev/null --explain \
+	hid:b0003g0001v0000046Dp0000C52B crypto-md5 nosuch:thing
+check "resolve --json" 0 resolve-json "" -- "$cli" resolve -m "$D" -C /dev/null --json \
+	hid:b0003g0001v0000046Dp0000C52B 'dmi:bvn"quoted"\back:' acpi:PNP0C0A:
+n=$((n + 1))
+if "$cli" resolve -m "$D" -C /dev/null --json hid:b0003g0001v0000046Dp0000C52B 'x"y\z' nosuch: |
+	python3 -c 'import json, sys; d = json.load(sys.stdin); assert len(d) == 3 and d[0]["modules"][1]["name"] == "hid_logitech_dj"'; then
+	echo "ok $n - resolve --json parses as JSON"
+else
+	echo "not ok $n - resolve --json does not parse as JSON"
+	fail=1
+fi
+printf 'pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00\nnosuch:thing\n\nacpi:PNP0C0A:\n' >"$tmp/aliases"
+check "resolve - (one output line per input line)" 0 resolve-stdin "" -- sh -c \
+	"'$cli' resolve -m '$D' -C /dev/null - < '$tmp/aliases'"
+check "resolve: nothing found" 1 - "" -- "$cli" resolve -m "$D" -C /dev/null nosuch:thing
+check "resolve: unbalanced bracket" 2 - "unbalanced brackets" -- "$cli" resolve -m "$D" -C /dev/null 'pci:v[00'
+check "resolve: no module directory" 2 - "cannot load the module tables" -- "$cli" resolve -m /nonexistent x
+check "resolve: -d ROOT -S VERSION as modprobe" 0 resolve-pci "" -- "$cli" resolve -d "$tmp/root" \
+	-S 6.1.0-57-amd64 -C /dev/null pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
 echo "1..$n"
 exit $fail

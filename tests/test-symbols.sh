@@ -17,7 +17,7 @@ fi
 archive=${so%.so}.a
 if [ -f "$archive" ]; then
 	# every other global symbol must be an internal declared in the private header
-	private="$here/../libmodalias/libmodalias-private.h"
+	private=$(ls "$here"/../libmodalias/*.h | grep -v '/libmodalias\.h$')
 	leaks=$($nm --extern-only --defined-only "$archive" | awk 'NF == 3 { print $3 }' | sort -u |
 		while read -r sym; do
 			case $sym in modalias_*) continue ;; esac

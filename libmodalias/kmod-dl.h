@@ -1,0 +1,33 @@
+/*
+ * libmodalias - the libkmod functions the library calls, through dlopen()
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <libkmod.h>
+
+#define KMOD_SONAME "libkmod.so.2"
+
+#define KMOD_DL_SYMBOLS(X)                  \
+	X(kmod_new);                        \
+	X(kmod_unref);                      \
+	X(kmod_set_log_fn);                 \
+	X(kmod_config_get_aliases);         \
+	X(kmod_config_get_install_commands); \
+	X(kmod_config_get_remove_commands); \
+	X(kmod_config_iter_next);           \
+	X(kmod_config_iter_get_key);        \
+	X(kmod_config_iter_get_value);      \
+	X(kmod_config_iter_free_iter)
+
+struct kmod_dl {
+#define DECL(name) __typeof__(name) *name
+	KMOD_DL_SYMBOLS(DECL);
+#undef DECL
+};
+
+extern struct kmod_dl kmod_dl;
+
+/* Loads libkmod once; 0, or -EOPNOTSUPP when it cannot be had. */
+int kmod_dl_open(void);
