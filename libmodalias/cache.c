@@ -22,11 +22,14 @@
 #include "table-private.h"
 
 #define CACHE_MAGIC "libmodalias-idx"
-#define CACHE_VERSION 1
+#define CACHE_VERSION 4
 #define CACHE_BOM 0x01020304u
 
 struct cache_layer {
 	uint32_t n, max_prefix, prefix_cap, tri_cap, exact_n, exact_cap, n_anchored, n_floating;
+	uint32_t wild_first, wild_first_anchored, exact_max_len, pad;
+	uint16_t max_prefix_first[256];
+	uint8_t float_first[256];
 	uint64_t patterns, prefix, prefix_len_present, tri, ids, exact, bloom;
 };
 
@@ -133,6 +136,11 @@ MODALIAS_EXPORT int modalias_table_save(struct modalias_table *t, const char *pa
 		c->exact_cap = ix->exact.cap;
 		c->n_anchored = ix->n_anchored;
 		c->n_floating = ix->n_floating;
+		c->wild_first = ix->wild_first;
+		c->exact_max_len = ix->exact_max_len;
+		c->wild_first_anchored = ix->wild_first_anchored;
+		memcpy(c->max_prefix_first, ix->max_prefix_first, sizeof(c->max_prefix_first));
+		memcpy(c->float_first, ix->float_first, sizeof(c->float_first));
 		c->patterns = put(&w, ly->patterns, ly->n * sizeof(*ly->patterns));
 		c->ids = put(&w, ix->ids, ix->ids ? ly->n * sizeof(*ix->ids) : 0);
 		c->prefix = put(&w, ix->prefix, ix->prefix_cap * sizeof(*ix->prefix));
@@ -305,6 +313,11 @@ MODALIAS_EXPORT int modalias_table_new_from_cache(struct modalias_ctx *ctx, cons
 					  .n = c->exact_n, .cap = c->exact_cap };
 		ix->n_anchored = c->n_anchored;
 		ix->n_floating = c->n_floating;
+		ix->wild_first = c->wild_first;
+		ix->exact_max_len = c->exact_max_len;
+		ix->wild_first_anchored = c->wild_first_anchored;
+		memcpy(ix->max_prefix_first, c->max_prefix_first, sizeof(ix->max_prefix_first));
+		memcpy(ix->float_first, c->float_first, sizeof(ix->float_first));
 		ix->tri_bloom = (!layer_is_exact(l) && c->n) ? (uint64_t *)((char *)map + c->bloom) : NULL;
 	}
 	*ret = t;
@@ -378,13 +391,13 @@ int table_own(struct modalias_table *t)
 
 /* ---- the cached open ----------------------------------------------------- */
 
+/* One cache per module directory, named after the directory as given (two
+ * spellings of one directory only cost a second cache). */
 static char *cache_path(const char *cache_dir, const char *dir)
 {
-	char real[4096], *path;
+	char *path;
 
-	if (!realpath(dir, real))
-		snprintf(real, sizeof(real), "%s", dir);
-	if (asprintf(&path, "%s/modalias-%08x.idx", cache_dir, hash_bytes(real, strlen(real))) < 0)
+	if (asprintf(&path, "%s/modalias-%08x.idx", cache_dir, hash_bytes(dir, strlen(dir))) < 0)
 		return NULL;
 	return path;
 }

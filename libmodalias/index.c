@@ -48,10 +48,16 @@ static inline uint32_t prefix_key(uint32_t h, uint32_t len)
 	return k ? k : 1;
 }
 
-/* The key of a trigram: never 0 (trigrams hold no NUL). */
-static inline uint32_t tri_key(uint32_t t)
+/* The key of a trigram of a pattern whose first byte is first (0 when the
+ * pattern starts with a wildcard): never 0, trigrams hold no NUL. */
+static inline uint32_t tri_key(uint32_t t, unsigned char first)
 {
-	return t;
+	return t | (uint32_t)first << 24;
+}
+
+static inline unsigned char literal_first(const char *s)
+{
+	return (s[0] == '*' || s[0] == '?' || s[0] == '[' || s[0] == '\\') ? 0 : (unsigned char)s[0];
 }
 
 static inline bool bloom_test(const uint64_t *bloom, uint32_t t)
@@ -156,8 +162,13 @@ static int build_exact(struct modalias_table *t, struct layer *ly)
 		/* backwards, so that each chain is in file order */
 		const struct pattern *p = &ly->patterns[i];
 		const char *name = t->pool.buf + p->str;
-		uint32_t h = hash_bytes(name, strlen(name));
+		size_t len = strlen(name);
+		uint32_t h = hash_bytes(name, len);
 		unsigned int k;
+
+		if (len > ix->exact_max_len)
+			ix->exact_max_len = (uint32_t)len;
+		ix->float_first[(unsigned char)name[0]] = 1; /* here: first bytes of the names */
 
 		for (k = h & (ix->exact.cap - 1); ix->exact.slots[k].key; k = (k + 1) & (ix->exact.cap - 1)) {
 			struct map_slot *sl = &ix->exact.slots[k];
@@ -291,7 +302,10 @@ static int build_wild(struct modalias_table *t, struct layer *ly)
 			continue;
 		best = trigrams(s, tri_counts, false, &best_count);
 		if (best && best_count < count[i]) {
-			tkey[i] = tri_key(best);
+			tkey[i] = tri_key(best, literal_first(s));
+			if (!literal_first(s))
+				ix->wild_first = true;
+			ix->float_first[literal_first(s)] = 1;
 			pkey[i] = 0;
 		}
 	}
@@ -313,7 +327,13 @@ static int build_wild(struct modalias_table *t, struct layer *ly)
 			}
 			ix->n_floating++;
 		} else {
+			const char *ps = t->pool.buf + ly->patterns[i].str;
+			unsigned char fb = (unsigned char)ps[0];
 			ix->prefix_len_present[plen[i]] = 1;
+			if (plen[i] == 0)
+				ix->wild_first_anchored = true;
+			else if (plen[i] > ix->max_prefix_first[fb])
+				ix->max_prefix_first[fb] = plen[i] > UINT16_MAX ? UINT16_MAX : (uint16_t)plen[i];
 			sl = slot_find(crowd, crowd_cap, pkey[i]);
 			if (!sl->key) {
 				sl->key = pkey[i];
@@ -397,9 +417,11 @@ struct modalias_result {
 	enum layer_id layer;
 	char *query;
 	size_t query_cap;
-	uint32_t *stamps;
-	size_t n_stamps;
-	uint32_t stamp;
+	/* trigram keys probed by the current lookup: each probed once, so a
+	 * pattern (which has one key) is looked at once */
+	struct slot *probed;
+	size_t probed_cap;
+	uint32_t gen;
 	uint32_t *hits; /* matched pattern ids */
 	size_t n_hits, cap_hits;
 	struct res_module *mods;
@@ -436,7 +458,7 @@ MODALIAS_EXPORT struct modalias_result *modalias_result_unref(struct modalias_re
 	if (--r->refcount > 0)
 		return r;
 	free(r->query);
-	free(r->stamps);
+	free(r->probed);
 	free(r->hits);
 	free(r->mods);
 	free(r->pats);
@@ -463,6 +485,10 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size)
 
 static int hit(struct modalias_result *res, uint32_t id)
 {
+	/* two prefix lengths whose keys collide share a bucket */
+	for (size_t i = 0; i < res->n_hits; i++)
+		if (res->hits[i] == id)
+			return 0;
 	if (!grow((void **)&res->hits, &res->cap_hits, res->n_hits + 1, sizeof(*res->hits)))
 		return -ENOMEM;
 	res->hits[res->n_hits++] = id;
@@ -476,9 +502,6 @@ static inline int check(const struct modalias_table *t, const struct layer *ly,
 	const char *s = t->pool.buf + ly->patterns[id].str;
 	bool ok;
 
-	if (res->stamps[id] == res->stamp)
-		return 0;
-	res->stamps[id] = res->stamp;
 	/* a cheap reject on the first byte */
 	if (s[0] != q[0] && s[0] != '*' && s[0] != '?' && s[0] != '[' && s[0] != '\\')
 		return 0;
@@ -509,11 +532,10 @@ static int lookup_wild(const struct modalias_table *t, const struct layer *ly,
 	uint32_t h = FNV_OFFSET;
 	int r;
 
-	if (++res->stamp == 0) {
-		memset(res->stamps, 0, res->n_stamps * sizeof(*res->stamps));
-		res->stamp = 1;
-	}
-	for (size_t l = 0; l <= qlen && l <= ix->max_prefix; l++) {
+	/* no anchored pattern that starts like the query has a longer prefix */
+	size_t walk = qlen ? ix->max_prefix_first[(unsigned char)q[0]] : 0;
+
+	for (size_t l = 0; l <= qlen && l <= walk; l++) {
 		if (ix->prefix_len_present[l]) {
 			uint32_t key = prefix_key(h, (uint32_t)l);
 			r = check_run(t, ly, res, slot_find(ix->prefix, ix->prefix_cap, key), q);
@@ -523,13 +545,51 @@ static int lookup_wild(const struct modalias_table *t, const struct layer *ly,
 		if (l < qlen)
 			h = fnv_step(h, (unsigned char)q[l]);
 	}
-	if (ix->tri_cap && qlen >= 3) {
-		for (size_t i = 0; i + 3 <= qlen; i++) {
-			uint32_t tr = tri_pack(q + i);
+	if (ix->tri_cap && qlen >= 3 && (ix->float_first[(unsigned char)q[0]] || ix->wild_first)) {
+		size_t need = 16;
 
+		while (need < 2 * qlen)
+			need *= 2;
+		if (res->probed_cap < need) {
+			struct slot *p = calloc(need, sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			free(res->probed);
+			res->probed = p;
+			res->probed_cap = need;
+			res->gen = 0;
+		}
+		if (++res->gen == 0) {
+			memset(res->probed, 0, res->probed_cap * sizeof(*res->probed));
+			res->gen = 1;
+		}
+		for (size_t i = 0, pass = 0; i + 3 <= qlen;) {
+			/* the query's first byte, then (when some floating pattern
+			 * starts with a wildcard) none */
+			uint32_t tr = tri_key(tri_pack(q + i), pass ? 0 : (unsigned char)q[0]);
+			size_t k;
+
+			if (!pass && !ix->float_first[(unsigned char)q[0]]) {
+				/* nothing starts like the query: straight to the second pass */
+				pass = 1;
+				continue;
+			}
+			if (++i + 3 > qlen && !pass && ix->wild_first) {
+				i = 0;
+				pass = 1;
+			}
 			if (!bloom_test(ix->tri_bloom, tr))
 				continue;
-			r = check_run(t, ly, res, slot_find(ix->tri, ix->tri_cap, tri_key(tr)), q);
+			/* a trigram seen earlier in the query was probed then */
+			for (k = mix(tr) & (res->probed_cap - 1);
+			     res->probed[k].first == res->gen && res->probed[k].key != tr;
+			     k = (k + 1) & (res->probed_cap - 1))
+				;
+			if (res->probed[k].first == res->gen)
+				continue;
+			res->probed[k].key = tr;
+			res->probed[k].first = res->gen;
+			r = check_run(t, ly, res, slot_find(ix->tri, ix->tri_cap, tr), q);
 			if (r < 0)
 				return r;
 		}
@@ -541,10 +601,12 @@ static int lookup_exact(const struct modalias_table *t, const struct layer *ly,
 			struct modalias_result *res, const char *q, size_t qlen)
 {
 	const struct index *ix = &ly->index;
-	uint32_t h = hash_bytes(q, qlen);
+	uint32_t h;
 
-	if (!ix->exact.cap)
+	/* no name that long, or starting so: no need to hash the query */
+	if (!ix->exact.cap || qlen > ix->exact_max_len || !ix->float_first[(unsigned char)q[0]])
 		return 0;
+	h = hash_bytes(q, qlen);
 	for (unsigned int k = h & (ix->exact.cap - 1); ix->exact.slots[k].key; k = (k + 1) & (ix->exact.cap - 1)) {
 		const struct map_slot *sl = &ix->exact.slots[k];
 
@@ -629,7 +691,7 @@ static int group_modules(const struct modalias_table *t, const struct layer *ly,
 MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *alias,
 					  struct modalias_result *res)
 {
-	size_t len, qlen, most = 0;
+	size_t len, qlen;
 	int r;
 
 	if (!t || !alias || !res)
@@ -642,10 +704,6 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 	r = table_build(t);
 	if (r < 0)
 		return r;
-	for (unsigned int l = 0; l < LAYER_MAX; l++) {
-		if (t->layers[l].n > most)
-			most = t->layers[l].n;
-	}
 	len = strlen(alias);
 	if (len > QUERY_MAX)
 		len = QUERY_MAX;
@@ -655,16 +713,7 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 		err(t->ctx, "'%.*s' has unbalanced brackets\n", (int)(len > 200 ? 200 : len), alias);
 		return -EINVAL;
 	}
-	if (res->n_stamps < most) {
-		/* fresh zeroed pages: stamps start again */
-		uint32_t *s = calloc(most, sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		free(res->stamps);
-		res->stamps = s;
-		res->n_stamps = most;
-		res->stamp = 0;
-	}
+
 	for (unsigned int l = 0; l < LAYER_MAX; l++) {
 		const struct layer *ly = &t->layers[l];
 

@@ -94,6 +94,11 @@ struct index {
 	unsigned int prefix_cap;
 	uint8_t *prefix_len_present; /* [max_prefix + 1] */
 	uint32_t max_prefix;
+	uint16_t max_prefix_first[256]; /* longest prefix by first byte */
+	bool wild_first_anchored;      /* a pattern with an empty prefix */
+	bool wild_first;               /* a floating pattern starting with a wildcard */
+	uint8_t float_first[256];      /* floating patterns (exact: names) exist with this first byte */
+	uint32_t exact_max_len;        /* exact layers: the longest name */
 	/* floating: patterns keyed by a rare trigram of their literal text */
 	struct slot *tri;
 	unsigned int tri_cap;
