@@ -10,7 +10,7 @@ set yrange [0.01:*]
 set ylabel "µs / lookup"
 set xtics rotate by -45
 set grid ytics
-set key top left
+set key outside top center horizontal
 plot outdir."/lookup.dat" using 2:xtic(1) title "libmodalias", \
      "" using 3 title "libkmod (indexes loaded)", \
      "" using 4 title "fnmatch loop over modules.alias"
