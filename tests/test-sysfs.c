@@ -160,6 +160,62 @@ static void test_capture(gconstpointer data)
 	modalias_ctx_unref(ctx);
 }
 
+
+/* The legacy environment of every captured device: its uevent file (less
+ * MODALIAS), DEVPATH, SUBSYSTEM (the capture's .subsystem note), with the
+ * capture as sysfs root, so usb reads bInterfaceNumber and scsi reads type
+ * from it; the result must be the device's modalias file. */
+static void test_capture_env(gconstpointer data)
+{
+	const struct capture *cap = data;
+	g_autofree char *root = sysfs_root(cap->name);
+	g_autoptr(GHashTable) want = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	struct modalias_ctx *ctx = test_ctx_new();
+	unsigned int n = 0;
+
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, root), ==, 0);
+	collect(root, "/devices", want, order);
+	for (guint i = 0; i < order->len; i++) {
+		const char *devpath = g_ptr_array_index(order, i);
+		g_autofree char *uevent_path = g_strconcat(root, devpath, "/uevent", NULL);
+		g_autofree char *sub_path = g_strconcat(root, devpath, "/.subsystem", NULL);
+		g_autofree char *uevent = NULL, *sub = NULL, *got = NULL;
+		g_autoptr(GPtrArray) env = g_ptr_array_new_with_free_func(g_free);
+		struct modalias_dev *dev;
+		g_auto(GStrv) lines = NULL;
+
+		if (!g_file_get_contents(uevent_path, &uevent, NULL, NULL) ||
+		    !g_file_get_contents(sub_path, &sub, NULL, NULL))
+			continue;
+		g_strchomp(sub);
+		if (strcmp(sub, "usb") && strcmp(sub, "pci") && strcmp(sub, "scsi") && strcmp(sub, "serio") &&
+		    strcmp(sub, "input"))
+			continue;
+		lines = g_strsplit(uevent, "\n", -1);
+		for (char **l = lines; *l; l++)
+			if (**l && !g_str_has_prefix(*l, "MODALIAS="))
+				g_ptr_array_add(env, g_strdup(*l));
+		g_ptr_array_add(env, g_strconcat("DEVPATH=", devpath, NULL));
+		g_ptr_array_add(env, NULL);
+		if (modalias_dev_new_from_env(ctx, sub, (const char *const *)env->pdata, &dev) < 0)
+			g_error("%s%s (%s): %s", root, devpath, sub, test_log_text());
+		got = test_format(dev);
+		modalias_dev_unref(dev);
+		if (strcmp(got, g_hash_table_lookup(want, devpath)) != 0)
+			g_error("%s%s: the legacy variables give %s, the modalias file says %s", root, devpath,
+				got, (char *)g_hash_table_lookup(want, devpath));
+		g_hash_table_add(seen, (gpointer)g_intern_string(sub));
+		n++;
+	}
+	g_test_message("%s: %u devices agree", cap->name, n);
+	for (size_t i = 0; i < G_N_ELEMENTS(cap->rebuilt) && cap->rebuilt[i]; i++)
+		if (strcmp(cap->rebuilt[i], "virtio") != 0 && !g_hash_table_contains(seen, g_intern_string(cap->rebuilt[i])))
+			g_error("%s: no %s device checked", cap->name, cap->rebuilt[i]);
+	modalias_ctx_unref(ctx);
+}
+
 /* ---- hand-made trees for the error paths -------------------------------- */
 
 static char *make_tree(void)
@@ -313,6 +369,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < G_N_ELEMENTS(captures); i++) {
 		g_autofree char *path = g_strdup_printf("/sysfs/capture/%s", captures[i].name);
 		g_test_add_data_func(path, &captures[i], test_capture);
+		g_free(path);
+		path = g_strdup_printf("/sysfs/capture-env/%s", captures[i].name);
+		g_test_add_data_func(path, &captures[i], test_capture_env);
 	}
 	g_test_add_func("/sysfs/errors", test_errors);
 	g_test_add_func("/sysfs/walk", test_walk);
