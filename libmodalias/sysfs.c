@@ -396,7 +396,7 @@ static int walk_dir(struct walk *w, unsigned int depth)
 	}
 	closedir(d);
 	strbuf_release(&full);
-	if (r == 0)
+	if (r == 0 && n > 1)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct modalias_dev *dev = NULL;

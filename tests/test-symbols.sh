@@ -20,7 +20,7 @@ if [ -f "$archive" ]; then
 	private=$(ls "$here"/../libmodalias/*.h | grep -v '/libmodalias\.h$')
 	leaks=$($nm --extern-only --defined-only "$archive" | awk 'NF == 3 { print $3 }' | sort -u |
 		while read -r sym; do
-			case $sym in modalias_*) continue ;; esac
+			case $sym in modalias_* | __*) continue ;; esac  # __*: sanitizer and toolchain
 			cat $private | grep -q -E "[ *]$sym\(|^extern .*[ *]$sym(\[.*\])?;|^const struct .* $sym;" || echo "$sym"
 		done)
 	if [ -z "$leaks" ]; then
