@@ -15,6 +15,7 @@
 
 #include <glib.h>
 
+#include "cli-config.h"
 #include "libmodalias.h"
 
 enum {
@@ -24,6 +25,8 @@ enum {
 };
 
 static int verbosity;
+/* The settings of modalias.conf (--config before the command). */
+static struct cli_config config;
 
 static void log_to_stderr(void *data, int priority, const char *file, int line,
 			  const char *fn, const char *format, va_list args)
@@ -56,6 +59,8 @@ static struct modalias_ctx *new_ctx(const char *sysfs)
 	modalias_ctx_set_log_fn(ctx, log_to_stderr, NULL);
 	if (verbosity)
 		modalias_ctx_set_log_priority(ctx, verbosity > 1 ? 7 : 6);
+	else if (config.log_level >= 0)
+		modalias_ctx_set_log_priority(ctx, config.log_level);
 	if (sysfs && (r = modalias_ctx_set_sysfs_root(ctx, sysfs)) < 0) {
 		fprintf(stderr, "modalias: bad sysfs root '%s': %s\n", sysfs, strerror(-r));
 		exit(EXIT_USAGE);
@@ -96,6 +101,66 @@ static int print_dev(struct modalias_dev *dev)
 	return EXIT_FOUND;
 }
 
+static void json_string(GString *out, const char *s)
+{
+	g_string_append_c(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			g_string_append_printf(out, "\\%c", c);
+		else if (c < 0x20)
+			g_string_append_printf(out, "\\u%04x", c);
+		else
+			g_string_append_c(out, (char)c);
+	}
+	g_string_append_c(out, '"');
+}
+
+/* {"modalias": …, "bus": …, "fields": {"name": "value" | ["v", …]}} */
+static void dev_json(GString *j, struct modalias_dev *dev, const char *modalias)
+{
+	const char *bus = modalias_dev_get_bus(dev), *f;
+
+	g_string_append(j, "{\"modalias\": ");
+	json_string(j, modalias);
+	g_string_append(j, ", \"bus\": ");
+	json_string(j, bus);
+	g_string_append(j, ", \"fields\": {");
+	if (!modalias_bus_field_name(bus, 0)) {
+		const char *raw;
+		if (modalias_dev_get(dev, "raw", 0, &raw) == 0) {
+			g_string_append(j, "\"raw\": ");
+			json_string(j, raw);
+		}
+	}
+	for (unsigned int i = 0, n = 0; (f = modalias_bus_field_name(bus, i)); i++) {
+		int count = modalias_dev_get_count(dev, f);
+		bool list = false;
+		const char *help = modalias_bus_field_help(bus, f);
+
+		if (count <= 0)
+			continue;
+		/* list fields hold "one value each" or "bit numbers" */
+		list = count > 1 || (help && (strstr(help, "one value each") || strstr(help, "bit numbers") ||
+					      strstr(help, "feature bits")));
+		if (n++)
+			g_string_append(j, ", ");
+		json_string(j, f);
+		g_string_append(j, list ? ": [" : ": ");
+		for (int k = 0; k < count; k++) {
+			const char *v;
+			if (modalias_dev_get(dev, f, (unsigned int)k, &v) < 0)
+				continue;
+			if (k)
+				g_string_append(j, ", ");
+			json_string(j, v);
+		}
+		if (list)
+			g_string_append_c(j, ']');
+	}
+	g_string_append(j, "}}");
+}
+
 /* ---- module directories, as modprobe spells them ---------------------------- */
 
 struct table_opts {
@@ -126,24 +191,51 @@ static void table_opts_clear(struct table_opts *o)
 	g_free(o->moddir);
 }
 
+static bool explicit_dir(const struct table_opts *o)
+{
+	return o->root || o->version || o->moddir || config.root || config.version || config.directory;
+}
+
 static char *table_dir(const struct table_opts *o)
 {
+	const char *root = o->root ? o->root : config.root;
+	const char *version = o->version ? o->version : config.version;
 	struct utsname u;
 
 	if (o->moddir)
 		return g_strdup(o->moddir);
-	if (!o->version && uname(&u) == 0)
-		return g_build_filename(o->root ? o->root : "/", "lib", "modules", u.release, NULL);
-	return g_build_filename(o->root ? o->root : "/", "lib", "modules", o->version ? o->version : "", NULL);
+	if (!o->root && !o->version && config.directory)
+		return g_strdup(config.directory);
+	if (!version && uname(&u) == 0)
+		version = u.release;
+	return g_build_filename(root ? root : "/", "lib", "modules", version ? version : "", NULL);
 }
 
-/* Where index caches go: $MODALIAS_CACHE_DIR, /var/cache/modalias for
- * root, else the user's cache directory; "" (the variable set empty)
- * means no cache. */
-static char *cache_dir(void)
+/* Where no module directory is (containers, CI), the bundled Debian 6.1
+ * table: installed with the package, or in the source tree it was built in. */
+static char *bundled_dir(void)
+{
+	static const char *const dirs[] = { BUNDLED_MODDIR, SOURCE_MODDIR };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
+		g_autofree char *alias = g_build_filename(dirs[i], "modules.alias", NULL);
+		if (g_file_test(alias, G_FILE_TEST_IS_REGULAR))
+			return g_strdup(dirs[i]);
+	}
+	return NULL;
+}
+
+/* Where index caches go: --no-cache none; modalias.conf's cache= ("":
+ * none); $MODALIAS_CACHE_DIR ("": none); /var/cache/modalias for root,
+ * else the user's cache directory. */
+static char *cache_dir(const struct table_opts *o)
 {
 	const char *env = g_getenv("MODALIAS_CACHE_DIR");
 
+	if (o->no_cache)
+		return NULL;
+	if (config.cache)
+		return *config.cache ? g_strdup(config.cache) : NULL;
 	if (env)
 		return *env ? g_strdup(env) : NULL;
 	if (geteuid() == 0)
@@ -151,15 +243,41 @@ static char *cache_dir(void)
 	return g_build_filename(g_get_user_cache_dir(), "modalias", NULL);
 }
 
-/* Loads the table; on failure says why and returns NULL. */
-static struct modalias_table *open_table(struct modalias_ctx *ctx, const struct table_opts *o,
-					 const char *cmd)
+/* The modprobe.d paths: -C, else modalias.conf's, else NULL (the system's);
+ * *none when there is nothing to read at all (-C /dev/null). */
+static const char *const *modprobe_paths(const struct table_opts *o, const char *buf[2], bool *none)
+{
+	*none = false;
+	if (o->config) {
+		*none = strcmp(o->config, "/dev/null") == 0;
+		buf[0] = o->config;
+		buf[1] = NULL;
+		return buf;
+	}
+	return config.modprobe_d ? (const char *const *)config.modprobe_d : NULL;
+}
+
+/* Loads the table (with modalias.conf's extra tables and blacklist); on
+ * failure says why and returns NULL.  *dir_out gets the module directory. */
+static struct modalias_table *open_table_at(struct modalias_ctx *ctx, const struct table_opts *o,
+					    const char *cmd, char **dir_out)
 {
 	g_autofree char *dir = table_dir(o);
-	g_autofree char *cache = o->no_cache ? NULL : cache_dir();
+	g_autofree char *cache = cache_dir(o);
+	const char *buf[2], *const *paths;
 	struct modalias_table *t;
-	int r = modalias_table_open(ctx, dir, cache, &t);
+	bool none;
+	int r;
 
+	if (!explicit_dir(o) && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+		char *b = bundled_dir();
+		if (b) {
+			fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)\n", cmd, dir, b);
+			g_free(dir);
+			dir = b;
+		}
+	}
+	r = modalias_table_open(ctx, dir, cache, &t);
 	if (r < 0) {
 		fprintf(stderr, "modalias %s: cannot load the module tables of %s: %s\n", cmd, dir,
 			strerror(-r));
@@ -167,19 +285,37 @@ static struct modalias_table *open_table(struct modalias_ctx *ctx, const struct 
 	}
 	if (r > 0)
 		fprintf(stderr, "modalias %s: %s: %d malformed lines skipped\n", cmd, dir, r);
-	if (o->config && strcmp(o->config, "/dev/null") == 0) {
-		r = 0; /* nothing to read, as with modprobe -C /dev/null */
-	} else {
-		const char *paths[] = { o->config, NULL };
-		r = modalias_table_load_config(t, o->config ? paths : NULL);
-	}
+	paths = modprobe_paths(o, buf, &none);
+	r = none ? 0 : modalias_table_load_config(t, paths);
 	if (r < 0) {
 		fprintf(stderr, "modalias %s: cannot read the modprobe configuration: %s\n", cmd,
 			strerror(-r));
 		modalias_table_unref(t);
 		return NULL;
 	}
+	for (char **f = config.tables; f && *f; f++) {
+		r = modalias_table_load_file(t, *f);
+		if (r != 0) {
+			fprintf(stderr, "modalias %s: %s (from %s): %s\n", cmd, *f, config.path,
+				r < 0 ? strerror(-r) : "malformed lines");
+			modalias_table_unref(t);
+			return NULL;
+		}
+	}
+	for (char **b = config.blacklist; b && *b; b++)
+		if (modalias_table_add_blacklist(t, *b) < 0) {
+			modalias_table_unref(t);
+			return NULL;
+		}
+	if (dir_out)
+		*dir_out = g_steal_pointer(&dir);
 	return t;
+}
+
+static struct modalias_table *open_table(struct modalias_ctx *ctx, const struct table_opts *o,
+					 const char *cmd)
+{
+	return open_table_at(ctx, o, cmd, NULL);
 }
 
 /* ---- build ---------------------------------------------------------------- */
@@ -199,7 +335,7 @@ static int list_fields(const char *bus)
 
 static int cmd_build(int argc, char **argv)
 {
-	gboolean from_env = FALSE, fields = FALSE, buses = FALSE;
+	gboolean from_env = FALSE, fields = FALSE, buses = FALSE, json = FALSE;
 	g_autofree char *sysfs = NULL;
 	const GOptionEntry entries[] = {
 		{ "env", 'e', 0, G_OPTION_ARG_NONE, &from_env,
@@ -208,6 +344,7 @@ static int cmd_build(int argc, char **argv)
 		  "Sysfs root for --env lookups of $DEVPATH (default /sys)", "DIR" },
 		{ "fields", 'f', 0, G_OPTION_ARG_NONE, &fields, "List the fields of BUS", NULL },
 		{ "buses", 0, 0, G_OPTION_ARG_NONE, &buses, "List the known buses", NULL },
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print {modalias, bus, fields} as JSON", NULL },
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
@@ -280,7 +417,20 @@ static int cmd_build(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	ret = print_dev(dev);
+	if (json) {
+		char *str;
+		GString *j = g_string_new(NULL);
+
+		ret = modalias_dev_format(dev, &str) < 0 ? EXIT_USAGE : EXIT_FOUND;
+		if (ret == EXIT_FOUND) {
+			dev_json(j, dev, str);
+			puts(j->str);
+			free(str);
+		}
+		g_string_free(j, TRUE);
+	} else {
+		ret = print_dev(dev);
+	}
 	modalias_dev_unref(dev);
 	modalias_ctx_unref(ctx);
 	return ret;
@@ -313,11 +463,19 @@ static int cmd_parse(int argc, char **argv)
 {
 	struct modalias_ctx *ctx;
 	int ret = EXIT_FOUND;
+	gboolean json = FALSE;
+	const GOptionEntry entries[] = {
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print a JSON array of {modalias, bus, fields}", NULL },
+		{ NULL }
+	};
+	GString *j = g_string_new("[");
+	unsigned int n_json = 0;
 
 	parse_options("parse", "ALIAS…", "Take modalias strings apart into their bus and named fields.",
-		      NULL, &argc, &argv);
+		      entries, &argc, &argv);
 	if (argc < 2) {
 		fprintf(stderr, "modalias parse: an ALIAS is needed\nTry 'modalias parse --help'.\n");
+		g_string_free(j, TRUE);
 		return EXIT_USAGE;
 	}
 	ctx = new_ctx(NULL);
@@ -330,30 +488,25 @@ static int cmd_parse(int argc, char **argv)
 			ret = EXIT_USAGE;
 			continue;
 		}
-		printf("%s\n", argv[i]);
-		print_fields(dev);
+		if (json) {
+			g_string_append(j, n_json++ ? ",\n  " : "\n  ");
+			dev_json(j, dev, argv[i]);
+		} else {
+			printf("%s\n", argv[i]);
+			print_fields(dev);
+		}
 		modalias_dev_unref(dev);
 	}
+	if (json) {
+		g_string_append(j, n_json ? "\n]\n" : "]\n");
+		fputs(j->str, stdout);
+	}
+	g_string_free(j, TRUE);
 	modalias_ctx_unref(ctx);
 	return ret;
 }
 
 /* ---- resolve -------------------------------------------------------------- */
-
-static void json_string(GString *out, const char *s)
-{
-	g_string_append_c(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c < 0x20)
-			g_string_append_printf(out, "\\u%04x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-	g_string_append_c(out, '"');
-}
 
 struct resolve_out {
 	gboolean json, explain;
@@ -516,15 +669,36 @@ static int cmd_resolve(int argc, char **argv)
 
 struct list_state {
 	unsigned int devices;
+	unsigned int driverless;
 	unsigned int errors;
+	gboolean json;
+	GString *out;
+	struct modalias_ctx *ctx;
 	struct modalias_table *table;
 	struct modalias_result *res;
 };
+
+/* loaded / builtin / blacklisted / available, as the system stands */
+static const char *module_state(struct list_state *st, unsigned int i)
+{
+	const char *m = modalias_result_get_module(st->res, i);
+	g_autofree char *sysmod = g_build_filename(modalias_ctx_get_sysfs_root(st->ctx), "module", m, "initstate", NULL);
+	g_autofree char *state = NULL;
+
+	if (modalias_result_is_builtin(st->res, i))
+		return "builtin";
+	if (g_file_get_contents(sysmod, &state, NULL, NULL) && g_str_has_prefix(state, "live"))
+		return "loaded";
+	if (modalias_table_is_blacklisted(st->table, m))
+		return "blacklisted";
+	return "available";
+}
 
 static int list_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
 	struct list_state *st = data;
 	char *s;
+	int n = 0;
 
 	if (err < 0 || modalias_dev_format(dev, &s) < 0) {
 		fprintf(stderr, "modalias list: %s: cannot read its modalias: %s\n", devpath,
@@ -532,16 +706,37 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		st->errors++;
 		return 0;
 	}
-	printf("%s\t%s", devpath, s);
-	if (st->table) {
-		int n = modalias_table_lookup(st->table, s, st->res);
-		putchar('\t');
-		for (int i = 0; i < n; i++)
-			printf(i ? " %s" : "%s", modalias_result_get_module(st->res, (unsigned int)i));
-	}
-	putchar('\n');
-	free(s);
+	if (st->table)
+		n = modalias_table_lookup(st->table, s, st->res);
 	st->devices++;
+	st->driverless += st->table && n <= 0;
+	if (st->json) {
+		g_string_append(st->out, st->devices > 1 ? ",\n  {\"devpath\": " : "\n  {\"devpath\": ");
+		json_string(st->out, devpath);
+		g_string_append(st->out, ", \"modalias\": ");
+		json_string(st->out, s);
+		g_string_append(st->out, ", \"modules\": [");
+		for (int i = 0; i < n; i++) {
+			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
+			json_string(st->out, modalias_result_get_module(st->res, (unsigned int)i));
+			g_string_append(st->out, ", \"state\": ");
+			json_string(st->out, module_state(st, (unsigned int)i));
+			g_string_append_c(st->out, '}');
+		}
+		g_string_append(st->out, "]}");
+	} else {
+		printf("%s\t%s", devpath, s);
+		if (st->table) {
+			putchar('\t');
+			for (int i = 0; i < n; i++)
+				printf(i ? " %s:%s" : "%s:%s", modalias_result_get_module(st->res, (unsigned int)i),
+				       module_state(st, (unsigned int)i));
+			if (n <= 0)
+				fputs("none", stdout);
+		}
+		putchar('\n');
+	}
+	free(s);
 	return 0;
 }
 
@@ -550,36 +745,32 @@ static int cmd_list(int argc, char **argv)
 	g_autofree char *sysfs = NULL;
 	struct table_opts to = { NULL };
 	gboolean no_modules = FALSE;
+	struct list_state st = { 0 };
 	const GOptionEntry entries[] = {
 		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs, "Sysfs root (default /sys)", "DIR" },
 		TABLE_OPTION_ENTRIES(to),
 		{ "no-modules", 'n', 0, G_OPTION_ARG_NONE, &no_modules, "Leave the module column out", NULL },
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
+		  "Print a JSON array of {devpath, modalias, modules: [{name, state}]}", NULL },
 		{ NULL }
 	};
-	struct list_state st = { 0 };
 	struct modalias_ctx *ctx;
 	int r;
 
-	parse_options("list", "", "Print every device under the sysfs root that has a modalias:\n"
-		      "DEVPATH<TAB>MODALIAS<TAB>MODULES, parents before children.",
+	parse_options("list", "", "Print every device under the sysfs root that has a modalias, parents first:\n"
+		      "DEVPATH<TAB>MODALIAS<TAB>MODULE:STATE … (loaded, builtin, blacklisted, available;\n"
+		      "none when no module serves it), then a summary on standard error.",
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		fprintf(stderr, "modalias list: unexpected argument '%s'\n", argv[1]);
+		table_opts_clear(&to);
 		return EXIT_USAGE;
 	}
-	ctx = new_ctx(sysfs);
-	if (!no_modules && !to.root && !to.version && !to.moddir) {
-		g_autofree char *dir = table_dir(&to);
-		if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-			/* a container or a CI machine: no modules to show */
-			fprintf(stderr, "modalias list: no %s here: module column left out (see --moddir)\n", dir);
-			no_modules = TRUE;
-		}
-	}
+	ctx = new_ctx(sysfs ? sysfs : config.sysfs);
+	st.ctx = ctx;
 	if (!no_modules) {
 		st.table = open_table(ctx, &to, "list");
 		if (!st.table || modalias_result_new(&st.res) < 0) {
-			fprintf(stderr, "modalias list: no module column (use --no-modules, or -d/-S/--moddir)\n");
 			table_opts_clear(&to);
 			modalias_table_unref(st.table);
 			modalias_ctx_unref(ctx);
@@ -587,15 +778,358 @@ static int cmd_list(int argc, char **argv)
 		}
 	}
 	table_opts_clear(&to);
+	st.out = g_string_new("[");
 	r = modalias_sysfs_foreach(ctx, list_one, &st);
+	if (st.json) {
+		g_string_append(st.out, st.devices ? "\n]\n" : "]\n");
+		fputs(st.out->str, stdout);
+	}
+	if (r >= 0 && st.table)
+		fprintf(stderr, "%u devices, %u without a driver\n", st.devices, st.driverless);
+	else if (r >= 0)
+		fprintf(stderr, "%u devices\n", st.devices);
+	g_string_free(st.out, TRUE);
 	modalias_result_unref(st.res);
 	modalias_table_unref(st.table);
 	modalias_ctx_unref(ctx);
-	if (r < 0)
-		return EXIT_USAGE;
-	if (st.errors)
+	if (r < 0 || st.errors)
 		return EXIT_USAGE;
 	return st.devices ? EXIT_FOUND : EXIT_NOTHING;
+}
+
+/* ---- load ----------------------------------------------------------------- */
+
+struct load_out {
+	gboolean json, dry;
+	GString *out;
+	unsigned int n_modules, failed;
+};
+
+static void on_module(void *data, const char *module, const char *detail, const char *options,
+		      enum modalias_load_state state, int err)
+{
+	struct load_out *o = data;
+
+	o->failed += state == MODALIAS_LOAD_FAILED;
+	if (o->json) {
+		g_string_append(o->out, o->n_modules++ ? ", {\"name\": " : "{\"name\": ");
+		json_string(o->out, module);
+		g_string_append(o->out, ", \"state\": ");
+		json_string(o->out, modalias_load_state_name(state));
+		g_string_append(o->out, ", \"detail\": ");
+		json_string(o->out, detail);
+		g_string_append(o->out, ", \"options\": ");
+		json_string(o->out, options);
+		g_string_append_printf(o->out, ", \"errno\": %d}", -err);
+		return;
+	}
+	o->n_modules++;
+	if (o->dry) {
+		/* what modprobe -n -v prints */
+		if (state == MODALIAS_LOAD_WOULD_INSERT)
+			printf("insmod %s %s\n", detail, options);
+		else if (state == MODALIAS_LOAD_COMMAND)
+			printf("install %s %s\n", detail, options);
+		else if (verbosity)
+			printf("# %s: %s\n", module, modalias_load_state_name(state));
+		return;
+	}
+	if (state == MODALIAS_LOAD_FAILED)
+		printf("%s\t%s\t%s\t%s\n", module, modalias_load_state_name(state), detail, strerror(-err));
+	else
+		printf("%s\t%s%s%s\n", module, modalias_load_state_name(state), *detail ? "\t" : "", detail);
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	struct table_opts to = { NULL };
+	struct load_out o = { 0 };
+	const GOptionEntry entries[] = {
+		TABLE_OPTION_ENTRIES(to),
+		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &o.dry,
+		  "Insert nothing: print what modprobe -n -v would (insmod PATH OPTIONS)", NULL },
+		{ "show", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o.dry, NULL, NULL },
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &o.json,
+		  "Print a JSON array of {alias, modules: [{name, state, detail, options, errno}]}", NULL },
+		{ NULL }
+	};
+	struct modalias_ctx *ctx;
+	struct modalias_table *t;
+	struct modalias_loader *loader = NULL;
+	g_autofree char *dir = NULL;
+	const char *buf[2], *const *paths;
+	unsigned int resolved = 0;
+	bool none;
+	int ret = EXIT_FOUND, r;
+
+	parse_options("load", "ALIAS…",
+		      "Insert the modules of each ALIAS with their dependencies and softdeps, as udev does:\n"
+		      "modprobe.d blacklists apply, builtin and loaded modules are skipped.  One line per module:\n"
+		      "MODULE<TAB>STATE[<TAB>PATH] (inserted, already loaded, builtin, blacklisted, failed).",
+		      entries, &argc, &argv);
+	if (argc < 2) {
+		fprintf(stderr, "modalias load: an ALIAS is needed\nTry 'modalias load --help'.\n");
+		table_opts_clear(&to);
+		return EXIT_USAGE;
+	}
+	ctx = new_ctx(NULL);
+	t = open_table_at(ctx, &to, "load", &dir);
+	paths = modprobe_paths(&to, buf, &none);
+	if (t) {
+		const char *empty[] = { NULL };
+		r = modalias_loader_new(ctx, dir, none ? empty : paths, &loader);
+		if (r < 0)
+			fprintf(stderr, "modalias load: cannot set up libkmod: %s\n", strerror(-r));
+	}
+	for (char **b = config.blacklist; loader && b && *b; b++)
+		modalias_loader_add_blacklist(loader, *b);
+	table_opts_clear(&to);
+	if (!t || !loader) {
+		modalias_table_unref(t);
+		modalias_ctx_unref(ctx);
+		return EXIT_USAGE;
+	}
+	o.out = g_string_new("[");
+	for (int i = 1; i < argc; i++) {
+		struct modalias_result *res;
+		unsigned int before = o.n_modules;
+
+		if (o.json) {
+			g_string_append(o.out, i > 1 ? ",\n  {\"alias\": " : "\n  {\"alias\": ");
+			json_string(o.out, argv[i]);
+			g_string_append(o.out, ", \"modules\": [");
+			o.n_modules = 0;
+		}
+		r = modalias_loader_load(loader, t, argv[i], o.dry ? MODALIAS_LOAD_DRY_RUN : 0, on_module, &o);
+		if (o.json)
+			g_string_append(o.out, "]}");
+		if (r == -EINVAL) {
+			fprintf(stderr, "modalias load: '%s' is not a valid alias\n", argv[i]);
+			ret = EXIT_USAGE;
+			continue;
+		}
+		if (modalias_result_new(&res) == 0) {
+			resolved += modalias_table_lookup(t, argv[i], res) > 0;
+			modalias_result_unref(res);
+		}
+		if (!o.json && o.n_modules == before && !o.dry)
+			fprintf(stderr, "modalias load: no module for '%s'\n", argv[i]);
+	}
+	if (o.json) {
+		g_string_append(o.out, argc > 1 ? "\n]\n" : "]\n");
+		fputs(o.out->str, stdout);
+	}
+	if (ret != EXIT_USAGE)
+		ret = (!resolved || o.failed) ? EXIT_NOTHING : EXIT_FOUND;
+	g_string_free(o.out, TRUE);
+	modalias_loader_unref(loader);
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+	return ret;
+}
+
+/* ---- map ------------------------------------------------------------------ */
+
+static int map_type_from_name(const char *name)
+{
+	const char *t;
+
+	for (int i = 0; (t = modalias_map_type_name(i)); i++)
+		if (strcmp(t, name) == 0)
+			return i;
+	return -1;
+}
+
+static void print_entry(const struct modalias_map *m, unsigned int i, GString *json)
+{
+	int type = modalias_map_get_type(m);
+	const char *f;
+
+	if (json) {
+		g_string_append(json, "{\"module\": ");
+		json_string(json, modalias_map_get_module(m, i));
+		g_string_append_printf(json, ", \"line\": %u", modalias_map_get_line(m, i));
+	} else {
+		printf("%s:%u\t%s", modalias_map_get_name(m), modalias_map_get_line(m, i),
+		       modalias_map_get_module(m, i));
+	}
+	for (unsigned int c = 0; (f = modalias_map_type_field_name(type, c)); c++) {
+		const char *s;
+		int n = modalias_map_get_field_count(m, i, f);
+
+		if (json) {
+			g_string_append(json, ", ");
+			json_string(json, f);
+			g_string_append(json, ": ");
+		}
+		if (modalias_map_get_string(m, i, f, &s) == 0) {
+			if (json)
+				json_string(json, s);
+			else
+				printf(" %s=%s", f, *s ? s : "*");
+			continue;
+		}
+		if (json)
+			g_string_append(json, n == 1 ? "" : "[");
+		else
+			printf(" %s=", f);
+		for (int k = 0; k < n; k++) {
+			uint64_t v = 0;
+			/* bitmaps: highest word first, as in the file */
+			bool bitmap = g_str_has_suffix(f, "Bits") && strcmp(f, "matchBits") != 0;
+			modalias_map_get_field(m, i, f, bitmap ? (unsigned int)(n - 1 - k) : (unsigned int)k, &v);
+			if (json)
+				g_string_append_printf(json, "%s\"0x%llx\"", k ? ", " : "", (unsigned long long)v);
+			else
+				printf("%s0x%llx", k ? (bitmap ? ":" : ",") : "", (unsigned long long)v);
+		}
+		if (json && n != 1)
+			g_string_append(json, "]");
+	}
+	if (json)
+		g_string_append(json, "}");
+	else
+		putchar('\n');
+}
+
+static int cmd_map(int argc, char **argv)
+{
+	gboolean json = FALSE, to_aliases = FALSE, match = FALSE;
+	g_autofree char *dialect = NULL, *type_name = NULL;
+	const GOptionEntry entries[] = {
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print the entries as a JSON array", NULL },
+		{ "to-aliases", 'a', 0, G_OPTION_ARG_NONE, &to_aliases,
+		  "Print the modules.alias lines of the entries (as the kernel's file2alias)", NULL },
+		{ "dialect", 0, 0, G_OPTION_ARG_STRING, &dialect,
+		  "With --to-aliases: 'current' (default) or '2.6' (no USB 'in' field, one OF pattern)", "D" },
+		{ "match", 0, 0, G_OPTION_ARG_NONE, &match,
+		  "BUS FIELD=VALUE… FILE: print the modules whose entries match these IDs", NULL },
+		{ "type", 't', 0, G_OPTION_ARG_STRING, &type_name,
+		  "The map type (usb, pci, ieee1394, ccw, isapnp, input, of, serio); default: from the header or name", "TYPE" },
+		{ NULL }
+	};
+	struct modalias_ctx *ctx;
+	struct modalias_dev *dev = NULL;
+	GString *out = NULL;
+	unsigned int flags = 0, found = 0, n_json = 0;
+	int type = -1, ret = EXIT_FOUND, first = 1, last;
+
+	parse_options("map", "FILE… | --to-aliases FILE… | --match BUS FIELD=VALUE… FILE",
+		      "Read legacy module-init-tools map files (modules.usbmap, …, user maps):\n"
+		      "print their entries, their alias patterns, or the modules that match IDs.",
+		      entries, &argc, &argv);
+	if (dialect && strcmp(dialect, "2.6") == 0)
+		flags = MODALIAS_MAP_DIALECT_2_6;
+	else if (dialect && strcmp(dialect, "current") != 0) {
+		fprintf(stderr, "modalias map: unknown dialect '%s' (current or 2.6)\n", dialect);
+		return EXIT_USAGE;
+	}
+	if (type_name && (type = map_type_from_name(type_name)) < 0) {
+		fprintf(stderr, "modalias map: unknown map type '%s'\n", type_name);
+		return EXIT_USAGE;
+	}
+	if (argc < (match ? 4 : 2)) {
+		fprintf(stderr, "modalias map: %s\nTry 'modalias map --help'.\n",
+			match ? "--match needs BUS, FIELD=VALUE… and FILE" : "a FILE is needed");
+		return EXIT_USAGE;
+	}
+	ctx = new_ctx(NULL);
+	last = argc - 1;
+	if (match) {
+		int r = modalias_dev_new(ctx, argv[1], &dev);
+
+		if (r < 0) {
+			fprintf(stderr, "modalias map: unknown bus '%s' (see 'modalias build --buses')\n", argv[1]);
+			modalias_ctx_unref(ctx);
+			return EXIT_USAGE;
+		}
+		for (int i = 2; i < last; i++) {
+			char *eq = strchr(argv[i], '=');
+
+			if (!eq || eq == argv[i]) {
+				fprintf(stderr, "modalias map: '%s' is not FIELD=VALUE\n", argv[i]);
+				r = -EINVAL;
+				break;
+			}
+			*eq = '\0';
+			r = modalias_dev_add(dev, argv[i], eq + 1);
+			*eq = '=';
+			if (r < 0) {
+				fprintf(stderr, "modalias map: bad field '%s'\n", argv[i]);
+				break;
+			}
+		}
+		if (r < 0) {
+			modalias_dev_unref(dev);
+			modalias_ctx_unref(ctx);
+			return EXIT_USAGE;
+		}
+		first = last;
+	}
+	if (json)
+		out = g_string_new("[");
+	for (int f = first; f <= last; f++) {
+		struct modalias_map *m;
+		int r = modalias_map_new_from_file(ctx, argv[f], type, &m);
+		int n;
+
+		if (r < 0) {
+			fprintf(stderr, "modalias map: cannot read %s: %s\n", argv[f], strerror(-r));
+			ret = EXIT_USAGE;
+			continue;
+		}
+		if (r > 0) {
+			/* each bad row was named by the library */
+			fprintf(stderr, "modalias map: %s: %d bad rows skipped\n", argv[f], r);
+			ret = EXIT_USAGE;
+		}
+		n = modalias_map_get_count(m);
+		if (match) {
+			GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+			unsigned int idx = 0, start = 0;
+
+			while ((r = modalias_map_match(m, dev, start, &idx)) == 1) {
+				const char *mod = modalias_map_get_module(m, idx);
+				if (!g_hash_table_contains(seen, mod)) {
+					g_hash_table_add(seen, (gpointer)mod);
+					puts(mod);
+					found++;
+				}
+				start = idx + 1;
+			}
+			if (r < 0)
+				ret = EXIT_USAGE;
+			g_hash_table_unref(seen);
+		} else {
+			for (int i = 0; i < n; i++) {
+				if (to_aliases) {
+					char **v;
+					int k = modalias_map_get_aliases(m, (unsigned int)i, flags, &v);
+					for (int j = 0; j < k; j++) {
+						printf("alias %s %s\n", v[j], modalias_map_get_module(m, (unsigned int)i));
+						free(v[j]);
+					}
+					if (k >= 0)
+						free(v);
+				} else {
+					if (out)
+						g_string_append(out, n_json++ ? ",\n  " : "\n  ");
+					print_entry(m, (unsigned int)i, out);
+				}
+			}
+		}
+		modalias_map_unref(m);
+	}
+	if (out) {
+		g_string_append(out, n_json ? "\n]\n" : "]\n");
+		fputs(out->str, stdout);
+		g_string_free(out, TRUE);
+	}
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+	if (match && ret == EXIT_FOUND && !found)
+		ret = EXIT_NOTHING;
+	return ret;
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
@@ -609,15 +1143,18 @@ static const struct command {
 	{ "parse", cmd_parse, "take modalias strings apart into named fields" },
 	{ "resolve", cmd_resolve, "print the modules that serve modaliases (as modprobe -R)" },
 	{ "list", cmd_list, "list the devices in sysfs with their modalias and modules" },
+	{ "map", cmd_map, "read legacy modules.*map files: entries, alias patterns, matches" },
+	{ "load", cmd_load, "insert the modules of modaliases, as udev does (--dry-run: as modprobe -n -v)" },
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: modalias [--help] [--version] COMMAND [OPTIONS…]\n\n"
+	fprintf(out, "Usage: modalias [--help] [--version] [--config=FILE] COMMAND [OPTIONS…]\n\n"
 		     "Which kernel module drives this device?\n\nCommands:\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(out, "\nRun 'modalias COMMAND --help' for a command's options.\n"
+	fprintf(out, "\n--config=FILE reads FILE instead of the default modalias.conf (see modalias.conf(5)).\n"
+		     "Run 'modalias COMMAND --help' for a command's options.\n"
 		     "Exit status: 0 found, 1 nothing found, 2 usage or input error.\n");
 }
 
@@ -635,9 +1172,41 @@ int main(int argc, char **argv)
 		printf("modalias (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return EXIT_FOUND;
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+	{
+		/* modalias --config=FILE COMMAND …: modalias.conf (-C is modprobe.d's) */
+		const char *conf = NULL;
+		g_autoptr(GError) error = NULL;
+		GString *warnings = g_string_new(NULL);
+		int ret = -1;
+
+		if (g_str_has_prefix(argv[1], "--config=")) {
+			conf = argv[1] + 9;
+			argv++;
+			argc--;
+		} else if (strcmp(argv[1], "--config") == 0 && argc > 2) {
+			conf = argv[2];
+			argv += 2;
+			argc -= 2;
+		}
+		if (!cli_config_load(conf, &config, warnings, &error)) {
+			fprintf(stderr, "modalias: %s\n", error->message);
+			g_string_free(warnings, TRUE);
+			return EXIT_USAGE;
+		}
+		fputs(warnings->str, stderr);
+		g_string_free(warnings, TRUE);
+		if (argc < 2) {
+			usage(stderr);
+			cli_config_clear(&config);
+			return EXIT_USAGE;
+		}
+		for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+			if (strcmp(argv[1], commands[i].name) == 0)
+				ret = commands[i].run(argc - 1, argv + 1);
+		cli_config_clear(&config);
+		if (ret >= 0)
+			return ret;
+	}
 	fprintf(stderr, "modalias: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

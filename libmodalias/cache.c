@@ -22,7 +22,7 @@
 #include "table-private.h"
 
 #define CACHE_MAGIC "libmodalias-idx"
-#define CACHE_VERSION 4
+#define CACHE_VERSION 5
 #define CACHE_BOM 0x01020304u
 
 struct cache_layer {

@@ -714,7 +714,7 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 		return -EINVAL;
 	}
 
-	for (unsigned int l = 0; l < LAYER_MAX; l++) {
+	for (unsigned int l = 0; l < LAYER_LOOKUP_MAX; l++) {
 		const struct layer *ly = &t->layers[l];
 
 		if (!ly->n)
@@ -814,4 +814,30 @@ MODALIAS_EXPORT int modalias_table_get_memory(const struct modalias_table *t, si
 		return -EINVAL;
 	*bytes = table_index_bytes(t);
 	return 0;
+}
+
+MODALIAS_EXPORT bool modalias_table_is_blacklisted(struct modalias_table *t, const char *module)
+{
+	const struct index *ix;
+	char norm[256];
+	size_t len;
+	uint32_t h;
+
+	if (!t || !module || table_build(t) < 0)
+		return false;
+	len = strlen(module);
+	if (len >= sizeof(norm))
+		return false;
+	for (size_t i = 0; i <= len; i++)
+		norm[i] = module[i] == '-' ? '_' : module[i];
+	ix = &t->layers[LAYER_BLACKLIST].index;
+	if (!ix->exact.cap)
+		return false;
+	h = hash_bytes(norm, len);
+	for (unsigned int k = h & (ix->exact.cap - 1); ix->exact.slots[k].key; k = (k + 1) & (ix->exact.cap - 1)) {
+		const struct map_slot *sl = &ix->exact.slots[k];
+		if (sl->hash == h && strcmp(t->pool.buf + sl->key, norm) == 0)
+			return true;
+	}
+	return false;
 }

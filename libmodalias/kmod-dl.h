@@ -16,10 +16,20 @@
 	X(kmod_config_get_aliases);         \
 	X(kmod_config_get_install_commands); \
 	X(kmod_config_get_remove_commands); \
+	X(kmod_config_get_blacklists);      \
 	X(kmod_config_iter_next);           \
 	X(kmod_config_iter_get_key);        \
 	X(kmod_config_iter_get_value);      \
-	X(kmod_config_iter_free_iter)
+	X(kmod_config_iter_free_iter);      \
+	X(kmod_load_resources);             \
+	X(kmod_validate_resources);         \
+	X(kmod_module_new_from_name);       \
+	X(kmod_module_get_name);            \
+	X(kmod_module_get_path);            \
+	X(kmod_module_get_install_commands); \
+	X(kmod_module_get_initstate);       \
+	X(kmod_module_probe_insert_module); \
+	X(kmod_module_unref)
 
 struct kmod_dl {
 #define DECL(name) __typeof__(name) *name

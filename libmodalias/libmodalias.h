@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -678,6 +679,32 @@ int modalias_table_load_buffer(struct modalias_table *table, const char *name,
 int modalias_table_add(struct modalias_table *table, const char *pattern, const char *module);
 
 /**
+ * modalias_table_add_blacklist:
+ * @table: a table.
+ * @module: a module name.
+ *
+ * Marks @module as blacklisted (as a modprobe.d "blacklist" line does;
+ * modalias_table_load_config() adds those).  Lookups still report it.
+ *
+ * Returns: 0, -EINVAL, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_table_add_blacklist(struct modalias_table *table, const char *module);
+
+/**
+ * modalias_table_is_blacklisted:
+ * @table: a table.
+ * @module: a module name ('-' and '_' alike).
+ *
+ * Returns: whether modprobe.d or modalias_table_add_blacklist() blacklists
+ * @module.
+ *
+ * Since: 1
+ */
+bool modalias_table_is_blacklisted(struct modalias_table *table, const char *module);
+
+/**
  * modalias_table_prepare:
  * @table: a table.
  *
@@ -871,6 +898,564 @@ const char *modalias_result_get_pattern(const struct modalias_result *result, un
 const char *modalias_result_get_pattern_origin(const struct modalias_result *result,
 					       unsigned int index, unsigned int pattern,
 					       unsigned int *line);
+
+/**
+ * SECTION:loader
+ *
+ * Loading modules the way udev does: through libkmod (loaded on first use),
+ * with their dependencies and softdeps (kmod_module_probe_insert_module()),
+ * modprobe.d blacklists applied by module name (KMOD_PROBE_APPLY_BLACKLIST),
+ * builtin and already loaded modules skipped.  A loader holds one libkmod
+ * context, its indexes loaded once; modalias_loader_revalidate() reloads
+ * them when depmod or the configuration changed them.
+ */
+struct modalias_loader;
+
+/**
+ * modalias_load_state:
+ * @MODALIAS_LOAD_INSERTED: the module was inserted.
+ * @MODALIAS_LOAD_WOULD_INSERT: dry run: it would have been inserted.
+ * @MODALIAS_LOAD_COMMAND: a modprobe.d install command ran (or would run).
+ * @MODALIAS_LOAD_LIVE: it was loaded already.
+ * @MODALIAS_LOAD_BUILTIN: it is built into the kernel.
+ * @MODALIAS_LOAD_BLACKLISTED: modprobe.d (or modalias_loader_add_blacklist())
+ *   forbids it.
+ * @MODALIAS_LOAD_FAILED: inserting it failed (the errno comes with it).
+ *
+ * What happened to one module.
+ *
+ * Since: 1
+ */
+enum modalias_load_state {
+	MODALIAS_LOAD_INSERTED = 0,
+	MODALIAS_LOAD_WOULD_INSERT = 1,
+	MODALIAS_LOAD_COMMAND = 2,
+	MODALIAS_LOAD_LIVE = 3,
+	MODALIAS_LOAD_BUILTIN = 4,
+	MODALIAS_LOAD_BLACKLISTED = 5,
+	MODALIAS_LOAD_FAILED = 6,
+	_MODALIAS_LOAD_STATE_PAD = 0x7fffffff, /* keeps the enum int-sized */
+};
+
+/**
+ * MODALIAS_LOAD_DRY_RUN:
+ *
+ * Flag of the load functions: say what would be inserted, insert nothing.
+ *
+ * Since: 1
+ */
+#define MODALIAS_LOAD_DRY_RUN 0x1u
+
+/**
+ * modalias_load_fn:
+ * @data: the pointer given with the function.
+ * @module: the module's name.
+ * @detail: its path (what "modprobe -n -v" prints after "insmod"), or the
+ *   install command, or "" when nothing was to be done.
+ * @options: its options from modprobe.d, exactly as libkmod passes them
+ *   (modprobe -n -v prints "insmod DETAIL OPTIONS"), or "".
+ * @state: what happened.
+ * @err: for %MODALIAS_LOAD_FAILED, the negative errno; else 0.
+ *
+ * Called once for every module a load concerns, dependencies first.
+ *
+ * Since: 1
+ */
+typedef void (*modalias_load_fn)(void *data, const char *module, const char *detail,
+				 const char *options, enum modalias_load_state state, int err);
+
+/**
+ * modalias_loader_new:
+ * @ctx: a context.
+ * @dir: the module directory, or NULL for /lib/modules/$(uname -r).
+ * @config_paths: modprobe.d files or directories (NULL-terminated), NULL
+ *   for the system's, an empty list for none.
+ * @ret: (out): the loader.
+ *
+ * Returns: 0; -EOPNOTSUPP when libkmod cannot be loaded; -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_loader_new(struct modalias_ctx *ctx, const char *dir, const char *const *config_paths,
+			struct modalias_loader **ret);
+
+/**
+ * modalias_loader_ref:
+ * @loader: a loader, or NULL.
+ *
+ * Returns: @loader.
+ *
+ * Since: 1
+ */
+struct modalias_loader *modalias_loader_ref(struct modalias_loader *loader);
+
+/**
+ * modalias_loader_unref:
+ * @loader: a loader, or NULL.
+ *
+ * Returns: @loader while references remain, NULL once it is freed.
+ *
+ * Since: 1
+ */
+struct modalias_loader *modalias_loader_unref(struct modalias_loader *loader);
+
+/**
+ * modalias_loader_add_blacklist:
+ * @loader: a loader.
+ * @module: a module name never to load (on top of modprobe.d's).
+ *
+ * Returns: 0, -EINVAL, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_loader_add_blacklist(struct modalias_loader *loader, const char *module);
+
+/**
+ * modalias_loader_revalidate:
+ * @loader: a loader.
+ *
+ * Reloads libkmod's indexes and configuration when they changed on disk
+ * (kmod_validate_resources()).
+ *
+ * Returns: 1 when they were reloaded, 0 when they were current, or a
+ * negative errno.
+ *
+ * Since: 1
+ */
+int modalias_loader_revalidate(struct modalias_loader *loader);
+
+/**
+ * modalias_loader_load_module:
+ * @loader: a loader.
+ * @module: a module name.
+ * @flags: 0 or %MODALIAS_LOAD_DRY_RUN.
+ * @fn: (nullable): told about every module concerned.
+ * @data: passed to @fn.
+ *
+ * Inserts @module with its dependencies and softdeps.
+ *
+ * Returns: the number of modules inserted (or that would be), or the
+ * negative errno of the insertion that failed.
+ *
+ * Since: 1
+ */
+int modalias_loader_load_module(struct modalias_loader *loader, const char *module,
+				unsigned int flags, modalias_load_fn fn, void *data);
+
+/**
+ * modalias_loader_load:
+ * @loader: a loader.
+ * @table: the table that resolves @alias.
+ * @alias: a modalias (or anything modalias_table_lookup() takes).
+ * @flags: 0 or %MODALIAS_LOAD_DRY_RUN.
+ * @fn: (nullable): told about every module concerned.
+ * @data: passed to @fn.
+ *
+ * Loads every module @alias resolves to, as udev's "kmod load" does.
+ *
+ * Returns: the number of modules inserted (or that would be), or the
+ * negative errno of the first failure (the other modules are still tried).
+ *
+ * Since: 1
+ */
+int modalias_loader_load(struct modalias_loader *loader, struct modalias_table *table,
+			 const char *alias, unsigned int flags, modalias_load_fn fn, void *data);
+
+/**
+ * modalias_load_state_name:
+ * @state: a state.
+ *
+ * Returns: its name ("inserted", "already loaded", …), or NULL.
+ *
+ * Since: 1
+ */
+const char *modalias_load_state_name(enum modalias_load_state state);
+
+/**
+ * SECTION:map
+ *
+ * The legacy map files that module-init-tools' depmod wrote until 2012
+ * (modules.usbmap, modules.pcimap, modules.ieee1394map, modules.ccwmap,
+ * modules.isapnpmap, modules.inputmap, modules.ofmap, modules.seriomap) and
+ * the hotplug user maps of the same form (/etc/hotplug/usb.usermap): one row
+ * per device-table entry, the module first, then the entry's fields.  A map
+ * is read once and does not change.  Its rows can be matched against a
+ * device the way the kernel matches its device tables (by the entry's
+ * match_flags), turned into modules.alias patterns as the kernel's
+ * file2alias does, and loaded into an alias table; an alias table's
+ * patterns can be written back as map rows.
+ *
+ * Fields are named as in the files' headers: usb: match_flags, idVendor,
+ * idProduct, bcdDevice_lo, bcdDevice_hi, bDeviceClass, bDeviceSubClass,
+ * bDeviceProtocol, bInterfaceClass, bInterfaceSubClass, bInterfaceProtocol,
+ * driver_info; pci: vendor, device, subvendor, subdevice, class,
+ * class_mask, driver_data; ieee1394: match_flags, vendor_id, model_id,
+ * specifier_id, version; ccw: match_flags, cu_type, cu_model, dev_type,
+ * dev_model; isapnp: cardvendor, carddevice, driver_data, and the repeated
+ * vendor and function (one item per PNP id of the row); input: matchBits,
+ * bustype, vendor, product, version, the bitmaps evBits, keyBits, relBits,
+ * absBits, mscBits, ledBits, sndBits, ffBits, swBits (one item per word,
+ * item 0 the lowest; rows of 14 numbers have a zero swBits) and
+ * driver_info; of: the strings name, type and compatible; serio: type,
+ * extra, id, proto.
+ */
+struct modalias_map;
+
+/**
+ * modalias_map_type:
+ * @MODALIAS_MAP_USB: modules.usbmap
+ * @MODALIAS_MAP_PCI: modules.pcimap
+ * @MODALIAS_MAP_IEEE1394: modules.ieee1394map
+ * @MODALIAS_MAP_CCW: modules.ccwmap
+ * @MODALIAS_MAP_ISAPNP: modules.isapnpmap (rows from the pnp and pnp_card
+ *   tables; its devices are on the "pnp" bus)
+ * @MODALIAS_MAP_INPUT: modules.inputmap
+ * @MODALIAS_MAP_OF: modules.ofmap
+ * @MODALIAS_MAP_SERIO: modules.seriomap
+ *
+ * The kinds of map file.  The values are fixed.
+ *
+ * Since: 1
+ */
+enum modalias_map_type {
+	MODALIAS_MAP_USB = 0,
+	MODALIAS_MAP_PCI = 1,
+	MODALIAS_MAP_IEEE1394 = 2,
+	MODALIAS_MAP_CCW = 3,
+	MODALIAS_MAP_ISAPNP = 4,
+	MODALIAS_MAP_INPUT = 5,
+	MODALIAS_MAP_OF = 6,
+	MODALIAS_MAP_SERIO = 7,
+};
+
+/**
+ * modalias_map_flags:
+ * @MODALIAS_MAP_DIALECT_2_6: write aliases as kernels before 3.x did: USB
+ *   patterns without the "in" field, one OF pattern per entry (with a
+ *   trailing '*'), ISAPnP ids without their "acpi*:" twin.
+ *
+ * Flags of modalias_map_get_aliases() and modalias_table_load_map().
+ *
+ * Since: 1
+ */
+enum modalias_map_flags {
+	MODALIAS_MAP_DIALECT_2_6 = 1 << 0,
+};
+
+/**
+ * modalias_map_type_name:
+ * @type: a #modalias_map_type.
+ *
+ * Returns: its name ("usb", "pci", "ieee1394", "ccw", "isapnp", "input",
+ * "of", "serio": the file is modules.NAMEmap), or NULL for an unknown type.
+ *
+ * Since: 1
+ */
+const char *modalias_map_type_name(int type);
+
+/**
+ * modalias_map_type_field_name:
+ * @type: a #modalias_map_type.
+ * @index: 0, 1, 2, …
+ *
+ * Returns: the name of the @index-th column of the map type, or NULL past
+ * the last.
+ *
+ * Since: 1
+ */
+const char *modalias_map_type_field_name(int type, unsigned int index);
+
+/**
+ * modalias_map_new_from_buffer:
+ * @ctx: a context.
+ * @name: what to call the buffer in messages and as the origin of its
+ *   patterns (a file name), or NULL; with @type -1 it may tell the type.
+ * @buf: the text of a map file.
+ * @len: its length in bytes.
+ * @type: a #modalias_map_type, or -1 to take it from the header line
+ *   ("# usb module …") or else from @name (modules.usbmap, usb.usermap).
+ * @ret: (out): the map.
+ *
+ * Reads the rows of a map file.  Lines starting with '#' and blank lines
+ * are skipped anywhere.  The writer's quirks are read as it wrote them:
+ * inputmap names of 20 characters or more glued to the matchBits number,
+ * inputmap rows of 14 numbers (before 2.6.14, without swBits) or 15, bitmap
+ * words of 32 or 64 bits ("hi:lo"), isapnp rows with any number of
+ * (vendor, function) pairs and trailing spaces, ofmap fields with embedded
+ * spaces in their 20-column slots and "*" for empty.  A bad row (a wrong
+ * number of columns, a number that is not 0x-prefixed hexadecimal or is
+ * too wide for its field) is logged as FILE:LINE:COLUMN with the field and
+ * the reason and skipped; the rows after it are read.
+ *
+ * Returns: the number of rows skipped (0: all good), or a negative errno:
+ * -EINVAL for a bad argument or a type that cannot be guessed, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_map_new_from_buffer(struct modalias_ctx *ctx, const char *name, const char *buf,
+				 size_t len, int type, struct modalias_map **ret);
+
+/**
+ * modalias_map_new_from_file:
+ * @ctx: a context.
+ * @path: a map file.
+ * @type: a #modalias_map_type, or -1 to guess it (see
+ *   modalias_map_new_from_buffer()).
+ * @ret: (out): the map.
+ *
+ * Returns: as modalias_map_new_from_buffer(), and the errors of reading
+ * the file (-ENOENT, -EACCES, …; logged with its name).
+ *
+ * Since: 1
+ */
+int modalias_map_new_from_file(struct modalias_ctx *ctx, const char *path, int type,
+			       struct modalias_map **ret);
+
+/**
+ * modalias_map_ref:
+ * @map: a map, or NULL.
+ *
+ * Returns: @map, with one more reference.
+ *
+ * Since: 1
+ */
+struct modalias_map *modalias_map_ref(struct modalias_map *map);
+
+/**
+ * modalias_map_unref:
+ * @map: a map, or NULL.
+ *
+ * Returns: @map while references remain, NULL once it is freed.
+ *
+ * Since: 1
+ */
+struct modalias_map *modalias_map_unref(struct modalias_map *map);
+
+/**
+ * modalias_map_get_type:
+ * @map: a map.
+ *
+ * Returns: its #modalias_map_type, or -EINVAL.
+ *
+ * Since: 1
+ */
+int modalias_map_get_type(const struct modalias_map *map);
+
+/**
+ * modalias_map_get_name:
+ * @map: a map.
+ *
+ * Returns: the file name (or buffer name) it was read from.
+ *
+ * Since: 1
+ */
+const char *modalias_map_get_name(const struct modalias_map *map);
+
+/**
+ * modalias_map_get_count:
+ * @map: a map.
+ *
+ * Returns: the number of rows read, or -EINVAL.
+ *
+ * Since: 1
+ */
+int modalias_map_get_count(const struct modalias_map *map);
+
+/**
+ * modalias_map_get_module:
+ * @map: a map.
+ * @index: a row, 0 … count - 1.
+ *
+ * Returns: the row's module, as written (depmod kept its dashes), or NULL.
+ *
+ * Since: 1
+ */
+const char *modalias_map_get_module(const struct modalias_map *map, unsigned int index);
+
+/**
+ * modalias_map_get_line:
+ * @map: a map.
+ * @index: a row.
+ *
+ * Returns: the line of the file the row is on (from 1), 0 for a bad @index.
+ *
+ * Since: 1
+ */
+unsigned int modalias_map_get_line(const struct modalias_map *map, unsigned int index);
+
+/**
+ * modalias_map_get_field_count:
+ * @map: a map.
+ * @index: a row.
+ * @field: a column name (see the section introduction).
+ *
+ * Returns: the number of items of the field: 1 for plain numbers and
+ * strings, the number of words of an input bitmap, the number of PNP ids
+ * of an isapnp row for vendor and function; -ENOENT for an unknown field,
+ * -ERANGE for a bad @index.
+ *
+ * Since: 1
+ */
+int modalias_map_get_field_count(const struct modalias_map *map, unsigned int index,
+				 const char *field);
+
+/**
+ * modalias_map_get_field:
+ * @map: a map.
+ * @index: a row.
+ * @field: a numeric column name.
+ * @item: 0 for plain numbers; the word of a bitmap (0 the lowest); the PNP
+ *   id of isapnp vendor and function.
+ * @value: (out): the number.
+ *
+ * Returns: 0, -ENOENT for an unknown field, -ERANGE for a bad @index or
+ * @item, -EINVAL for a string field.
+ *
+ * Since: 1
+ */
+int modalias_map_get_field(const struct modalias_map *map, unsigned int index, const char *field,
+			   unsigned int item, uint64_t *value);
+
+/**
+ * modalias_map_get_string:
+ * @map: a map.
+ * @index: a row.
+ * @field: an ofmap column: "name", "type" or "compatible".
+ * @value: (out): the string, "" where the file has "*" (any).
+ *
+ * Returns: 0, -ENOENT for an unknown field, -ERANGE for a bad @index,
+ * -EINVAL for a numeric field.
+ *
+ * Since: 1
+ */
+int modalias_map_get_string(const struct modalias_map *map, unsigned int index, const char *field,
+			    const char **value);
+
+/**
+ * modalias_map_get_word_bits:
+ * @map: a map.
+ *
+ * The word size of inputmap bitmaps is not in the file: it is 64 when a
+ * word is wider than 32 bits, 32 when a bitmap has more words than a
+ * 64-bit kernel would write, else the word size of this machine.
+ *
+ * Returns: 32 or 64 (64 for maps without bitmaps), or -EINVAL.
+ *
+ * Since: 1
+ */
+int modalias_map_get_word_bits(const struct modalias_map *map);
+
+/**
+ * modalias_map_set_word_bits:
+ * @map: a map.
+ * @bits: 32 or 64: the word size of the kernel the map was written for.
+ *
+ * Returns: 0, -EINVAL.
+ *
+ * Since: 1
+ */
+int modalias_map_set_word_bits(struct modalias_map *map, unsigned int bits);
+
+/**
+ * modalias_map_match:
+ * @map: a map.
+ * @dev: a device of the map's bus (usb, pci, ieee1394, ccw, pnp for
+ *   isapnp, input, of, serio).
+ * @start: the first row to consider.
+ * @index: (out): the first matching row from @start.
+ *
+ * Matches as the kernel matches device tables: usb by the match_flags
+ * (vendor, product, bcdDevice_lo <= bcdDevice <= bcdDevice_hi, the device
+ * and interface class triplets); pci by the ids (0xffffffff: any) and
+ * (class ^ device class) & class_mask; ieee1394 and ccw by their
+ * match_flags; serio by type, extra, id and proto (0xff: any); input by the
+ * matchBits, every bit of a flagged bitmap having to be set in the device
+ * (key bits below 0x71, which no modalias carries, are not checked); isapnp
+ * by the PNP id ("id" of a pnp device) of device rows, or the card id of
+ * card rows; of by name, type and one of the compatibles (case-insensitive)
+ * where the row sets them.  A device field that is unset counts as 0, a
+ * wildcard device field matches anything.  The USB rule that interface
+ * fields are not checked for vendor-specific devices without a vendor
+ * match is not applied (the hotplug agents did not apply it either).
+ * Iterate with @start = *@index + 1.
+ *
+ * Returns: 1 with *@index set, 0 when no row from @start matches, -EINVAL
+ * for a NULL argument or a device of another bus (logged).
+ *
+ * Since: 1
+ */
+int modalias_map_match(const struct modalias_map *map, const struct modalias_dev *dev,
+		       unsigned int start, unsigned int *index);
+
+/**
+ * modalias_map_get_aliases:
+ * @map: a map.
+ * @index: a row.
+ * @flags: #modalias_map_flags.
+ * @ret: (out) (transfer full): a NULL-terminated array of patterns; free
+ *   each string and the array with free(3).
+ *
+ * The modules.alias patterns of the row's device-table entry, as the
+ * kernel's file2alias writes them, in its order, duplicates dropped.  USB
+ * bcdDevice ranges become one or more patterns with bracket expressions
+ * (BCD or hex digits as the range's digits say); entries without vendor,
+ * product and classes, and PCI class masks with bytes other than 0x00 and
+ * 0xff, give none (as in file2alias).  Today's dialect ends USB patterns in
+ * "in*" and gives two OF patterns per entry (the second with "C*");
+ * %MODALIAS_MAP_DIALECT_2_6 writes those of kernels before 3.x.  ISAPnP
+ * ids are written with upper-case hex digits.
+ *
+ * Returns: the number of patterns (0 for none), -EINVAL, -ERANGE for a
+ * bad @index, -ENOMEM.
+ *
+ * Since: 1
+ */
+int modalias_map_get_aliases(const struct modalias_map *map, unsigned int index,
+			     unsigned int flags, char ***ret);
+
+/**
+ * modalias_table_load_map:
+ * @table: a table.
+ * @map: a map.
+ * @flags: #modalias_map_flags.
+ *
+ * Adds the patterns of every row of @map (see modalias_map_get_aliases())
+ * to the modules.alias source of @table, with the map's name and the row's
+ * line as their origin, so that lookups answer from the map.
+ *
+ * Returns: the number of rows that gave no pattern (each logged at
+ * LOG_INFO), or a negative errno.
+ *
+ * Since: 1
+ */
+int modalias_table_load_map(struct modalias_table *table, const struct modalias_map *map,
+			    unsigned int flags);
+
+/**
+ * modalias_table_write_map:
+ * @table: a table.
+ * @type: %MODALIAS_MAP_USB, %MODALIAS_MAP_PCI, %MODALIAS_MAP_IEEE1394,
+ *   %MODALIAS_MAP_CCW, %MODALIAS_MAP_SERIO or %MODALIAS_MAP_OF.
+ * @out: where the map goes.
+ *
+ * Writes the header and one row per pattern of the modules.alias source
+ * that is of the bus of @type and of file2alias' plain form (each field a
+ * value or '*'), in the format module-init-tools wrote.  A map row cannot
+ * say everything a pattern can: patterns with bracket expressions (USB
+ * bcdDevice ranges), other glob characters inside a field, USB interface
+ * numbers (usbmap has no such column) and hand-written patterns are left
+ * out, counted and logged at LOG_INFO.  A USB bcdDevice prefix ("d01*")
+ * becomes the range it matches (0x0100-0x01ff).  Module names are written
+ * as the table keeps them ('_', not '-'), and an OF pattern and its "C*"
+ * twin give one row; '_' in OF strings (the kernel's replacement for white
+ * space) stays '_'.
+ *
+ * Returns: the number of patterns of the bus that could not be written,
+ * -EOPNOTSUPP for isapnp and input maps, -EINVAL, -EIO.
+ *
+ * Since: 1
+ */
+int modalias_table_write_map(struct modalias_table *table, int type, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -50,12 +50,15 @@ enum layer_id {
 	LAYER_ALIAS,         /* modules.alias and other tables (fnmatch) */
 	LAYER_BUILTIN_ALIAS, /* modules.builtin.modinfo aliases (fnmatch) */
 	LAYER_BUILTIN_NAME,  /* modules.builtin: a builtin's own name (exact) */
+	LAYER_LOOKUP_MAX,    /* the layers above answer lookups */
+	LAYER_BLACKLIST = LAYER_LOOKUP_MAX, /* modprobe.d "blacklist" names (exact) */
 	LAYER_MAX,
 };
 
 static inline bool layer_is_exact(enum layer_id l)
 {
-	return l == LAYER_NAME || l == LAYER_SYMBOL || l == LAYER_COMMAND || l == LAYER_BUILTIN_NAME;
+	return l == LAYER_NAME || l == LAYER_SYMBOL || l == LAYER_COMMAND || l == LAYER_BUILTIN_NAME ||
+	       l == LAYER_BLACKLIST;
 }
 
 struct pattern {

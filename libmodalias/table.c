@@ -17,6 +17,7 @@
 #include "libmodalias-private.h"
 #include "table-private.h"
 #include "kmod-dl.h"
+#include "maps-private.h"
 
 /* ---- string pool and hashing ------------------------------------------ */
 
@@ -381,6 +382,24 @@ MODALIAS_EXPORT int modalias_table_add(struct modalias_table *t, const char *pat
 	if ((r = table_own(t)) < 0)
 		return r;
 	return add_pattern(t, LAYER_ALIAS, pattern, strlen(pattern), module, strlen(module), 0, 0);
+}
+
+/* For maps.c: a map file's rows become modules.alias patterns. */
+int table_origin_register(struct modalias_table *t, const char *name, uint32_t *origin)
+{
+	int r = table_own(t);
+
+	if (r < 0)
+		return r;
+	*origin = origin_add(t, name);
+	return t->pool.oom ? -ENOMEM : 0;
+}
+
+int table_add_alias(struct modalias_table *t, const char *pattern, const char *module,
+		    uint32_t origin, uint32_t line)
+{
+	return add_pattern(t, LAYER_ALIAS, pattern, strlen(pattern), module, strlen(module), origin,
+			   line);
 }
 
 /* ---- text files ------------------------------------------------------------ */
@@ -799,10 +818,30 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		}
 		kmod_dl.kmod_config_iter_free_iter(iter);
 	}
+	/* blacklists: not for lookups, for modalias_table_is_blacklisted() */
+	iter = r >= 0 ? kmod_dl.kmod_config_get_blacklists(kctx) : NULL;
+	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
+		const char *module = kmod_dl.kmod_config_iter_get_key(iter);
+		r = add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), origin, 0);
+		if (r == -EINVAL)
+			r = 0;
+	}
+	kmod_dl.kmod_config_iter_free_iter(iter);
 	kmod_dl.kmod_unref(kctx);
 	if (r >= 0)
 		r = table_build(t);
 	return r < 0 ? r : 0;
+}
+
+MODALIAS_EXPORT int modalias_table_add_blacklist(struct modalias_table *t, const char *module)
+{
+	int r;
+
+	if (!t || !module || !*module)
+		return -EINVAL;
+	if ((r = table_own(t)) < 0)
+		return r;
+	return add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), 0, 0);
 }
 
 MODALIAS_EXPORT int modalias_table_get_pattern_count(const struct modalias_table *t)

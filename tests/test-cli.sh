@@ -116,5 +116,82 @@ check "resolve: unbalanced bracket" 2 - "unbalanced brackets" -- "$cli" resolve 
 check "resolve: no module directory" 2 - "cannot load the module tables" -- "$cli" resolve -m /nonexistent x
 check "resolve: -d ROOT -S VERSION as modprobe" 0 resolve-pci "" -- "$cli" resolve -d "$tmp/root" \
 	-S 6.1.0-57-amd64 -C /dev/null pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+# load, against the synthetic tree of tests/data/load, dry runs only (the
+# real insertions are test-load's, under the stand-in kernel)
+L="$data/load"
+check "load --dry-run: what modprobe -n -v prints" 0 load-dry "" -- "$cli" load --no-cache --dry-run \
+	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:abc test:dev:soft test:dev:opt test:dev:cmd
+check "load --dry-run: nothing for the alias" 1 - "no module" -- "$cli" load --no-cache \
+	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:nothing
+n=$((n + 1))
+if modprobe -n -v -d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:abc >"$tmp/modprobe" 2>&1 &&
+	"$cli" load --no-cache --dry-run -d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:abc >"$tmp/ours" &&
+	cmp -s "$tmp/modprobe" "$tmp/ours"; then
+	echo "ok $n - load --dry-run equals modprobe -n -v"
+else
+	echo "not ok $n - load --dry-run differs from modprobe -n -v"
+	diff "$tmp/modprobe" "$tmp/ours" | sed 's/^/# /'
+	fail=1
+fi
+# --json everywhere, checked by a real JSON parser
+for args in "parse usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip01in00 of:NtimerT<NULL>Carm,aCarm,b" \
+	"build --json usb idVendor=046d" \
+	"list --json --sysfs $data/sysfs/host-vm --moddir $data/linux-6.1.0-57-amd64 -C /dev/null" \
+	"load --json --no-cache --dry-run -d $L -S 9.9.9-test -C $L/modprobe.d test:dev:abc test:dev:black"; do
+	n=$((n + 1))
+	case $args in parse*) a="parse --json ${args#parse }" ;; *) a=$args ;; esac
+	# shellcheck disable=SC2086
+	if "$cli" $a 2>/dev/null | python3 -c 'import json, sys; json.load(sys.stdin)'; then
+		echo "ok $n - ${a%% *} --json parses as JSON"
+	else
+		echo "not ok $n - ${a%% *} --json does not parse as JSON"
+		fail=1
+	fi
+done
+check "parse --json" 0 parse-json "" -- "$cli" parse --json 'of:NtimerT<NULL>Carm,cortex-a9-twd-timerCarm,smp-twd' \
+	input:b0019v0000p0001e0000-e0,1,k74,ramlsfw
+check "list --json" 0 list-json "" -- "$cli" list --json --sysfs "$data/sysfs/qemu-q35" \
+	--moddir "$data/linux-6.1.0-57-amd64" -C /dev/null
+# modalias.conf: --config before the command
+printf '[modules]\ndirectory=%s\nblacklist=e1000e\n[log]\nlevel=err\n' "$data/linux-6.1.0-57-amd64" >"$tmp/good.conf"
+printf '[modules]\nblaklist=e1000e\n' >"$tmp/typo.conf"
+printf '[log]\nlevel=loud\n' >"$tmp/bad.conf"
+check "--config: the module directory from modalias.conf" 0 resolve-pci "" -- "$cli" --config="$tmp/good.conf" \
+	resolve -C /dev/null pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+check "--config: a typo is warned about with file:line" 0 - "typo.conf:2: unknown key 'blaklist' in \[modules\]" -- \
+	"$cli" --config "$tmp/typo.conf" parse platform:pcspkr
+check "--config: a bad value is an error with file:line" 2 - "bad.conf:2: \[log\] level" -- \
+	"$cli" --config="$tmp/bad.conf" parse platform:pcspkr
+check "--config: a missing file is an error" 2 - "nonexistent.conf" -- "$cli" --config=/nonexistent.conf parse platform:pcspkr
+check "list: modalias.conf's blacklist shows" 0 list-blacklisted "" -- "$cli" --config="$tmp/good.conf" list \
+	--sysfs "$data/sysfs/qemu-q35" -C /dev/null
+# the man pages render
+for m in modalias.1 modalias.conf.5 libmodalias.3; do
+	n=$((n + 1))
+	if command -v man >/dev/null && MANWIDTH=80 man -l "$here/../man/$m" 2>"$tmp/manerr" | grep -q . && ! grep -q . "$tmp/manerr"; then
+		echo "ok $n - man -l $m renders"
+	else
+		echo "not ok $n - man -l $m does not render cleanly"
+		sed 's/^/# /' "$tmp/manerr"
+		fail=1
+	fi
+done
+M="$data/maps"
+check "map: entries of every map type" 0 map-entries "" -- "$cli" map "$M/modules.pcimap" "$M/usb.usermap" \
+	"$M/modules.ieee1394map" "$M/modules.ccwmap" "$M/modules.isapnpmap" "$M/modules.inputmap" \
+	"$M/modules.ofmap" "$M/modules.seriomap"
+check "map --json" 0 map-json "" -- "$cli" map --json "$M/modules.ofmap" "$M/modules.isapnpmap"
+check "map --to-aliases" 0 map-aliases "" -- "$cli" map --to-aliases "$M/usb.usermap" "$M/modules.ofmap" \
+	"$M/modules.pcimap" "$M/modules.seriomap"
+check "map --to-aliases --dialect=2.6" 0 map-aliases-2.6 "" -- "$cli" map --to-aliases --dialect=2.6 \
+	"$M/usb.usermap" "$M/modules.ofmap" "$M/modules.isapnpmap"
+check "map --match usb" 0 map-match-usb "" -- "$cli" map --match usb idVendor=1234 idProduct=5678 \
+	bcdDevice=0155 "$M/usb.usermap"
+check "map --match: nothing" 1 - "" -- "$cli" map --match usb idVendor=1234 idProduct=5678 \
+	bcdDevice=0211 "$M/usb.usermap"
+check "map --match: bad field" 2 - "no field 'colour'" -- "$cli" map --match usb colour=1 "$M/usb.usermap"
+check "map: bad row named with line and column" 2 - "bad.usbmap:2:7: idVendor" -- sh -c \
+	"printf '# usb module\nx 0x3 0x04zz 0x1 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0\n' > '$tmp/bad.usbmap' && '$cli' map '$tmp/bad.usbmap'"
+check "map: unknown dialect" 2 - "unknown dialect" -- "$cli" map --to-aliases --dialect=2.4 "$M/usb.usermap"
 echo "1..$n"
 exit $fail

@@ -1,0 +1,209 @@
+/*
+ * modalias.conf, through GKeyFile
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include <stdbool.h>
+
+#include "cli-config.h"
+
+static const struct known {
+	const char *group;
+	const char *keys[8];
+} known[] = {
+	{ "modules", { "root", "version", "directory", "modprobe.d", "tables", "blacklist", "cache", NULL } },
+	{ "log", { "level", NULL } },
+	{ "agent", { "hotplug-dir", "sysfs", "max-parallel", "coldplug", NULL } },
+};
+
+int cli_log_level_parse(const char *s)
+{
+	static const char *const names[] = { "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug" };
+	char *end;
+	long n;
+
+	if (!s || !*s)
+		return -1;
+	n = strtol(s, &end, 10);
+	if (*end == '\0')
+		return n >= 0 && n <= 7 ? (int)n : -1;
+	for (int i = 0; i < 8; i++)
+		if (strcasecmp(s, names[i]) == 0 || (i == 3 && strcasecmp(s, "error") == 0))
+			return i;
+	return -1;
+}
+
+/* GKeyFile keeps no line numbers: find them in the text. */
+static int line_of(const char *text, const char *group, const char *key)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	bool in_group = false;
+	int found = 0;
+
+	for (int i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (*l == '[') {
+			const char *close = strchr(l, ']');
+			in_group = close && (size_t)(close - l - 1) == strlen(group) && strncmp(l + 1, group, strlen(group)) == 0;
+			if (in_group && !key) {
+				found = i + 1;
+				break;
+			}
+		} else if (in_group && key && strncmp(l, key, strlen(key)) == 0) {
+			const char *p = l + strlen(key);
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p == '=' || *p == '[') {
+				found = i + 1;
+				break;
+			}
+		}
+	}
+	g_strfreev(lines);
+	return found;
+}
+
+static gboolean bad(GError **error, const char *path, const char *text, const char *group,
+		    const char *key, const char *why)
+{
+	g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE, "%s:%d: [%s] %s: %s", path,
+		    line_of(text, group, key), group, key, why);
+	return FALSE;
+}
+
+static char *get_string(GKeyFile *kf, const char *group, const char *key)
+{
+	return g_key_file_has_key(kf, group, key, NULL) ? g_key_file_get_string(kf, group, key, NULL) : NULL;
+}
+
+static char **get_list(GKeyFile *kf, const char *group, const char *key)
+{
+	return g_key_file_has_key(kf, group, key, NULL) ? g_key_file_get_string_list(kf, group, key, NULL, NULL) : NULL;
+}
+
+gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autofree char *text = NULL;
+	g_auto(GStrv) groups = NULL;
+	g_autoptr(GError) e = NULL;
+	const char *file = path ? path : CLI_CONFIG_DEFAULT;
+	gsize len;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->log_level = -1;
+	cfg->max_parallel = -1;
+	if (!g_file_get_contents(file, &text, &len, &e)) {
+		if (!path && g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+			return TRUE; /* no default file: defaults */
+		g_set_error(error, G_FILE_ERROR, e->code, "%s: %s", file, e->message);
+		return FALSE;
+	}
+	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
+		g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE, "%s: %s", file, e->message);
+		return FALSE;
+	}
+	cfg->path = g_strdup(file);
+	/* unknown groups and keys: warned, with the line, and ignored */
+	groups = g_key_file_get_groups(kf, NULL);
+	for (char **g = groups; *g; g++) {
+		const struct known *k = NULL;
+		g_auto(GStrv) keys = g_key_file_get_keys(kf, *g, NULL, NULL);
+
+		for (size_t i = 0; i < G_N_ELEMENTS(known); i++)
+			if (strcmp(known[i].group, *g) == 0)
+				k = &known[i];
+		if (!k) {
+			g_string_append_printf(warnings, "%s:%d: unknown group [%s], ignored\n", file,
+					       line_of(text, *g, NULL), *g);
+			continue;
+		}
+		for (char **key = keys; key && *key; key++) {
+			bool ok = false;
+			for (size_t i = 0; k->keys[i]; i++)
+				if (strcmp(k->keys[i], *key) == 0)
+					ok = true;
+			if (!ok)
+				g_string_append_printf(warnings, "%s:%d: unknown key '%s' in [%s], ignored\n", file,
+						       line_of(text, *g, *key), *key, *g);
+		}
+	}
+	cfg->root = get_string(kf, "modules", "root");
+	cfg->version = get_string(kf, "modules", "version");
+	cfg->directory = get_string(kf, "modules", "directory");
+	cfg->modprobe_d = get_list(kf, "modules", "modprobe.d");
+	cfg->tables = get_list(kf, "modules", "tables");
+	cfg->blacklist = get_list(kf, "modules", "blacklist");
+	cfg->cache = get_string(kf, "modules", "cache");
+	cfg->hotplug_dir = get_string(kf, "agent", "hotplug-dir");
+	cfg->sysfs = get_string(kf, "agent", "sysfs");
+	cfg->coldplug = get_string(kf, "agent", "coldplug");
+	{
+		static const char *const paths[][2] = {
+			{ "modules", "root" }, { "modules", "directory" }, { "agent", "hotplug-dir" }, { "agent", "sysfs" },
+		};
+		const char *values[] = { cfg->root, cfg->directory, cfg->hotplug_dir, cfg->sysfs };
+		for (size_t i = 0; i < G_N_ELEMENTS(values); i++)
+			if (values[i] && values[i][0] != '/')
+				return bad(error, file, text, paths[i][0], paths[i][1], "not an absolute path");
+	}
+	for (char **t = cfg->tables; t && *t; t++)
+		if (**t != '/')
+			return bad(error, file, text, "modules", "tables", "not an absolute path");
+	if (cfg->version && (!*cfg->version || strchr(cfg->version, '/')))
+		return bad(error, file, text, "modules", "version", "not a kernel version");
+	if (g_key_file_has_key(kf, "log", "level", NULL)) {
+		g_autofree char *v = g_key_file_get_string(kf, "log", "level", NULL);
+		cfg->log_level = cli_log_level_parse(v);
+		if (cfg->log_level < 0)
+			return bad(error, file, text, "log", "level", "not err, warning, notice, info, debug or 0-7");
+	}
+	if (g_key_file_has_key(kf, "agent", "max-parallel", NULL)) {
+		g_autofree char *v = g_key_file_get_string(kf, "agent", "max-parallel", NULL);
+		char *end;
+		long n = strtol(v ? v : "", &end, 10);
+		if (!v || !*v || *end || n < 1 || n > 1024)
+			return bad(error, file, text, "agent", "max-parallel", "not a number from 1 to 1024");
+		cfg->max_parallel = (int)n;
+	}
+	if (cfg->coldplug && strcmp(cfg->coldplug, "trigger") && strcmp(cfg->coldplug, "resolve"))
+		return bad(error, file, text, "agent", "coldplug", "neither 'trigger' nor 'resolve'");
+	/* the files named must be readable now, not at the first event */
+	for (char **t = cfg->tables; t && *t; t++) {
+		GStatBuf st;
+		if (g_stat(*t, &st) < 0 || !S_ISREG(st.st_mode) || g_access(*t, R_OK) < 0)
+			return bad(error, file, text, "modules", "tables", "a table file that cannot be read");
+		/* the agent runs as root on every event: nobody else may write its tables */
+		if (st.st_mode & (S_IWGRP | S_IWOTH))
+			return bad(error, file, text, "modules", "tables", "a table file writable by group or others");
+	}
+	return TRUE;
+}
+
+void cli_config_clear(struct cli_config *cfg)
+{
+	g_free(cfg->path);
+	g_free(cfg->root);
+	g_free(cfg->version);
+	g_free(cfg->directory);
+	g_strfreev(cfg->modprobe_d);
+	g_strfreev(cfg->tables);
+	g_strfreev(cfg->blacklist);
+	g_free(cfg->cache);
+	g_free(cfg->hotplug_dir);
+	g_free(cfg->sysfs);
+	g_free(cfg->coldplug);
+	memset(cfg, 0, sizeof(*cfg));
+}

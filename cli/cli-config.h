@@ -1,0 +1,42 @@
+/*
+ * modalias.conf: the settings of the modalias command and the hotplug
+ * agent, read with GLib's GKeyFile.  Front-end code: the library knows
+ * nothing of it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+struct cli_config {
+	char *path;        /* the file read, or NULL */
+	/* [modules] */
+	char *root;        /* like modprobe -d */
+	char *version;     /* like modprobe -S */
+	char *directory;   /* the module directory itself */
+	char **modprobe_d; /* modprobe.d files or directories; NULL: the system's */
+	char **tables;     /* extra "alias PATTERN MODULE" files */
+	char **blacklist;  /* modules never loaded, on top of modprobe.d */
+	char *cache;       /* index cache directory; "" for none; NULL: default */
+	/* [log] */
+	int log_level;     /* syslog priority, -1: unset */
+	/* [agent] */
+	char *hotplug_dir;
+	char *sysfs;
+	int max_parallel;  /* -1: unset */
+	char *coldplug;    /* "trigger" or "resolve" */
+};
+
+#define CLI_CONFIG_DEFAULT SYSCONFDIR "/modalias.conf"
+
+/*
+ * Reads path (or, when path is NULL, the default file if it exists).
+ * Unknown groups and keys are warnings ("FILE:LINE: …\n", appended to
+ * warnings); bad values are errors (FILE:LINE: [GROUP] KEY: why).
+ * Returns FALSE with error set on failure.
+ */
+gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error);
+void cli_config_clear(struct cli_config *cfg);
+/* "err" "3" "info" … → 0..7, or -1 */
+int cli_log_level_parse(const char *s);

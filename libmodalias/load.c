@@ -1,0 +1,371 @@
+/*
+ * libmodalias - loading modules through libkmod: a modalias is resolved
+ * with the library's table, then every module it names is inserted with
+ * its dependencies and softdeps by kmod_module_probe_insert_module(),
+ * honouring modprobe.d blacklists as udev does, skipping builtin and live
+ * modules, and reporting what happened to each module.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmod-dl.h"
+#include "libmodalias-private.h"
+#include "table-private.h"
+
+struct modalias_loader {
+	int refcount;
+	struct modalias_ctx *ctx;
+	struct kmod_ctx *kctx;
+	char *dir;
+	char **config; /* NULL: the system's; else NULL-terminated */
+	bool system_config;
+	char **blacklist; /* our own, on top of modprobe.d */
+	size_t n_blacklist;
+};
+
+static void loader_log(void *data, int priority, const char *file, int line, const char *fn,
+		       const char *format, va_list args)
+{
+	struct modalias_loader *l = data;
+	char *msg = NULL;
+
+	if (!log_enabled(l->ctx, priority) || vasprintf(&msg, format, args) < 0)
+		return;
+	modalias_log(l->ctx, priority, file, line, fn, "libkmod: %s", msg);
+	free(msg);
+}
+
+static int loader_open_kmod(struct modalias_loader *l)
+{
+	l->kctx = kmod_dl.kmod_new(l->dir, l->system_config ? NULL : (const char *const *)l->config);
+	if (!l->kctx) {
+		err(l->ctx, "libkmod cannot open %s\n", l->dir ? l->dir : "the module directory");
+		return -ENOMEM;
+	}
+	kmod_dl.kmod_set_log_fn(l->kctx, loader_log, l);
+	/* mmaps the indexes once; lookups would open them each time otherwise */
+	if (kmod_dl.kmod_load_resources(l->kctx) < 0)
+		info(l->ctx, "libkmod could not load the indexes of %s\n", l->dir ? l->dir : "the module directory");
+	return 0;
+}
+
+MODALIAS_EXPORT int modalias_loader_new(struct modalias_ctx *ctx, const char *dir,
+					const char *const *config_paths,
+					struct modalias_loader **ret)
+{
+	struct modalias_loader *l;
+	size_t n = 0;
+	int r;
+
+	if (!ctx || !ret)
+		return -EINVAL;
+	r = kmod_dl_open();
+	if (r < 0) {
+		err(ctx, "cannot load %s: modules cannot be loaded\n", KMOD_SONAME);
+		return r;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->refcount = 1;
+	l->ctx = modalias_ctx_ref(ctx);
+	l->system_config = config_paths == NULL;
+	if (config_paths)
+		while (config_paths[n])
+			n++;
+	l->config = calloc(n + 1, sizeof(*l->config));
+	if (dir)
+		l->dir = strdup(dir);
+	if (!l->config || (dir && !l->dir))
+		goto oom;
+	for (size_t i = 0; i < n; i++)
+		if (!(l->config[i] = strdup(config_paths[i])))
+			goto oom;
+	r = loader_open_kmod(l);
+	if (r < 0) {
+		modalias_loader_unref(l);
+		return r;
+	}
+	*ret = l;
+	return 0;
+oom:
+	modalias_loader_unref(l);
+	return -ENOMEM;
+}
+
+MODALIAS_EXPORT struct modalias_loader *modalias_loader_ref(struct modalias_loader *l)
+{
+	if (l)
+		l->refcount++;
+	return l;
+}
+
+MODALIAS_EXPORT struct modalias_loader *modalias_loader_unref(struct modalias_loader *l)
+{
+	if (!l)
+		return NULL;
+	if (--l->refcount > 0)
+		return l;
+	if (l->kctx)
+		kmod_dl.kmod_unref(l->kctx);
+	for (size_t i = 0; l->config && l->config[i]; i++)
+		free(l->config[i]);
+	free(l->config);
+	for (size_t i = 0; i < l->n_blacklist; i++)
+		free(l->blacklist[i]);
+	free(l->blacklist);
+	free(l->dir);
+	modalias_ctx_unref(l->ctx);
+	free(l);
+	return NULL;
+}
+
+MODALIAS_EXPORT int modalias_loader_add_blacklist(struct modalias_loader *l, const char *module)
+{
+	char **n;
+	char *name;
+
+	if (!l || !module || !*module)
+		return -EINVAL;
+	name = strdup(module);
+	n = name ? realloc(l->blacklist, (l->n_blacklist + 1) * sizeof(*n)) : NULL;
+	if (!n) {
+		free(name);
+		return -ENOMEM;
+	}
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	l->blacklist = n;
+	l->blacklist[l->n_blacklist++] = name;
+	return 0;
+}
+
+MODALIAS_EXPORT int modalias_loader_revalidate(struct modalias_loader *l)
+{
+	int r;
+
+	if (!l)
+		return -EINVAL;
+	if (kmod_dl.kmod_validate_resources(l->kctx) == KMOD_RESOURCES_OK)
+		return 0;
+	info(l->ctx, "module indexes or configuration changed: reloading\n");
+	kmod_dl.kmod_unref(l->kctx);
+	l->kctx = NULL;
+	r = loader_open_kmod(l);
+	return r < 0 ? r : 1;
+}
+
+MODALIAS_EXPORT const char *modalias_load_state_name(enum modalias_load_state state)
+{
+	static const char *const names[] = {
+		[MODALIAS_LOAD_INSERTED] = "inserted",
+		[MODALIAS_LOAD_WOULD_INSERT] = "would insert",
+		[MODALIAS_LOAD_COMMAND] = "install command",
+		[MODALIAS_LOAD_LIVE] = "already loaded",
+		[MODALIAS_LOAD_BUILTIN] = "builtin",
+		[MODALIAS_LOAD_BLACKLISTED] = "blacklisted",
+		[MODALIAS_LOAD_FAILED] = "failed",
+	};
+
+	return (unsigned int)state < ARRAY_SIZE(names) ? names[state] : NULL;
+}
+
+/* ---- one module ------------------------------------------------------------ */
+
+struct action {
+	char *name;
+	char *detail;
+	char *options;
+	bool install;
+};
+
+struct op {
+	struct action *actions;
+	size_t n, cap;
+	bool oom;
+};
+
+/* kmod's print_action has no user data: the operation in progress is
+ * per thread. */
+static __thread struct op *current_op;
+
+static void record_action(struct kmod_module *m, bool install, const char *options)
+{
+	struct op *op = current_op;
+	const char *name = kmod_dl.kmod_module_get_name(m);
+	const char *detail = install ? kmod_dl.kmod_module_get_install_commands(m) : kmod_dl.kmod_module_get_path(m);
+	struct action *a;
+
+	if (!op || op->oom)
+		return;
+	if (op->n == op->cap) {
+		size_t cap = op->cap ? op->cap * 2 : 8;
+		struct action *n = realloc(op->actions, cap * sizeof(*n));
+		if (!n) {
+			op->oom = true;
+			return;
+		}
+		op->actions = n;
+		op->cap = cap;
+	}
+	a = &op->actions[op->n];
+	a->name = strdup(name ? name : "");
+	a->detail = strdup(detail ? detail : "");
+	a->options = strdup(options ? options : "");
+	a->install = install;
+	if (!a->name || !a->detail || !a->options) {
+		free(a->name);
+		free(a->detail);
+		free(a->options);
+		op->oom = true;
+		return;
+	}
+	op->n++;
+}
+
+static void op_clear(struct op *op)
+{
+	for (size_t i = 0; i < op->n; i++) {
+		free(op->actions[i].name);
+		free(op->actions[i].detail);
+		free(op->actions[i].options);
+	}
+	free(op->actions);
+	memset(op, 0, sizeof(*op));
+}
+
+static bool our_blacklist(const struct modalias_loader *l, const char *name)
+{
+	for (size_t i = 0; i < l->n_blacklist; i++)
+		if (strcmp(l->blacklist[i], name) == 0)
+			return true;
+	return false;
+}
+
+MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const char *module,
+						unsigned int flags, modalias_load_fn fn, void *data)
+{
+	struct kmod_module *mod = NULL;
+	struct op op = { 0 };
+	bool dry = flags & MODALIAS_LOAD_DRY_RUN;
+	int r, state, done = 0;
+
+	if (!l || !module)
+		return -EINVAL;
+	r = kmod_dl.kmod_module_new_from_name(l->kctx, module, &mod);
+	if (r < 0) {
+		err(l->ctx, "%s: %s\n", module, strerror(-r));
+		return r;
+	}
+	module = kmod_dl.kmod_module_get_name(mod);
+	state = kmod_dl.kmod_module_get_initstate(mod);
+	if (state == KMOD_MODULE_BUILTIN || state == KMOD_MODULE_LIVE) {
+		if (fn)
+			fn(data, module, "", "", state == KMOD_MODULE_BUILTIN ? MODALIAS_LOAD_BUILTIN : MODALIAS_LOAD_LIVE, 0);
+		kmod_dl.kmod_module_unref(mod);
+		return 0;
+	}
+	if (our_blacklist(l, module)) {
+		if (fn)
+			fn(data, module, "", "", MODALIAS_LOAD_BLACKLISTED, 0);
+		kmod_dl.kmod_module_unref(mod);
+		return 0;
+	}
+	current_op = &op;
+	r = kmod_dl.kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST | (dry ? KMOD_PROBE_DRY_RUN : 0),
+						    NULL, NULL, NULL, record_action);
+	current_op = NULL;
+	if (op.oom) {
+		op_clear(&op);
+		kmod_dl.kmod_module_unref(mod);
+		return -ENOMEM;
+	}
+	if (r == KMOD_PROBE_APPLY_BLACKLIST) {
+		if (fn)
+			fn(data, module, "", "", MODALIAS_LOAD_BLACKLISTED, 0);
+		r = 0;
+	} else {
+		for (size_t i = 0; i < op.n; i++) {
+			const struct action *a = &op.actions[i];
+			enum modalias_load_state st;
+			int e = 0;
+
+			if (dry) {
+				st = a->install ? MODALIAS_LOAD_COMMAND : MODALIAS_LOAD_WOULD_INSERT;
+			} else if (r < 0 && i + 1 == op.n) {
+				/* the one being inserted when it stopped */
+				st = MODALIAS_LOAD_FAILED;
+				e = r;
+			} else {
+				/* kmod ignores softdeps' failures: ask the kernel */
+				struct kmod_module *m = NULL;
+				int s = -ENOENT;
+
+				if (kmod_dl.kmod_module_new_from_name(l->kctx, a->name, &m) == 0) {
+					s = kmod_dl.kmod_module_get_initstate(m);
+					kmod_dl.kmod_module_unref(m);
+				}
+				if (a->install || s == KMOD_MODULE_LIVE || s == KMOD_MODULE_COMING) {
+					st = a->install ? MODALIAS_LOAD_COMMAND : MODALIAS_LOAD_INSERTED;
+				} else {
+					st = MODALIAS_LOAD_FAILED;
+					e = -EIO;
+				}
+			}
+			if (st == MODALIAS_LOAD_FAILED)
+				err(l->ctx, "%s: cannot insert %s: %s\n", a->name, a->detail, strerror(-e));
+			else
+				done++;
+			if (fn)
+				fn(data, a->name, a->detail, a->options, st, e);
+		}
+		if (r == 0 && op.n == 0 && fn)
+			/* probe found it loaded after all (a race with another loader) */
+			fn(data, module, "", "", MODALIAS_LOAD_LIVE, 0);
+	}
+	op_clear(&op);
+	kmod_dl.kmod_module_unref(mod);
+	return r < 0 ? r : done;
+}
+
+MODALIAS_EXPORT int modalias_loader_load(struct modalias_loader *l, struct modalias_table *table,
+					 const char *alias, unsigned int flags, modalias_load_fn fn,
+					 void *data)
+{
+	struct modalias_result *res;
+	int r, n, total = 0, first_err = 0;
+
+	if (!l || !table || !alias)
+		return -EINVAL;
+	r = modalias_result_new(&res);
+	if (r < 0)
+		return r;
+	n = modalias_table_lookup(table, alias, res);
+	if (n < 0) {
+		modalias_result_unref(res);
+		return n;
+	}
+	if (n == 0)
+		dbg(l->ctx, "%s: no module\n", alias);
+	for (int i = 0; i < n; i++) {
+		const char *m = modalias_result_get_module(res, (unsigned int)i);
+
+		if (modalias_result_is_builtin(res, (unsigned int)i)) {
+			if (fn)
+				fn(data, m, "", "", MODALIAS_LOAD_BUILTIN, 0);
+			continue;
+		}
+		r = modalias_loader_load_module(l, m, flags, fn, data);
+		if (r < 0 && !first_err)
+			first_err = r;
+		else if (r > 0)
+			total += r;
+	}
+	modalias_result_unref(res);
+	return first_err ? first_err : total;
+}

@@ -1,0 +1,292 @@
+/*
+ * Loading modules through libkmod, against a stand-in kernel
+ * (tests/shim/fake-kernel.so, preloaded: this program re-executes itself
+ * with it) and the synthetic module tree of tests/data/load/: dependency
+ * order, softdeps, blacklists, builtin, already loaded, failures, install
+ * commands, and dry runs identical to "modprobe -n -v".
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "test-common.h"
+
+#define FIXTURE_VERSION "9.9.9-test"
+
+static char *fixture_root;   /* tests/data/load */
+static char *moddir;         /* …/lib/modules/9.9.9-test */
+static char *confdir;        /* …/modprobe.d */
+
+struct record {
+	GString *log;      /* "state module detail err\n" */
+	GString *modprobe; /* the same, as modprobe -n -v prints it */
+};
+
+static void on_module(void *data, const char *module, const char *detail, const char *options,
+		      enum modalias_load_state state, int err)
+{
+	struct record *rec = data;
+
+	g_string_append_printf(rec->log, "%s %s%s%s%s\n", modalias_load_state_name(state), module,
+			       *detail ? " " : "", detail, err ? (err == -ENODEV ? " ENODEV" : " ERR") : "");
+	/* what modprobe -n -v prints */
+	if (state == MODALIAS_LOAD_WOULD_INSERT)
+		g_string_append_printf(rec->modprobe, "insmod %s %s\n", detail, options);
+	else if (state == MODALIAS_LOAD_COMMAND)
+		g_string_append_printf(rec->modprobe, "install %s %s\n", detail, options);
+}
+
+/* A fresh fake kernel: nothing loaded but what the test says. */
+static char *fake_kernel(void)
+{
+	char *root = g_dir_make_tmp("modalias-kernel-XXXXXX", NULL);
+	g_autofree char *sysmod = g_build_filename(root, "sys", "module", NULL);
+
+	g_assert_cmpint(g_mkdir_with_parents(sysmod, 0755), ==, 0);
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_unsetenv("FAKE_KERNEL_FAIL");
+	return root;
+}
+
+static char *inserted(const char *root)
+{
+	g_autofree char *path = g_build_filename(root, "inserted", NULL);
+	char *text = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return g_strdup("");
+	return text;
+}
+
+static void rm_rf(const char *path)
+{
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", path);
+	g_assert_cmpint(system(cmd), ==, 0);
+}
+
+struct env {
+	struct modalias_ctx *ctx;
+	struct modalias_table *table;
+	struct modalias_loader *loader;
+	char *kernel;
+};
+
+static void env_setup(struct env *e)
+{
+	const char *conf[] = { confdir, NULL };
+
+	e->kernel = fake_kernel();
+	e->ctx = test_ctx_new();
+	g_assert_cmpint(modalias_table_new_from_directory(e->ctx, moddir, &e->table), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(e->table, conf), ==, 0);
+	g_assert_cmpint(modalias_loader_new(e->ctx, moddir, conf, &e->loader), ==, 0);
+}
+
+static void env_teardown(struct env *e)
+{
+	modalias_loader_unref(e->loader);
+	modalias_table_unref(e->table);
+	modalias_ctx_unref(e->ctx);
+	rm_rf(e->kernel);
+	g_free(e->kernel);
+}
+
+static char *load_as(struct env *e, const char *alias, unsigned int flags, int *ret, char **modprobe)
+{
+	struct record rec = { g_string_new(NULL), g_string_new(NULL) };
+
+	*ret = modalias_loader_load(e->loader, e->table, alias, flags, on_module, &rec);
+	if (modprobe)
+		*modprobe = g_string_free(rec.modprobe, FALSE);
+	else
+		g_string_free(rec.modprobe, TRUE);
+	return g_string_free(rec.log, FALSE);
+}
+
+static char *load(struct env *e, const char *alias, unsigned int flags, int *ret)
+{
+	return load_as(e, alias, flags, ret, NULL);
+}
+
+static char *path_of(const char *name)
+{
+	return g_build_filename(moddir, "kernel", "test", name, NULL);
+}
+
+static void test_dependencies(void)
+{
+	struct env e;
+	g_autofree char *log = NULL, *again = NULL, *ins = NULL;
+	g_autofree char *a = path_of("mod_a.ko"), *b = path_of("mod_b.ko"), *c = path_of("mod_c.ko");
+	g_autofree char *want = g_strdup_printf("inserted mod_c %s\ninserted mod_b %s\ninserted mod_a %s\n", c, b, a);
+	int r;
+
+	env_setup(&e);
+	log = load(&e, "test:dev:abc", 0, &r);
+	g_assert_cmpint(r, ==, 3);
+	g_assert_cmpstr(log, ==, want);
+	ins = inserted(e.kernel);
+	g_assert_cmpstr(ins, ==, "mod_c\nmod_b\nmod_a\n");
+	/* the second time, it is there */
+	again = load(&e, "test:dev:abc", 0, &r);
+	g_assert_cmpint(r, ==, 0);
+	g_assert_cmpstr(again, ==, "already loaded mod_a\n");
+	env_teardown(&e);
+}
+
+static void test_softdeps_and_multi(void)
+{
+	struct env e;
+	g_autofree char *log = NULL, *ins = NULL, *multi = NULL;
+	int r;
+
+	env_setup(&e);
+	log = load(&e, "test:dev:soft", 0, &r);
+	g_assert_cmpint(r, ==, 3);
+	ins = inserted(e.kernel);
+	g_assert_cmpstr(ins, ==, "mod_pre\nmod_soft\nmod_post\n");
+	/* two modules for one alias, in modules.order order; ours blacklists one */
+	g_assert_cmpint(modalias_loader_add_blacklist(e.loader, "mod-x"), ==, 0);
+	multi = load(&e, "test:dev:multi", 0, &r);
+	g_assert_true(g_str_has_suffix(multi, "mod_a.ko\nblacklisted mod_x\n"));
+	g_assert_nonnull(strstr(multi, "inserted mod_c "));
+	env_teardown(&e);
+}
+
+static void test_blacklist_live_builtin_command(void)
+{
+	struct env e;
+	g_autofree char *black = NULL, *live = NULL, *builtin = NULL, *cmd = NULL, *ins = NULL;
+	g_autofree char *livedir = NULL, *livestate = NULL;
+	int r;
+
+	env_setup(&e);
+	livedir = g_build_filename(e.kernel, "sys", "module", "mod_live", NULL);
+	livestate = g_build_filename(livedir, "initstate", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(livedir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(livestate, "live\n", -1, NULL));
+
+	black = load(&e, "test:dev:black", 0, &r);
+	g_assert_cmpint(r, ==, 0);
+	g_assert_cmpstr(black, ==, "blacklisted mod_black\n");
+	live = load(&e, "test:dev:live", 0, &r);
+	g_assert_cmpstr(live, ==, "already loaded mod_live\n");
+	builtin = load(&e, "test:dev:builtin", 0, &r);
+	g_assert_cmpstr(builtin, ==, "builtin mod_builtin\n");
+	cmd = load(&e, "test:dev:cmd", 0, &r);
+	g_assert_cmpstr(cmd, ==, "install command mod_cmd /bin/true\n");
+	ins = inserted(e.kernel);
+	g_assert_cmpstr(ins, ==, "");
+	env_teardown(&e);
+}
+
+static void test_failures(void)
+{
+	struct env e;
+	g_autofree char *fail = NULL, *needs = NULL, *ins = NULL;
+	g_autofree char *f = path_of("mod_fail.ko");
+	g_autofree char *want = g_strdup_printf("failed mod_fail %s ENODEV\n", f);
+	int r;
+
+	env_setup(&e);
+	g_setenv("FAKE_KERNEL_FAIL", "mod_fail:19", TRUE);
+	fail = load(&e, "test:dev:fail", 0, &r);
+	g_assert_cmpint(r, ==, -ENODEV);
+	g_assert_cmpstr(fail, ==, want);
+	g_assert_nonnull(strstr(test_log_text(), "cannot insert"));
+	/* a dependency that fails stops its dependent */
+	needs = load(&e, "test:dev:needsfail", 0, &r);
+	g_assert_cmpint(r, ==, -ENODEV);
+	g_assert_cmpstr(needs, ==, want);
+	ins = inserted(e.kernel);
+	g_assert_cmpstr(ins, ==, "");
+	env_teardown(&e);
+}
+
+/* A dry run says, module for module, what "modprobe -n -v" says. */
+static void test_dry_run_like_modprobe(void)
+{
+	static const char *const aliases[] = {
+		"test:dev:abc", "test:dev:soft", "test:dev:opt", "test:dev:multi", "test:dev:cmd",
+		"test:dev:dash", "test:dev:needsfail", "test:dev:black", "test:dev:nothing",
+	};
+	struct env e;
+
+	env_setup(&e);
+	for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++) {
+		g_autofree char *out = NULL, *errout = NULL, *log = NULL;
+		const char *argv[] = { "modprobe", "-n", "-v", "-d", fixture_root, "-S", FIXTURE_VERSION, "-C", confdir,
+				       aliases[i], NULL };
+		g_autofree char *ours = NULL;
+		int status, r;
+
+		if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &errout,
+				  &status, NULL))
+			g_error("cannot run modprobe");
+		log = load_as(&e, aliases[i], MODALIAS_LOAD_DRY_RUN, &r, &ours);
+		g_assert_cmpint(r, >=, 0);
+		if (strcmp(ours, out) != 0)
+			g_error("%s: modprobe -n -v says\n%s\nlibmodalias says\n%s", aliases[i], out, ours);
+	}
+	{
+		g_autofree char *ins = inserted(e.kernel);
+		g_assert_cmpstr(ins, ==, "");
+	}
+	env_teardown(&e);
+}
+
+static void test_revalidate(void)
+{
+	/* on a copy: the fixture may be read-only (make distcheck) */
+	g_autofree char *tmp = g_dir_make_tmp("modalias-moddir-XXXXXX", NULL);
+	g_autofree char *copy = g_strdup_printf("cp -r '%s/.' '%s'", moddir, tmp);
+	g_autofree char *bin = g_build_filename(tmp, "modules.dep.bin", NULL);
+	struct utimbuf later = { .actime = time(NULL) + 100, .modtime = time(NULL) + 100 };
+	const char *none[] = { NULL };
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_loader *loader;
+
+	g_assert_cmpint(system(copy), ==, 0);
+	g_assert_cmpint(modalias_loader_new(ctx, tmp, none, &loader), ==, 0);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
+	g_assert_cmpint(utime(bin, &later), ==, 0);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 1);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
+	modalias_loader_unref(loader);
+	modalias_ctx_unref(ctx);
+	rm_rf(tmp);
+}
+
+int main(int argc, char **argv)
+{
+	const char *preload = g_getenv("LD_PRELOAD");
+
+	if (!preload || !strstr(preload, "fake-kernel")) {
+		/* the stand-in kernel must be in place before anything runs */
+		g_autofree char *dir = g_path_get_dirname(argv[0]);
+		g_autofree char *shim = g_build_filename(dir, "shim", ".libs", "fake-kernel.so", NULL);
+
+		if (!g_file_test(shim, G_FILE_TEST_EXISTS))
+			g_error("%s is missing", shim);
+		g_setenv("LD_PRELOAD", shim, TRUE);
+		execv("/proc/self/exe", argv);
+		g_error("cannot re-execute %s", argv[0]);
+	}
+	g_test_init(&argc, &argv, NULL);
+	{
+		/* absolute, as libkmod makes module paths */
+		g_autofree char *rel = g_test_build_filename(G_TEST_DIST, "data", "load", NULL);
+		fixture_root = g_canonicalize_filename(rel, NULL);
+	}
+	moddir = g_build_filename(fixture_root, "lib", "modules", FIXTURE_VERSION, NULL);
+	confdir = g_build_filename(fixture_root, "modprobe.d", NULL);
+	g_test_add_func("/load/dependencies", test_dependencies);
+	g_test_add_func("/load/softdeps-multi", test_softdeps_and_multi);
+	g_test_add_func("/load/blacklist-live-builtin-command", test_blacklist_live_builtin_command);
+	g_test_add_func("/load/failures", test_failures);
+	g_test_add_func("/load/dry-run-like-modprobe", test_dry_run_like_modprobe);
+	g_test_add_func("/load/revalidate", test_revalidate);
+	return g_test_run();
+}
