@@ -1,0 +1,796 @@
+/*
+ * hotplug - the kernel's uevent helper (/sbin/hotplug SUBSYSTEM) and a
+ * netlink uevent daemon with coldplug, loading modules through libmodalias
+ * and running /etc/hotplug.d handlers as hotplug-ng did.
+ *
+ * A thin front end: events in, libmodalias (resolve, load) and handlers out.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "cli-config.h"
+#include "libmodalias.h"
+
+extern char **environ;
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* ---- settings and logging ------------------------------------------------- */
+
+static struct {
+	char *hotplug_dir;
+	char *sysfs;
+	char *moddir, *root, *version, *modprobe_conf, *config_file, *log_level_name;
+	char *coldplug_mode;
+	gboolean daemon, dry_run, trust_any_sender, coldplug_flag, force_stderr;
+	int max_parallel;
+	int netlink_group;
+	int log_level;
+	bool log_stderr;
+} opt = { .max_parallel = 0, .netlink_group = 1, .log_level = LOG_NOTICE };
+
+static struct cli_config config;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void say(int priority, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void say(int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (priority > opt.log_level)
+		return;
+	va_start(ap, fmt);
+	vsyslog(priority, fmt, ap);
+	va_end(ap);
+	if (opt.log_stderr) {
+		pthread_mutex_lock(&out_lock);
+		fputs("hotplug: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+		pthread_mutex_unlock(&out_lock);
+	}
+}
+
+static void lib_log(void *data, int priority, const char *file, int line, const char *fn,
+		    const char *format, va_list args)
+{
+	g_autofree char *msg = g_strdup_vprintf(format, args);
+
+	g_strchomp(msg);
+	say(priority, "%s", msg);
+}
+
+/* Dry-run output: one line each, on standard output. */
+static void out(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&out_lock);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	pthread_mutex_unlock(&out_lock);
+}
+
+/* ---- the library objects --------------------------------------------------- */
+
+static struct modalias_ctx *ctx;
+static struct modalias_table *table;
+static struct modalias_loader *loader;
+static pthread_mutex_t kmod_lock = PTHREAD_MUTEX_INITIALIZER; /* libkmod is not thread-safe */
+
+static char *module_dir(void)
+{
+	const char *root = opt.root ? opt.root : config.root;
+	const char *version = opt.version ? opt.version : config.version;
+	struct utsname u;
+
+	if (opt.moddir)
+		return g_strdup(opt.moddir);
+	if (!opt.root && !opt.version && config.directory)
+		return g_strdup(config.directory);
+	if (!version && uname(&u) == 0)
+		return g_build_filename(root ? root : "/", "lib", "modules", u.release, NULL);
+	return g_build_filename(root ? root : "/", "lib", "modules", version ? version : "", NULL);
+}
+
+static int setup_library(void)
+{
+	g_autofree char *dir = module_dir();
+	const char *paths[2] = { opt.modprobe_conf, NULL }, *const *cfg = NULL, *none[] = { NULL };
+	bool no_config = opt.modprobe_conf && strcmp(opt.modprobe_conf, "/dev/null") == 0;
+	int r;
+
+	if (opt.modprobe_conf)
+		cfg = paths;
+	else if (config.modprobe_d)
+		cfg = (const char *const *)config.modprobe_d;
+	if (!ctx) {
+		if (modalias_ctx_new(&ctx) < 0)
+			return -ENOMEM;
+		modalias_ctx_set_log_fn(ctx, lib_log, NULL);
+	}
+	modalias_ctx_set_log_priority(ctx, opt.log_level);
+	if (opt.sysfs)
+		modalias_ctx_set_sysfs_root(ctx, opt.sysfs);
+	modalias_table_unref(table);
+	modalias_loader_unref(loader);
+	table = NULL;
+	loader = NULL;
+	r = modalias_table_open(ctx, dir, config.cache && !*config.cache ? NULL : config.cache, &table);
+	if (r < 0) {
+		say(LOG_ERR, "cannot load the module tables of %s: %s", dir, strerror(-r));
+		return r;
+	}
+	if (!no_config && (r = modalias_table_load_config(table, cfg)) < 0)
+		say(LOG_ERR, "cannot read the modprobe configuration: %s", strerror(-r));
+	for (char **f = config.tables; f && *f; f++)
+		if (modalias_table_load_file(table, *f) != 0)
+			say(LOG_ERR, "%s: not fully read", *f);
+	modalias_table_prepare(table);
+	r = modalias_loader_new(ctx, dir, no_config ? none : cfg, &loader);
+	if (r < 0) {
+		say(LOG_ERR, "cannot set up libkmod: %s", strerror(-r));
+		return r;
+	}
+	for (char **b = config.blacklist; b && *b; b++) {
+		modalias_loader_add_blacklist(loader, *b);
+		modalias_table_add_blacklist(table, *b);
+	}
+	modalias_table_prepare(table);
+	return 0;
+}
+
+/* ---- one load at a time per module -------------------------------------- */
+
+struct module_state {
+	bool loading;
+	bool done;
+	pthread_cond_t cond;
+};
+
+static GHashTable *modules; /* name → struct module_state */
+static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_module(void *data, const char *module, const char *detail, const char *options,
+		      enum modalias_load_state state, int err)
+{
+	if (opt.dry_run) {
+		if (state == MODALIAS_LOAD_WOULD_INSERT)
+			out("load %s", module);
+		else if (state == MODALIAS_LOAD_COMMAND)
+			out("install %s %s", module, detail);
+		return;
+	}
+	if (state == MODALIAS_LOAD_FAILED)
+		say(LOG_ERR, "%s: %s (%s)", module, modalias_load_state_name(state), strerror(-err));
+	else if (state == MODALIAS_LOAD_INSERTED || state == MODALIAS_LOAD_COMMAND)
+		say(LOG_INFO, "%s %s", modalias_load_state_name(state), module);
+	else
+		say(LOG_DEBUG, "%s: %s", module, modalias_load_state_name(state));
+}
+
+/* Loads every module of alias, each module once for the whole run: a
+ * second event for a module waits for the first one's result. */
+static void load_alias(const char *alias)
+{
+	struct modalias_result *res;
+	int n;
+
+	if (modalias_result_new(&res) < 0)
+		return;
+	n = modalias_table_lookup(table, alias, res);
+	if (n < 0)
+		say(LOG_ERR, "'%s': cannot look it up: %s", alias, strerror(-n));
+	for (int i = 0; i < n; i++) {
+		const char *m = modalias_result_get_module(res, (unsigned int)i);
+		struct module_state *st;
+		bool mine = false;
+
+		pthread_mutex_lock(&modules_lock);
+		st = g_hash_table_lookup(modules, m);
+		if (!st) {
+			st = g_new0(struct module_state, 1);
+			pthread_cond_init(&st->cond, NULL);
+			g_hash_table_insert(modules, g_strdup(m), st);
+			st->loading = mine = true;
+		}
+		while (!mine && st->loading)
+			pthread_cond_wait(&st->cond, &modules_lock);
+		pthread_mutex_unlock(&modules_lock);
+		if (!mine)
+			continue; /* loaded (or tried) for an earlier event */
+		if (modalias_result_is_builtin(res, (unsigned int)i)) {
+			say(LOG_DEBUG, "%s: builtin", m);
+		} else {
+			pthread_mutex_lock(&kmod_lock);
+			modalias_loader_load_module(loader, m, opt.dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_module, NULL);
+			pthread_mutex_unlock(&kmod_lock);
+		}
+		pthread_mutex_lock(&modules_lock);
+		st->loading = false;
+		st->done = true;
+		pthread_cond_broadcast(&st->cond);
+		pthread_mutex_unlock(&modules_lock);
+	}
+	modalias_result_unref(res);
+}
+
+/* ---- handlers ------------------------------------------------------------- */
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Runs the *.hotplug handlers of one directory, in C-locale byte order. */
+static void run_dir(const char *dir, const char *subsystem, char *const *envp)
+{
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		if (errno != ENOENT)
+			say(LOG_ERR, "%s: %s", dir, strerror(errno));
+		return;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && g_str_has_suffix(de->d_name, ".hotplug"))
+			g_ptr_array_add(names, g_strdup(de->d_name));
+	closedir(d);
+	qsort(names->pdata, names->len, sizeof(char *), name_cmp);
+	for (guint i = 0; i < names->len; i++) {
+		g_autofree char *path = g_build_filename(dir, (char *)g_ptr_array_index(names, i), NULL);
+		char *argv[] = { path, (char *)subsystem, NULL };
+		const char *why = NULL;
+		struct stat st;
+		pid_t pid;
+		int status;
+
+		/* symlinks are followed: the target is what must be safe */
+		if (stat(path, &st) < 0)
+			why = strerror(errno);
+		else if (!S_ISREG(st.st_mode))
+			why = "not a regular file";
+		else if (access(path, X_OK) < 0)
+			why = "not executable";
+		else if (st.st_uid != 0)
+			why = "not owned by root";
+		else if (st.st_mode & (S_IWGRP | S_IWOTH))
+			why = "writable by group or others";
+		if (why) {
+			say(LOG_WARNING, "%s: refused: %s", path, why);
+			continue;
+		}
+		if (opt.dry_run) {
+			out("run %s %s", path, subsystem);
+			continue;
+		}
+		if (posix_spawn(&pid, path, NULL, NULL, argv, envp) != 0) {
+			say(LOG_ERR, "%s: cannot run it: %s", path, strerror(errno));
+			continue;
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			say(LOG_DEBUG, "%s: done", path);
+		else if (WIFEXITED(status))
+			say(LOG_NOTICE, "%s: exited with status %d", path, WEXITSTATUS(status));
+		else
+			say(LOG_NOTICE, "%s: killed by signal %d", path, WTERMSIG(status));
+	}
+}
+
+static bool subsystem_ok(const char *s)
+{
+	return s && *s && !strchr(s, '/') && !strstr(s, "..") && strcmp(s, ".") != 0;
+}
+
+static const char *env_lookup(void *data, const char *name)
+{
+	char *const *envp = data;
+	size_t len = strlen(name);
+
+	for (; *envp; envp++)
+		if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
+			return *envp + len + 1;
+	return NULL;
+}
+
+/* One event: modules first (on add), then the handlers. */
+static void handle_event(const char *subsystem, char *const *envp)
+{
+	const char *action = env_lookup((void *)envp, "ACTION");
+	g_autofree char *sub_dir = g_build_filename(opt.hotplug_dir, subsystem, NULL);
+	g_autofree char *default_dir = g_build_filename(opt.hotplug_dir, "default", NULL);
+
+	if (opt.dry_run) {
+		const char *seq = env_lookup((void *)envp, "SEQNUM"), *devpath = env_lookup((void *)envp, "DEVPATH");
+		out("event %s %s %s %s", seq ? seq : "-", action ? action : "-", subsystem, devpath ? devpath : "-");
+	}
+	if (action && strcmp(action, "add") == 0 && table) {
+		struct modalias_dev *dev;
+		int r = modalias_dev_new_from_env_fn(ctx, subsystem, env_lookup, (void *)envp, &dev);
+
+		if (r == 0) {
+			char *alias;
+			if (modalias_dev_format(dev, &alias) == 0) {
+				load_alias(alias);
+				free(alias);
+			}
+			modalias_dev_unref(dev);
+		} else if (r != -ENOENT) {
+			say(LOG_NOTICE, "%s event: no modalias from its variables: %s", subsystem, strerror(-r));
+		}
+	}
+	run_dir(sub_dir, subsystem, envp);
+	run_dir(default_dir, subsystem, envp);
+}
+
+/* ---- coldplug ------------------------------------------------------------ */
+
+static int coldplug_resolve_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
+{
+	char *alias;
+
+	if (err < 0 || modalias_dev_format(dev, &alias) < 0)
+		return 0;
+	if (opt.dry_run)
+		out("coldplug %s %s", devpath, alias);
+	load_alias(alias);
+	free(alias);
+	return 0;
+}
+
+static int coldplug_trigger_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
+{
+	g_autofree char *path = g_build_filename(modalias_ctx_get_sysfs_root(ctx), devpath, "uevent", NULL);
+
+	if (opt.dry_run) {
+		out("trigger %s", devpath);
+		return 0;
+	}
+	{
+		/* in place: sysfs attributes cannot be replaced by rename */
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "add", 3) != 3)
+			say(LOG_NOTICE, "%s: cannot trigger: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
+static void coldplug(void)
+{
+	bool trigger = g_strcmp0(opt.coldplug_mode ? opt.coldplug_mode : config.coldplug, "trigger") == 0;
+	int r;
+
+	say(LOG_INFO, "coldplug (%s)", trigger ? "trigger" : "resolve");
+	r = modalias_sysfs_foreach(ctx, trigger ? coldplug_trigger_one : coldplug_resolve_one, NULL);
+	if (r < 0)
+		say(LOG_ERR, "coldplug: cannot walk %s/devices: %s", modalias_ctx_get_sysfs_root(ctx), strerror(-r));
+}
+
+/* ---- the daemon ------------------------------------------------------------ */
+
+struct event {
+	unsigned long long seqnum;
+	char *devpath;
+	char *subsystem;
+	char **envp;
+	bool running;
+	bool done;
+};
+
+static GPtrArray *queue; /* struct event *, by seqnum */
+static int done_pipe[2];
+static int running;
+
+static void event_free(struct event *e)
+{
+	g_free(e->devpath);
+	g_free(e->subsystem);
+	g_strfreev(e->envp);
+	g_free(e);
+}
+
+/* Parses "ACTION@DEVPATH\0KEY=VALUE\0…"; NULL when it is not a kernel uevent. */
+static struct event *event_parse(const char *buf, size_t len)
+{
+	struct event *e;
+	GPtrArray *env;
+	const char *at = memchr(buf, '@', len), *p;
+	const char *seq = NULL;
+
+	if (!at || memchr(buf, '\0', len) < (const void *)at)
+		return NULL; /* libudev's own messages start "libudev\0" */
+	e = g_new0(struct event, 1);
+	env = g_ptr_array_new();
+	for (p = buf + strlen(buf) + 1; p < buf + len; p += strlen(p) + 1) {
+		if (!memchr(p, '\0', (size_t)(buf + len - p)))
+			break;
+		if (!strchr(p, '='))
+			continue;
+		g_ptr_array_add(env, g_strdup(p));
+		if (g_str_has_prefix(p, "DEVPATH="))
+			e->devpath = g_strdup(p + 8);
+		else if (g_str_has_prefix(p, "SUBSYSTEM="))
+			e->subsystem = g_strdup(p + 10);
+		else if (g_str_has_prefix(p, "SEQNUM="))
+			seq = p + 7;
+	}
+	g_ptr_array_add(env, NULL);
+	e->envp = (char **)g_ptr_array_free(env, FALSE);
+	if (!e->devpath || !e->subsystem || !seq) {
+		event_free(e);
+		return NULL;
+	}
+	e->seqnum = g_ascii_strtoull(seq, NULL, 10);
+	return e;
+}
+
+/* Same device, or one the parent of the other: the second waits. */
+static bool related(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), l = la < lb ? la : lb;
+
+	return strncmp(a, b, l) == 0 && (la == lb || (la < lb ? b[la] : a[lb]) == '/');
+}
+
+static void *worker(void *data)
+{
+	struct event *e = data;
+
+	if (subsystem_ok(e->subsystem))
+		handle_event(e->subsystem, e->envp);
+	else
+		say(LOG_WARNING, "event %llu: bad SUBSYSTEM '%s' ignored", e->seqnum, e->subsystem);
+	if (write(done_pipe[1], &e, sizeof(e)) != sizeof(e))
+		say(LOG_ERR, "worker: cannot report");
+	return NULL;
+}
+
+static void dispatch(void)
+{
+	for (guint i = 0; i < queue->len && running < opt.max_parallel; i++) {
+		struct event *e = g_ptr_array_index(queue, i);
+		bool blocked = false;
+		pthread_t t;
+
+		if (e->running)
+			continue;
+		for (guint k = 0; k < i && !blocked; k++)
+			blocked = related(((struct event *)g_ptr_array_index(queue, k))->devpath, e->devpath);
+		if (blocked)
+			continue;
+		e->running = true;
+		running++;
+		if (pthread_create(&t, NULL, worker, e) != 0) {
+			say(LOG_ERR, "cannot start a worker: running event %llu inline", e->seqnum);
+			worker(e);
+		} else {
+			pthread_detach(t);
+		}
+	}
+}
+
+static void enqueue(struct event *e)
+{
+	guint i = queue->len;
+
+	/* by SEQNUM: the kernel's order, whatever the arrival order */
+	while (i > 0 && ((struct event *)g_ptr_array_index(queue, i - 1))->seqnum > e->seqnum &&
+	       !((struct event *)g_ptr_array_index(queue, i - 1))->running)
+		i--;
+	g_ptr_array_insert(queue, (gint)i, e);
+}
+
+static int netlink_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1u << (opt.netlink_group - 1) };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+	int size = 128 * 1024 * 1024, one = 1;
+
+	if (fd < 0)
+		return -errno;
+	/* a large buffer: coldplug bursts are thousands of events */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* Reads one message; only the kernel's (sender pid 0, uid 0) unless told. */
+static struct event *netlink_receive(int fd, bool *overflow)
+{
+	char buf[16384], cbuf[CMSG_SPACE(sizeof(struct ucred))];
+	struct sockaddr_nl sa;
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) - 1 };
+	struct msghdr mh = { .msg_name = &sa, .msg_namelen = sizeof(sa), .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	struct ucred *cred = NULL;
+	ssize_t n = recvmsg(fd, &mh, 0);
+
+	*overflow = false;
+	if (n < 0) {
+		*overflow = errno == ENOBUFS;
+		return NULL;
+	}
+	buf[n] = '\0';
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS)
+			cred = (struct ucred *)CMSG_DATA(cm);
+	if (!opt.trust_any_sender && (sa.nl_pid != 0 || !cred || cred->uid != 0)) {
+		say(LOG_DEBUG, "message from pid %u ignored: not the kernel", sa.nl_pid);
+		return NULL;
+	}
+	return event_parse(buf, (size_t)n);
+}
+
+static int run_daemon(void)
+{
+	sigset_t mask;
+	struct pollfd pfd[3];
+	int nl, sfd;
+	bool stopping = false, reload = false;
+
+	nl = netlink_open();
+	if (nl < 0) {
+		say(LOG_ERR, "cannot listen for uevents: %s", strerror(-nl));
+		return EXIT_FAIL;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (pipe2(done_pipe, O_CLOEXEC | O_NONBLOCK) < 0 || sfd < 0) {
+		say(LOG_ERR, "cannot set up: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	queue = g_ptr_array_new();
+	say(LOG_INFO, "listening (netlink group %d, %d workers)", opt.netlink_group, opt.max_parallel);
+	/* listening first: nothing that happens during coldplug is missed */
+	if (opt.coldplug_flag)
+		coldplug();
+	if (opt.dry_run)
+		out("ready");
+	pfd[0] = (struct pollfd){ .fd = nl, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = done_pipe[0], .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	while (!stopping || running > 0) {
+		if (poll(pfd, stopping ? 2 : 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGHUP)
+					reload = true;
+				else
+					stopping = true;
+			}
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct event *e;
+			while (read(done_pipe[0], &e, sizeof(e)) == sizeof(e)) {
+				g_ptr_array_remove(queue, e);
+				event_free(e);
+				running--;
+			}
+		}
+		if (!stopping && (pfd[0].revents & POLLIN)) {
+			for (int k = 0; k < 256; k++) {
+				bool overflow;
+				struct event *e = netlink_receive(nl, &overflow);
+				if (overflow) {
+					say(LOG_WARNING, "uevents lost (receive buffer overflow): rescanning sysfs");
+					coldplug();
+					continue;
+				}
+				if (!e) {
+					if (errno == EAGAIN || errno == EWOULDBLOCK)
+						break;
+					continue;
+				}
+				enqueue(e);
+			}
+		}
+		if (reload && running == 0) {
+			GString *warn = g_string_new(NULL);
+			g_autoptr(GError) error = NULL;
+			struct cli_config fresh;
+
+			reload = false;
+			say(LOG_INFO, "reloading the configuration and the module tables");
+			if (cli_config_load(opt.config_file, &fresh, warn, &error)) {
+				cli_config_clear(&config);
+				config = fresh;
+				setup_library();
+			} else {
+				say(LOG_ERR, "configuration not reloaded: %s", error->message);
+			}
+			g_string_free(warn, TRUE);
+		}
+		if (!stopping && !reload)
+			dispatch();
+	}
+	say(LOG_INFO, "stopped");
+	g_ptr_array_free(queue, TRUE);
+	close(nl);
+	close(sfd);
+	return EXIT_OK;
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static gboolean opt_coldplug(const char *name, const char *value, gpointer data, GError **error)
+{
+	opt.coldplug_flag = TRUE;
+	if (value) {
+		g_free(opt.coldplug_mode);
+		opt.coldplug_mode = g_strdup(value);
+	}
+	return TRUE;
+}
+
+static void std_fds(void)
+{
+	/* the kernel may start us with no standard streams */
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0) {
+			int n = open("/dev/null", O_RDWR | O_CLOEXEC);
+			if (n >= 0 && n != fd) {
+				dup2(n, fd);
+				close(n);
+			}
+		}
+}
+
+int main(int argc, char **argv)
+{
+	g_autoptr(GOptionContext) oc = g_option_context_new("SUBSYSTEM | --daemon [--coldplug] | --coldplug");
+	g_autoptr(GError) error = NULL;
+	const GOptionEntry entries[] = {
+		{ "daemon", 0, 0, G_OPTION_ARG_NONE, &opt.daemon, "Listen for kernel uevents (netlink)", NULL },
+		{ "coldplug", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_coldplug,
+		  "Handle the devices already present (--coldplug=trigger: replay their add events)", "MODE" },
+		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &opt.dry_run,
+		  "Print the modules it would load and the handlers it would run; do neither", NULL },
+		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &opt.root, "Modules are in ROOT/lib/modules/VERSION", "ROOT" },
+		{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &opt.version, "Kernel version", "VERSION" },
+		{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &opt.moddir, "The module directory itself", "DIR" },
+		{ "modprobe-config", 'C', 0, G_OPTION_ARG_FILENAME, &opt.modprobe_conf,
+		  "modprobe.d file or directory (/dev/null: none)", "FILE" },
+		{ "hotplug-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt.hotplug_dir, "Handlers' directory (/etc/hotplug.d)", "DIR" },
+		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &opt.sysfs, "Sysfs root (/sys)", "DIR" },
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &opt.config_file, "modalias.conf to read", "FILE" },
+		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &opt.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
+		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &opt.max_parallel, "Unrelated events handled at once", "N" },
+		{ "netlink-group", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &opt.netlink_group, NULL, NULL },
+		{ "trust-any-sender", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opt.trust_any_sender, NULL, NULL },
+		{ "stderr", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opt.force_stderr, NULL, NULL },
+		{ NULL }
+	};
+	GString *warn = g_string_new(NULL);
+	int ret;
+
+	std_fds();
+	g_option_context_set_summary(oc, "The kernel's uevent helper (hotplug SUBSYSTEM, the event in the environment),\n"
+				     "or a netlink uevent daemon: modules through libmodalias, then the handlers\n"
+				     "HOTPLUG_DIR/SUBSYSTEM/*.hotplug and HOTPLUG_DIR/default/*.hotplug.");
+	g_option_context_add_main_entries(oc, entries, NULL);
+	if (!g_option_context_parse(oc, &argc, &argv, &error)) {
+		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", error->message);
+		return EXIT_USAGE;
+	}
+	openlog("hotplug", LOG_PID | LOG_CONS, LOG_DAEMON);
+	opt.log_stderr = isatty(2) || opt.daemon || opt.coldplug_flag || opt.force_stderr;
+	if (!cli_config_load(opt.config_file, &config, warn, &error)) {
+		fprintf(stderr, "hotplug: %s\n", error->message);
+		return EXIT_USAGE;
+	}
+	if (warn->len)
+		fputs(warn->str, stderr);
+	g_string_free(warn, TRUE);
+	if (opt.log_level_name) {
+		opt.log_level = cli_log_level_parse(opt.log_level_name);
+		if (opt.log_level < 0) {
+			fprintf(stderr, "hotplug: --log-level=%s: not err, warning, notice, info or debug\n", opt.log_level_name);
+			return EXIT_USAGE;
+		}
+	} else if (config.log_level >= 0) {
+		opt.log_level = config.log_level;
+	}
+	if (opt.coldplug_mode && strcmp(opt.coldplug_mode, "trigger") && strcmp(opt.coldplug_mode, "resolve")) {
+		fprintf(stderr, "hotplug: --coldplug=%s: neither resolve nor trigger\n", opt.coldplug_mode);
+		return EXIT_USAGE;
+	}
+	if (!opt.hotplug_dir)
+		opt.hotplug_dir = g_strdup(config.hotplug_dir ? config.hotplug_dir : "/etc/hotplug.d");
+	if (!opt.sysfs && config.sysfs)
+		opt.sysfs = g_strdup(config.sysfs);
+	if (opt.max_parallel <= 0)
+		opt.max_parallel = config.max_parallel > 0 ? config.max_parallel : 8;
+	if (opt.netlink_group < 1 || opt.netlink_group > 32) {
+		fprintf(stderr, "hotplug: bad netlink group\n");
+		return EXIT_USAGE;
+	}
+	modules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+	if (!opt.daemon && !opt.coldplug_flag) {
+		/* kernel-helper mode: hotplug SUBSYSTEM, the event in the environment */
+		if (argc != 2) {
+			fprintf(stderr, "hotplug: a SUBSYSTEM is needed (or --daemon, --coldplug)\n");
+			return EXIT_USAGE;
+		}
+		if (!subsystem_ok(argv[1])) {
+			say(LOG_ERR, "refusing SUBSYSTEM '%s'", argv[1]);
+			return EXIT_USAGE;
+		}
+		{
+			const char *action = getenv("ACTION");
+			if (action && strcmp(action, "add") == 0 && setup_library() < 0)
+				say(LOG_ERR, "modules not loaded");
+		}
+		handle_event(argv[1], environ);
+		ret = EXIT_OK;
+	} else {
+		if (argc != 1) {
+			fprintf(stderr, "hotplug: unexpected argument '%s'\n", argv[1]);
+			return EXIT_USAGE;
+		}
+		if (setup_library() < 0)
+			return EXIT_FAIL;
+		if (opt.daemon)
+			ret = run_daemon();
+		else {
+			coldplug();
+			ret = EXIT_OK;
+		}
+	}
+	modalias_loader_unref(loader);
+	modalias_table_unref(table);
+	modalias_ctx_unref(ctx);
+	g_hash_table_unref(modules);
+	cli_config_clear(&config);
+	closelog();
+	return ret;
+}
