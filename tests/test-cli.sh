@@ -137,7 +137,9 @@ fi
 for args in "parse usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip01in00 of:NtimerT<NULL>Carm,aCarm,b" \
 	"build --json usb idVendor=046d" \
 	"list --json --sysfs $data/sysfs/host-vm --moddir $data/linux-6.1.0-57-amd64 -C /dev/null" \
-	"load --json --no-cache --dry-run -d $L -S 9.9.9-test -C $L/modprobe.d test:dev:abc test:dev:black"; do
+	"load --json --no-cache --dry-run -d $L -S 9.9.9-test -C $L/modprobe.d test:dev:abc test:dev:black" \
+	"map --json $data/maps/modules.ofmap $data/maps/modules.isapnpmap $data/maps/modules.inputmap $data/maps/usb.usermap" \
+	"resolve --json -m $data/linux-6.1.0-57-amd64 -C /dev/null acpi:PNP0C0A: nosuch:x"; do
 	n=$((n + 1))
 	case $args in parse*) a="parse --json ${args#parse }" ;; *) a=$args ;; esac
 	# shellcheck disable=SC2086
