@@ -443,6 +443,10 @@ static int of_parse(struct modalias_dev *dev, const char *s, size_t len)
 			end++;
 		if (end == pos + 1)
 			return parse_error(dev, "compatible", pos, "empty compatible");
+		/* the kernel writes white space in compatibles as '_' */
+		for (size_t i = pos + 1; i < end; i++)
+			if (isspace((unsigned char)s[i]))
+				return parse_error(dev, "compatible", i, "white space");
 		r = dev_put_text(dev, OF_COMPATIBLE, s + pos + 1, end - pos - 1, true);
 		if (r < 0)
 			return r;
@@ -527,9 +531,11 @@ static int dmi_parse(struct modalias_dev *dev, const char *s, size_t len)
 				 seg - strlen(dev->bus->fields[f].tag), false);
 		if (r < 0)
 			return r;
+		/* what the kernel's filter drops cannot be in its string */
 		for (size_t i = pos; i < pos + seg; i++)
-			if (s[i] == ' ')
-				return parse_error(dev, dev->bus->fields[f].name, i, "space in value");
+			if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 127)
+				return parse_error(dev, dev->bus->fields[f].name, i,
+						   "space or non-ASCII byte in value");
 		f++;
 		pos += seg + 1;
 	}

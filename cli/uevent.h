@@ -1,0 +1,24 @@
+/*
+ * Kernel uevent messages (NETLINK_KOBJECT_UEVENT): "ACTION@DEVPATH\0" and
+ * "KEY=VALUE\0" pairs.  Shared by the hotplug agent and its fuzz target.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct event {
+	unsigned long long seqnum;
+	char *devpath;
+	char *subsystem;
+	char **envp;
+	bool running;
+	bool done;
+};
+
+/* Parses one message; NULL when it is not a kernel uevent (libudev's own
+ * messages, missing DEVPATH/SUBSYSTEM/SEQNUM, garbage). */
+struct event *event_parse(const char *buf, size_t len);
+void event_free(struct event *e);
