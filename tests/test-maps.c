@@ -341,7 +341,7 @@ static void test_bad_rows(void)
 		struct modalias_map *m;
 		GString *b = g_string_new("# usb module\n");
 
-		g_string_append_len(b, "nul 0x0\0003\n", 12);
+		g_string_append_len(b, "nul 0x0\0003\n", sizeof("nul 0x0\0003\n") - 1);
 		for (int k = 0; k < 1000; k++)
 			g_string_append(b, "0x0x0x 0x 0x:: ::: \t\r\n");
 		g_string_append(b, "last 0x3 0x1 0x2 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0");
