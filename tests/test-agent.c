@@ -267,6 +267,33 @@ static void test_storm(void)
 	}
 }
 
+/* SIGHUP reloads the configuration and the tables; events go on being
+ * handled, before and after. */
+static bool two_events(const GString *buf, gpointer data)
+{
+	return strstr(buf->str, "event 1 ") && strstr(buf->str, "event 2 ");
+}
+
+static void test_reload(void)
+{
+	struct daemon d;
+	g_autofree char *output = NULL;
+	int fd = nl_sender();
+
+	daemon_start(&d, true, GROUP, NULL);
+	g_assert_true(daemon_read_until(&d, has_line, (gpointer) "ready", 30));
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/before", 1, modaliases[0]);
+	g_usleep(200000);
+	kill(d.pid, SIGHUP);
+	g_usleep(500000);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/after", 2, modaliases[1]);
+	g_assert_true(daemon_read_until(&d, two_events, NULL, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_nonnull(strstr(output, "load e1000e"));
+	g_assert_nonnull(strstr(output, "load virtio_net"));
+	close(fd);
+}
+
 /* Messages that are not the kernel's are ignored. */
 static void test_untrusted(void)
 {
@@ -334,6 +361,7 @@ int main(int argc, char **argv)
 	moddir = g_test_build_filename(G_TEST_DIST, "data", "linux-6.1.0-57-amd64", NULL);
 	g_test_add_func("/agent/storm", test_storm);
 	g_test_add_func("/agent/untrusted", test_untrusted);
+	g_test_add_func("/agent/reload", test_reload);
 	g_test_add_func("/agent/real-event", test_real_event);
 	return g_test_run();
 }
