@@ -527,7 +527,7 @@ static int run_daemon(void)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (pipe2(done_pipe, O_CLOEXEC | O_NONBLOCK) < 0 || sfd < 0) {
 		say(LOG_ERR, "cannot set up: %s", strerror(errno));
 		return EXIT_FAIL;
@@ -543,14 +543,18 @@ static int run_daemon(void)
 	pfd[1] = (struct pollfd){ .fd = done_pipe[0], .events = POLLIN };
 	pfd[2] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	while (!stopping || running > 0) {
-		if (poll(pfd, stopping ? 2 : 3, -1) < 0) {
+		/* Stopping: no more events are read (poll skips a negative fd),
+		 * but the workers' reports and the signals still are. */
+		pfd[0].fd = stopping ? -1 : nl;
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
+			say(LOG_ERR, "poll: %s", strerror(errno));
 			break;
 		}
 		if (pfd[2].revents & POLLIN) {
 			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 				if (si.ssi_signo == SIGHUP)
 					reload = true;
 				else
@@ -565,7 +569,7 @@ static int run_daemon(void)
 				running--;
 			}
 		}
-		if (!stopping && (pfd[0].revents & POLLIN)) {
+		if (pfd[0].revents & POLLIN) {
 			for (int k = 0; k < 256; k++) {
 				bool overflow;
 				struct event *e = netlink_receive(nl, &overflow);
@@ -670,7 +674,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", error->message);
 		return EXIT_USAGE;
 	}
-	openlog("hotplug", LOG_PID | LOG_CONS, LOG_DAEMON);
+	/* no LOG_CONS: a console that is not read would block event handling */
+	openlog("hotplug", LOG_PID, LOG_DAEMON);
 	opt.log_stderr = isatty(2) || opt.daemon || opt.coldplug_flag || opt.force_stderr;
 	if (!cli_config_load(opt.config_file, &config, warn, &error)) {
 		fprintf(stderr, "hotplug: %s\n", error->message);

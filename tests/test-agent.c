@@ -9,7 +9,9 @@
  */
 #include <linux/netlink.h>
 #include <signal.h>
+#include <glib/gstdio.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,22 +28,30 @@ struct daemon {
 	GString *buf;
 };
 
-static void daemon_start(struct daemon *d, bool trust, int group, const char *extra)
+/* In the child, after GLib's own redirections: the log joins the output. */
+static void stderr_to_stdout(gpointer data)
+{
+	dup2(1, 2);
+}
+
+/* The daemon on netlink group `group`, in dry-run with no handlers unless
+ * hotplug_dir is given (then for real: handlers run, modules would load). */
+static void daemon_start(struct daemon *d, bool trust, int group, const char *hotplug_dir)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", group);
-	const char *argv[16] = { agent, "--daemon", "--dry-run", "--moddir", moddir, "-C", "/dev/null",
-				 "--hotplug-dir", "/nonexistent", "--max-parallel", "4", grp };
-	int i = 12;
+	const char *argv[16] = { agent, "--daemon", "--moddir", moddir, "-C", "/dev/null", "--max-parallel", "4", grp };
+	int i = 9;
 	g_autoptr(GError) error = NULL;
 
+	argv[i++] = "--hotplug-dir";
+	argv[i++] = hotplug_dir ? hotplug_dir : "/nonexistent";
+	argv[i++] = hotplug_dir ? "--log-level=info" : "--dry-run";
 	if (trust)
 		argv[i++] = "--trust-any-sender";
-	if (extra)
-		argv[i++] = extra;
 	argv[i] = NULL;
 	d->buf = g_string_new(NULL);
 	if (!g_spawn_async_with_pipes(NULL, (char **)argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
-				      NULL, NULL, &d->pid, NULL, &d->out, NULL, &error))
+				      hotplug_dir ? stderr_to_stdout : NULL, NULL, &d->pid, NULL, &d->out, NULL, &error))
 		g_error("%s", error->message);
 }
 
@@ -66,16 +76,30 @@ static bool daemon_read_until(struct daemon *d, bool (*pred)(const GString *, gp
 	return true;
 }
 
-/* SIGTERM; the exit status; *output gets everything it printed. */
+/* SIGTERM; the exit status; *output gets everything it printed.  A daemon
+ * that has not exited 60 s after SIGTERM is killed and the test fails. */
 static int daemon_stop(struct daemon *d, char **output)
 {
+	gint64 end = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
 	int status;
 	char chunk[65536];
-	ssize_t n;
 
 	kill(d->pid, SIGTERM);
-	while ((n = read(d->out, chunk, sizeof(chunk))) > 0)
+	for (;;) {
+		GPollFD p = { .fd = d->out, .events = G_IO_IN };
+		gint64 left = end - g_get_monotonic_time();
+		ssize_t n;
+
+		if (left <= 0 || g_poll(&p, 1, (int)(left / 1000)) <= 0) {
+			kill(d->pid, SIGKILL);
+			waitpid(d->pid, &status, 0);
+			g_error("the daemon did not stop within 60 s of SIGTERM; it printed:\n%s", d->buf->str);
+		}
+		n = read(d->out, chunk, sizeof(chunk));
+		if (n <= 0)
+			break;
 		g_string_append_len(d->buf, chunk, n);
+	}
 	waitpid(d->pid, &status, 0);
 	g_spawn_close_pid(d->pid);
 	close(d->out);
@@ -311,6 +335,64 @@ static void test_untrusted(void)
 	close(fd);
 }
 
+/* SIGTERM while handlers run: the daemon waits for them, then exits 0
+ * (it once blocked for ever reading its signalfd in this case). */
+static bool listening(const GString *buf, gpointer data)
+{
+	return strstr(buf->str, "hotplug: listening (") != NULL;
+}
+
+static unsigned int count_lines(const char *path)
+{
+	g_autofree char *text = NULL;
+	unsigned int n = 0;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	for (const char *p = text; *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+static void test_stop_while_busy(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *sub = g_build_filename(dir, "modalias-test", NULL);
+	g_autofree char *handler = g_build_filename(sub, "slow.hotplug", NULL);
+	g_autofree char *ran = g_build_filename(dir, "ran", NULL), *done = g_build_filename(dir, "done", NULL);
+	g_autofree char *script = g_strdup_printf("#!/bin/sh\necho \"$SEQNUM\" >>%s\nsleep 1\necho \"$SEQNUM\" >>%s\n",
+						  ran, done);
+	g_autofree char *output = NULL;
+	gint64 end;
+	struct daemon d;
+	int fd = nl_sender();
+
+	g_assert_nonnull(dir);
+	g_assert_cmpint(g_mkdir(sub, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(handler, script, -1, NULL));
+	g_assert_cmpint(chmod(handler, 0755), ==, 0);
+	daemon_start(&d, true, GROUP, dir);
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	for (unsigned long seq = 1; seq <= 4; seq++) {
+		g_autofree char *devpath = g_strdup_printf("/devices/virtual/mtest/busy%lu", seq);
+		nl_send(fd, GROUP, "change", devpath, seq, NULL);
+	}
+	end = g_get_monotonic_time() + 30 * G_USEC_PER_SEC;
+	while (count_lines(ran) < 4 && g_get_monotonic_time() < end)
+		g_usleep(10000);
+	g_assert_cmpuint(count_lines(ran), ==, 4);
+	g_assert_cmpuint(count_lines(done), <, 4); /* they are still running */
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_cmpuint(count_lines(done), ==, 4);
+	g_assert_nonnull(strstr(output, "hotplug: stopped"));
+	close(fd);
+	g_assert_cmpint(unlink(ran), ==, 0);
+	g_assert_cmpint(unlink(done), ==, 0);
+	g_assert_cmpint(unlink(handler), ==, 0);
+	g_assert_cmpint(rmdir(sub), ==, 0);
+	g_assert_cmpint(rmdir(dir), ==, 0);
+}
+
 /* A real kernel uevent: "add" written to a device's uevent file. */
 static void test_real_event(void)
 {
@@ -362,6 +444,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/storm", test_storm);
 	g_test_add_func("/agent/untrusted", test_untrusted);
 	g_test_add_func("/agent/reload", test_reload);
+	g_test_add_func("/agent/stop-while-busy", test_stop_while_busy);
 	g_test_add_func("/agent/real-event", test_real_event);
 	return g_test_run();
 }
