@@ -1,0 +1,498 @@
+#!/bin/bash
+# The real-kernel end-to-end test of the hotplug agent (issue 6, item 6).
+#
+# Boots Debian 12's linux-image-6.1.0-57-amd64 under qemu-system-x86_64
+# -accel tcg (q35) with an initramfs holding a static busybox, the agent with
+# its shared libraries (libkmod too: libmodalias dlopen()s it) and the
+# kernel's drivers for the emulated devices with all their dependencies and
+# depmod output for exactly those modules.  The agent is the only device
+# manager: nothing is preloaded, and there is no /sbin/modprobe for the
+# kernel's own request_module().  /init starts
+#   hotplug --daemon --coldplug -d / -S 6.1.0-57-amd64 -C /dev/null --log-level info
+# waits until modules and devices settle, prints /proc/modules and every
+# /sys/devices/**/modalias on the serial console, then waits for the host to
+# hot-add a usb-net device (cdc_ether) through QMP, prints them again, stops
+# the agent with SIGTERM and powers off.  The host checks the result and
+# prints TAP.
+#
+# Exit: 0 all passed, 1 something failed, 77 qemu-system-x86_64 cannot run
+# at all (not installed, or it cannot start a q35 machine with -accel tcg);
+# in that case the TAP plan is "1..0 # SKIP ...".
+#
+# Env:
+#   HOTPLUG_BIN      the agent (cli/hotplug; a libtool wrapper is followed to
+#                    .libs/hotplug)                         [required]
+#   LIBMODALIAS_SO   libmodalias/.libs/libmodalias.so of the build tree
+#                    (copied as its SONAME; optional when the agent is static)
+#   MODALIAS_QEMU_CACHE  where the kernel .deb is kept      [tests/qemu/.cache
+#                    next to this script]; DEB=/path/to.deb uses that one
+#   QEMU_TIMEOUT     seconds for the whole guest run        [180]
+#   E2E_AGENT=busybox  a stand-in agent (busybox modprobe polling sysfs) to
+#                    check the harness itself; the agent-specific checks are
+#                    then skipped.  Expect the two modprobe -R comparisons to
+#                    fail there: busybox modprobe ignores softdeps, so
+#                    crct10dif_generic and crct10dif_pclmul (crc_t10dif's
+#                    "pre: crct10dif") are missing.
+#   KEEP_TMP=1       keep the work directory (console log, initramfs)
+#   BUSYBOX          a static busybox                        [/bin/busybox]
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+kver=6.1.0-57-amd64
+pkg=linux-image-$kver
+busybox=${BUSYBOX:-/bin/busybox}
+qemu_timeout=${QEMU_TIMEOUT:-180}
+agent_mode=${E2E_AGENT:-hotplug}
+cache=${MODALIAS_QEMU_CACHE:-$here/.cache}
+fixture=$srcdir/tests/data/sysfs/qemu-q35
+t0=$(date +%s)
+
+log() { echo "# $*"; }
+die() { echo "not ok 1 - setup: $*"; echo "1..1"; exit 1; }
+skip() { echo "1..0 # SKIP $*"; exit 77; }
+
+# ------------------------------------------------ can qemu run at all?
+# A trivial boot: an empty q35 machine running its firmware under TCG for a
+# second, then asked for its status and told to quit on the monitor.
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
+probe=$( (sleep 1; printf 'info status\nquit\n') | timeout 30 qemu-system-x86_64 -accel tcg \
+	-machine q35 -m 64 -display none -nodefaults -monitor stdio 2>&1)
+case $probe in
+*"VM status: running"*) ;;
+*) skip "qemu-system-x86_64 cannot run a q35 machine with -accel tcg: $(echo "$probe" | grep -v '^(qemu)\|^QEMU' | head -1)" ;;
+esac
+
+for tool in dpkg-deb depmod modprobe cpio gzip timeout perl ldd readelf; do
+	command -v "$tool" >/dev/null || die "missing tool: $tool"
+done
+# the guest's shell, applets and all: it must be static
+if ! "$busybox" --list 2>/dev/null | grep -qx modprobe ||
+	readelf -l "$busybox" 2>/dev/null | grep -q INTERP; then
+	die "need a static busybox at $busybox (apt-get install busybox-static)"
+fi
+
+if [ "$agent_mode" = hotplug ]; then
+	agent=${HOTPLUG_BIN:-}
+	[ -n "$agent" ] || die "HOTPLUG_BIN is not set"
+	# a libtool wrapper script: the real ELF is in .libs/
+	if [ -f "$agent" ] && ! head -c 4 "$agent" | grep -q ELF; then
+		agent=$(dirname "$agent")/.libs/$(basename "$agent")
+	fi
+	[ -x "$agent" ] || die "no agent binary at $agent (HOTPLUG_BIN=$HOTPLUG_BIN)"
+fi
+
+tmp=$(mktemp -d)
+qemu_pid=
+cleanup() {
+	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+	if [ "${KEEP_TMP:-0}" = 1 ]; then echo "# work directory kept: $tmp"; else rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+
+# ------------------------------------------------ the kernel package
+if [ -n "${DEB:-}" ]; then
+	deb=$(readlink -f "$DEB")
+else
+	mkdir -p "$cache" || die "cannot create $cache"
+	deb=$(ls "$cache/${pkg}"_*_amd64.deb 2>/dev/null | tail -1)
+	if [ -n "$deb" ] && ! dpkg-deb --info "$deb" >/dev/null 2>&1; then
+		log "cached $(basename "$deb") is damaged; downloading again"
+		rm -f "$deb"; deb=
+	fi
+	if [ -z "$deb" ]; then
+		log "downloading $pkg into $cache"
+		dl=$(mktemp -d "$cache/dl.XXXXXX") && chmod 755 "$dl"
+		if ! (cd "$dl" && apt-get download "$pkg" >/dev/null 2>"$tmp/apt.err"); then
+			sed 's/^/# apt: /' "$tmp/apt.err"; rm -rf "$dl"
+			die "apt-get download $pkg failed"
+		fi
+		mv "$dl"/*.deb "$cache/" && rmdir "$dl"
+		deb=$(ls "$cache/${pkg}"_*_amd64.deb | tail -1)
+	fi
+fi
+[ -f "$deb" ] || die "no kernel package"
+log "kernel package: $(basename "$deb")"
+root=$tmp/root
+dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x failed"
+depmod -b "$root" "$kver" || die "depmod on the package failed"
+vmlinuz=$root/boot/vmlinuz-$kver
+[ -f "$vmlinuz" ] || die "no $vmlinuz in the package"
+
+# Host-side kmod queries, never reading the host's modprobe.d.
+kq() { modprobe -d "$1" -S "$kver" -C /dev/null "${@:2}"; }
+# the module names of modprobe --show-depends output (insmod lines)
+ko_names() { awk '$1 == "insmod" { n = $2; sub(/.*\//, "", n); sub(/\.ko(\.[a-z]+)?$/, "", n); gsub(/-/, "_", n); print n }'; }
+
+# ------------------------------------------------ the initramfs
+stage=$tmp/stage
+mdir=$stage/lib/modules/$kver
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,etc,run,var} "$mdir"
+cp "$busybox" "$stage/bin/busybox"
+
+# Which modules: the drivers (and their dependencies) for the modaliases of a
+# q35 guest with these devices, taken from the capture in tests/data (made
+# with a superset of this guest's devices, including the usb-net we hot-add).
+# Only the emulated devices' buses: cpu:, dmi:, acpi: and platform: aliases
+# resolve to CPU-feature, cpufreq, EDAC and kvm modules whose init fails
+# on an emulated CPU, and serio: to psmouse, a slow PS/2 probe; they are
+# left out, so the agent finds no driver for those devices.
+buses='pci usb hid input virtio scsi hdaudio'
+find "$fixture/devices" -name modalias -exec cat {} + 2>/dev/null | sort -u > "$tmp/fixture.aliases"
+[ -s "$tmp/fixture.aliases" ] || die "no modalias files under $fixture"
+while IFS= read -r a; do
+	case " $buses " in *" ${a%%:*} "*) ;; *) continue ;; esac
+	kq "$root" --show-depends "$a" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
+done < "$tmp/fixture.aliases" | awk '!seen[$0]++' > "$tmp/kos"
+[ -s "$tmp/kos" ] || die "no modules found for the fixture's modaliases"
+while IFS= read -r ko; do
+	rel=${ko#"$root/lib/modules/$kver/"}
+	mkdir -p "$mdir/$(dirname "$rel")"
+	case "$ko" in
+	*.ko.xz)  xz -dc "$ko" > "$mdir/${rel%.xz}" ;;
+	*.ko.zst) zstd -qdc "$ko" > "$mdir/${rel%.zst}" ;;
+	*.ko.gz)  gzip -dc "$ko" > "$mdir/${rel%.gz}" ;;
+	*)        cp "$ko" "$mdir/$rel" ;;
+	esac
+done < "$tmp/kos"
+for f in modules.builtin modules.builtin.modinfo modules.order; do
+	cp "$root/lib/modules/$kver/$f" "$mdir/"
+done
+depmod -b "$stage" "$kver" || die "depmod on the initramfs failed"
+ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
+log "initramfs: $(wc -l < "$tmp/staged") modules: $(tr '\n' ' ' < "$tmp/staged")"
+
+# copy_elf FILE DEST: FILE at DEST, and every library ldd names at its path
+copy_libs() {
+	LD_LIBRARY_PATH=${libdir:+$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}} ldd "$1" 2>/dev/null |
+		awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' |
+		while IFS= read -r lib; do
+			[ -e "$stage$lib" ] && continue
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+	if LD_LIBRARY_PATH=${libdir:-} ldd "$1" 2>/dev/null | grep -q 'not found'; then
+		ldd "$1" | sed 's/^/# ldd: /'
+		die "unresolved libraries for $1"
+	fi
+}
+libdir=
+if [ "$agent_mode" = hotplug ]; then
+	cp "$agent" "$stage/bin/hotplug"
+	if [ -n "${LIBMODALIAS_SO:-}" ] && [ -e "$LIBMODALIAS_SO" ]; then
+		libdir=$(cd "$(dirname "$LIBMODALIAS_SO")" && pwd)
+		soname=$(readelf -d "$LIBMODALIAS_SO" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+		mkdir -p "$stage/lib/x86_64-linux-gnu"
+		cp -L "$LIBMODALIAS_SO" "$stage/lib/x86_64-linux-gnu/${soname:-libmodalias.so.0}"
+		copy_libs "$LIBMODALIAS_SO"
+	fi
+	copy_libs "$agent"
+	# dlopen()ed by libmodalias at run time: not in any ldd output of ours
+	kmod_so=$(ldconfig -p 2>/dev/null | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
+	[ -n "$kmod_so" ] || kmod_so=/lib/x86_64-linux-gnu/libkmod.so.2
+	[ -e "$kmod_so" ] || die "no libkmod.so.2 on this host (apt-get install kmod)"
+	mkdir -p "$stage/lib/x86_64-linux-gnu"
+	cp -L "$kmod_so" "$stage/lib/x86_64-linux-gnu/libkmod.so.2"
+	copy_libs "$kmod_so"
+fi
+
+cat > "$stage/e2e.conf" <<EOF
+kver=$kver
+agent=$agent_mode
+EOF
+
+# The guest's /init.  Everything it reports is on lines starting "e2e" so
+# that kernel messages on the same console cannot be mistaken for data.
+cat > "$stage/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /run
+exec </dev/console >/dev/console 2>&1
+echo 1 > /proc/sys/kernel/printk
+. /e2e.conf
+say() { echo "e2e: $*"; }
+up() { cut -d' ' -f1 /proc/uptime; }
+mods() { cut -d' ' -f1 /proc/modules | sort | tr '\n' ' '; }
+ndev() { ls /sys/bus/*/devices 2>/dev/null | wc -l; }
+# settle MAX STABLE: wait (at most MAX s) until modules and devices have not
+# changed for STABLE s, and at least one module is loaded
+settle() {
+	i=0 same=0 prev=
+	while [ $i -lt $1 ]; do
+		sleep 1
+		i=$((i + 1))
+		cur="$(mods)|$(ndev)"
+		if [ "$cur" = "$prev" ] && [ "${cur%%|*}" ]; then
+			same=$((same + 1))
+			[ $same -ge $2 ] && return 0
+		else
+			same=0 prev=$cur
+		fi
+	done
+	return 1
+}
+report() { # PHASE
+	cat /proc/modules | sed "s/^/e2e-modules-$1: /"
+	find /sys/devices -name modalias | while read -r f; do
+		a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] && echo "e2e-modalias-$1: $f $a"
+	done
+	[ -f /tmp/agent.log ] && sed "s/^/e2e-agent-$1: /" /tmp/agent.log
+}
+alive() { kill -0 "$pid" 2>/dev/null && echo yes || echo no; }
+
+standin() { # the harness's own check: busybox modprobe, polling sysfs
+	while :; do
+		find /sys/devices -name modalias | while read -r f; do
+			a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] && modprobe -q "$a" 2>/dev/null
+		done
+		sleep 1
+	done
+}
+
+echo
+say "begin kernel=$(uname -r) uptime=$(up)"
+if [ "$agent" = hotplug ]; then
+	hotplug --daemon --coldplug -d / -S "$kver" -C /dev/null --log-level info 2>/tmp/agent.log &
+else
+	standin &
+fi
+pid=$!
+say "agent started pid=$pid uptime=$(up)"
+if settle 90 5; then r=settled; else r=timeout; fi
+say "coldplug $r uptime=$(up) agent-alive=$(alive)"
+report coldplug
+nusb=$(ls /sys/bus/usb/devices | wc -l)
+say "ready-for-hotplug usb-devices=$nusb"
+i=0
+while [ $i -lt 60 ] && [ "$(ls /sys/bus/usb/devices | wc -l)" -le "$nusb" ]; do
+	sleep 1
+	i=$((i + 1))
+done
+say "usb devices now $(ls /sys/bus/usb/devices | wc -l) after ${i}s"
+if settle 45 4; then r=settled; else r=timeout; fi
+say "hotplug $r uptime=$(up) agent-alive=$(alive)"
+report hotplug
+kill -TERM "$pid"
+( sleep 10; kill -KILL "$pid" 2>/dev/null ) &
+wait "$pid"
+say "agent-exit status=$?"
+{ dmesg | grep -iE 'hda|snd|error|fail|warn'; dmesg | tail -n 40; } | awk '!seen[$0]++' | sed 's/^/e2e-dmesg: /'
+say "end uptime=$(up)"
+sync
+poweroff -f
+EOF
+chmod 755 "$stage/init"
+mknod "$stage/dev/console" c 5 1 2>/dev/null || true
+mknod "$stage/dev/null" c 1 3 2>/dev/null || true
+
+initrd=$tmp/initrd.gz
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$initrd" ||
+	die "cannot build the initramfs"
+log "initramfs: $(stat -c %s "$initrd") bytes, built in $(($(date +%s) - t0))s"
+
+# ------------------------------------------------ boot
+# -cpu max (as in the capture): with the default qemu64 CPU, which lacks
+# PCLMULQDQ, crct10dif_pclmul (a softdep of crc_t10dif, needed by sd_mod)
+# fails its init with ENODEV, and the comparison below would have to explain
+# it away.  The default VGA (bochs, drm), the AHCI controller with QEMU's
+# default CD-ROM (ahci, sr_mod), LPC (lpc_ich) and SMBus (i2c_i801) are q35's
+# own and are driven too.
+truncate -s 8M "$tmp/usb-disk.raw"
+console=$tmp/console.log
+qmp=$tmp/qmp.sock
+timeout "$qemu_timeout" qemu-system-x86_64 \
+	-accel tcg -cpu max -machine q35 -m 1024 -smp 1 -nographic -no-reboot \
+	-kernel "$vmlinuz" -initrd "$initrd" \
+	-append 'console=ttyS0 panic=-1 quiet loglevel=1' \
+	-qmp "unix:$qmp,server=on,wait=off" \
+	-audiodev none,id=snd0 \
+	-nic user,model=e1000e \
+	-device qemu-xhci,id=xhci,p2=8,p3=8 \
+	-device usb-tablet,bus=xhci.0 \
+	-device usb-kbd,bus=xhci.0 \
+	-drive if=none,id=usbdisk,format=raw,file="$tmp/usb-disk.raw" \
+	-device usb-storage,bus=xhci.0,drive=usbdisk,serial=E2EUSB0001 \
+	-device intel-hda -device hda-duplex,audiodev=snd0 \
+	-device virtio-rng-pci \
+	-device virtio-balloon-pci \
+	</dev/null >"$console" 2>&1 &
+qemu_pid=$!
+tboot=$(date +%s)
+
+# QMP client: each argument one command (JSON); prints each answer
+qmp_send() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Peer => shift) or die "connect: $!\n";
+		$s->autoflush(1);
+		my $greet = <$s>;
+		my $bad = 0;
+		for my $cmd ("{\"execute\":\"qmp_capabilities\"}", @ARGV) {
+			print $s "$cmd\n";
+			while (defined(my $l = <$s>)) {
+				next if $l =~ /"event"/;
+				chomp $l; print "$cmd -> $l\n";
+				$bad = 1 if $l =~ /"error"/;
+				last;
+			}
+		}
+		exit $bad;' "$qmp" "$@"
+}
+
+# wait for the guest to be ready for the hot-add (or qemu to end)
+hot_added=no
+while kill -0 "$qemu_pid" 2>/dev/null; do
+	if tr -d '\r' < "$console" | grep -q '^e2e: ready-for-hotplug'; then
+		log "guest ready for the hot-add after $(($(date +%s) - tboot))s"
+		if qmp_send '{"execute":"netdev_add","arguments":{"type":"user","id":"hpnet"}}' \
+			'{"execute":"device_add","arguments":{"driver":"usb-net","bus":"xhci.0","netdev":"hpnet","id":"hpnic"}}' \
+			> "$tmp/qmp.out" 2>&1; then
+			hot_added=yes
+		fi
+		sed 's/^/# qmp: /' "$tmp/qmp.out"
+		break
+	fi
+	sleep 1
+done
+wait "$qemu_pid"
+qrc=$?
+qemu_pid=
+# no CRs, no terminal escapes (SeaBIOS and the kernel reset the terminal)
+tr -d '\r' < "$console" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1b[a-zA-Z]//g' > "$console.unix"
+log "qemu exited with status $qrc after $(($(date +%s) - tboot))s (total $(($(date +%s) - t0))s)"
+grep '^e2e: ' "$console.unix" | sed 's/^/# /'
+
+# ------------------------------------------------ checks
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; failed=1; }
+check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+show_tail() { tail -n "${1:-40}" "$console.unix" | sed 's/^/# console: /'; }
+
+# phase data: modules (in /proc/modules order: newest first), modaliases, agent log
+field() { sed -n "s/^e2e-$1-$2: //p" "$console.unix"; }
+for ph in coldplug hotplug; do
+	field modules $ph | awk '{ print $1 }' > "$tmp/$ph.order"
+	sort -u "$tmp/$ph.order" > "$tmp/$ph.mods"
+	field modalias $ph | cut -d' ' -f2- | sort -u > "$tmp/$ph.aliases"
+	field agent $ph > "$tmp/$ph.agent"
+done
+
+check "the guest booted and ran /init" "grep -q '^e2e: begin' '$console.unix'"
+if ! grep -q '^e2e: coldplug ' "$console.unix"; then
+	nok "the guest reported after coldplug"
+	show_tail 60
+	echo "1..$n"
+	exit 1
+fi
+check "modules and devices settled after coldplug (bounded wait)" \
+	"grep -q '^e2e: coldplug settled' '$console.unix'"
+[ "$agent_mode" = hotplug ] &&
+	check "the agent is still running after coldplug" "grep -q '^e2e: coldplug .*agent-alive=yes' '$console.unix'"
+log "after coldplug: $(tr '\n' ' ' < "$tmp/coldplug.mods")"
+
+# The drivers this device set implies (drivers only; their dependencies are
+# checked by the comparison below).
+#   e1000e: the NIC; xhci_pci (+ xhci_hcd): the controller; usbhid: the
+#   tablet's and keyboard's interfaces, which exist only once xhci is bound;
+#   hid_generic: their HID devices, which exist only once usbhid is bound;
+#   usb_storage and uas: the stick; sd_mod: its SCSI disk (a fourth level);
+#   snd_hda_intel: the intel-hda controller; virtio_pci, virtio_rng,
+#   virtio_balloon; evdev: the input devices; ahci, lpc_ich, i2c_i801: the
+#   q35 chipset's own SATA, LPC and SMBus functions.
+for m in e1000e xhci_pci xhci_hcd usbhid hid_generic usb_storage uas sd_mod \
+	snd_hda_intel virtio_pci virtio_rng virtio_balloon evdev ahci lpc_ich i2c_i801; do
+	check "after coldplug: $m is loaded" "grep -qx $m '$tmp/coldplug.mods'"
+done
+# /proc/modules lists the newest module first
+pos() { grep -nx "$2" "$tmp/$1.order" | head -1 | cut -d: -f1; }
+later() { # PHASE A B: A was loaded after B
+	local a b; a=$(pos "$1" "$2"); b=$(pos "$1" "$3")
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+}
+check "usbhid was loaded after xhci_pci (its devices appear only then)" "later coldplug usbhid xhci_pci"
+check "hid_generic was loaded after usbhid" "later coldplug hid_generic usbhid"
+check "sd_mod was loaded after usb_storage" "later coldplug sd_mod usb_storage"
+check "cdc_ether is not loaded before the hot-add" "! grep -qx cdc_ether '$tmp/coldplug.mods'"
+
+# expected PHASE: the union of modprobe -R's answers (on the whole package)
+# for the guest's modaliases, restricted to the modules in the initramfs,
+# with their dependencies and softdeps (modprobe --show-depends on the
+# initramfs tree).  It must equal /proc/modules exactly; there is no known
+# difference.  Two things that look like ones are not:
+#  - snd_hda_codec_generic is not expected and not loaded: no modalias names
+#    it (the codec's hdaudio:v1AF40022... matches nothing); snd_hda_intel
+#    asks for it with the kernel's request_module(), which has no
+#    /sbin/modprobe here, so the codec device is dropped again and its
+#    modalias is not among the guest's.  With udev and kmod the kernel's
+#    own modprobe call would load it.
+#  - cdc_subset comes with cdc_ether on the hot-add: modprobe -R names both
+#    for usb-net's interfaces (0525:a4a2 is in both drivers' tables).
+expected() {
+	while IFS= read -r a; do kq "$root" -R "$a" 2>/dev/null; done < "$tmp/$1.aliases" |
+		sort -u | comm -12 - "$tmp/staged" > "$tmp/$1.resolved"
+	while IFS= read -r m; do kq "$stage" --show-depends "$m" 2>/dev/null | ko_names; done \
+		< "$tmp/$1.resolved" | sort -u > "$tmp/$1.expected"
+}
+compare() { # PHASE: /proc/modules equals the expected set
+	expected "$1"
+	if cmp -s "$tmp/$1.mods" "$tmp/$1.expected"; then
+		ok "after $1: /proc/modules equals modprobe -R for the guest's $(wc -l < "$tmp/$1.aliases") modaliases (with dependencies; $(wc -l < "$tmp/$1.expected") modules)"
+	else
+		nok "after $1: /proc/modules differs from modprobe -R for the guest's modaliases"
+		comm -13 "$tmp/$1.mods" "$tmp/$1.expected" | sed 's/^/# expected, not loaded: /'
+		comm -23 "$tmp/$1.mods" "$tmp/$1.expected" | sed 's/^/# loaded, not expected: /'
+	fi
+}
+compare coldplug
+
+if [ "$agent_mode" = hotplug ]; then
+	# one "hotplug: inserted NAME" line per module it inserted
+	ins() { sed -n 's/.*hotplug: inserted \([^ ]*\).*/\1/p' "$tmp/$1.agent" | tr - _; }
+	ins coldplug | sort | uniq -d > "$tmp/dups"
+	check "the agent inserted no module twice during coldplug" "[ ! -s '$tmp/dups' ]"
+	sed 's/^/# inserted twice: /' "$tmp/dups"
+	ins coldplug | sort -u | comm -13 - "$tmp/coldplug.mods" > "$tmp/unlogged"
+	check "the agent logged every module loaded after coldplug" "[ ! -s '$tmp/unlogged' ]"
+	sed 's/^/# loaded, no "inserted" line: /' "$tmp/unlogged"
+	grep -E 'hotplug: [^ ]+: (failed|cannot insert)' "$tmp/coldplug.agent" > "$tmp/insfail"
+	check "the agent reported no failed insertion during coldplug" "[ ! -s '$tmp/insfail' ]"
+	sed 's/^/# /' "$tmp/insfail"
+fi
+
+# the hot-add
+check "QMP netdev_add + device_add usb-net" "[ $hot_added = yes ]"
+if grep -q '^e2e: hotplug ' "$console.unix"; then
+	check "the usb-net device appeared in the guest" "grep -q '^e2e: usb devices now' '$console.unix' && grep -q 'usb:v0525pA4A2' '$tmp/hotplug.aliases'"
+	check "modules and devices settled after the hot-add" "grep -q '^e2e: hotplug settled' '$console.unix'"
+	log "new after the hot-add: $(comm -13 "$tmp/coldplug.mods" "$tmp/hotplug.mods" | tr '\n' ' ')"
+	for m in cdc_ether usbnet; do
+		check "after the hot-add: $m is loaded" "grep -qx $m '$tmp/hotplug.mods'"
+	done
+	check "no module was unloaded by the hot-add" "[ -z \"\$(comm -23 '$tmp/coldplug.mods' '$tmp/hotplug.mods')\" ]"
+	compare hotplug
+	if [ "$agent_mode" = hotplug ]; then
+		ins hotplug | sort | uniq -d > "$tmp/dups"
+		check "the agent inserted no module twice in all" "[ ! -s '$tmp/dups' ]"
+		sed 's/^/# inserted twice: /' "$tmp/dups"
+		check "the agent exited 0 on SIGTERM" "grep -q '^e2e: agent-exit status=0$' '$console.unix'"
+	fi
+else
+	nok "the guest reported after the hot-add"
+fi
+check "the guest powered off (qemu exited 0 within ${qemu_timeout}s)" "[ $qrc = 0 ]"
+
+if [ $failed != 0 ]; then
+	sed -n 's/^e2e-dmesg: /# dmesg: /p' "$console.unix" | tail -40
+	if [ "$agent_mode" = hotplug ]; then
+		field agent hotplug | tail -60 | sed 's/^/# agent: /'
+	fi
+	grep -v '^e2e' "$console.unix" | tail -20 | sed 's/^/# console: /'
+fi
+echo "1..$n"
+log "run time $(($(date +%s) - t0))s"
+exit $failed
