@@ -406,6 +406,71 @@ static GPtrArray *queue; /* struct event *, by seqnum */
 static int done_pipe[2];
 static int running;
 
+/* SEQNUM gaps.  Every event up to arrived_seq has arrived (or was given up
+ * for); later ones wait, at most GAP_WAIT_MS from when the gap was seen,
+ * for the missing ones, so that events sent out of order are still
+ * handled in SEQNUM order.  (The kernel's own group arrives in order; its
+ * gaps are events of other network namespaces, which never come.) */
+#define GAP_WAIT_MS 50
+static unsigned long long arrived_seq;
+static bool arrived_known;
+static GHashTable *ahead; /* seqnums > arrived_seq + 1 that arrived */
+static gint64 gap_since;   /* g_get_monotonic_time() when a gap was seen, 0: none */
+
+static void seq_arrived(unsigned long long seq)
+{
+	if (arrived_known && seq <= arrived_seq)
+		return;
+	if (!arrived_known || seq != arrived_seq + 1) {
+		g_hash_table_add(ahead, g_memdup2(&seq, sizeof(seq)));
+		return;
+	}
+	arrived_seq = seq;
+	while (g_hash_table_remove(ahead, &(unsigned long long){ arrived_seq + 1 }))
+		arrived_seq++;
+}
+
+static bool seq_eligible(const struct event *e)
+{
+	return e->seqnum == 0 || (arrived_known && e->seqnum <= arrived_seq);
+}
+
+/* The gap has been waited for long enough: go on from the oldest waiting
+ * event (at the start, with no known predecessor, likewise). */
+static void seq_give_up(void)
+{
+	unsigned long long min = 0;
+
+	for (guint i = 0; i < queue->len; i++) {
+		const struct event *e = g_ptr_array_index(queue, i);
+		if (!e->running && !seq_eligible(e) && (min == 0 || e->seqnum < min))
+			min = e->seqnum;
+	}
+	if (min == 0)
+		return;
+	if (arrived_known)
+		say(LOG_DEBUG, "SEQNUM %llu to %llu never arrived", arrived_seq + 1, min - 1);
+	arrived_seq = min - 1;
+	arrived_known = true;
+	g_hash_table_remove(ahead, &min);
+	seq_arrived(min);
+}
+
+/* Whether some event waits for a gap (starting the clock if so). */
+static bool seq_waiting(void)
+{
+	for (guint i = 0; i < queue->len; i++) {
+		const struct event *e = g_ptr_array_index(queue, i);
+		if (!e->running && !seq_eligible(e)) {
+			if (!gap_since)
+				gap_since = g_get_monotonic_time();
+			return true;
+		}
+	}
+	gap_since = 0;
+	return false;
+}
+
 /* Same device, or one the parent of the other: the second waits. */
 static bool related(const char *a, const char *b)
 {
@@ -436,6 +501,8 @@ static void dispatch(void)
 
 		if (e->running)
 			continue;
+		if (!seq_eligible(e))
+			break; /* by SEQNUM: every later one waits too */
 		for (guint k = 0; k < i && !blocked; k++)
 			blocked = related(((struct event *)g_ptr_array_index(queue, k))->devpath, e->devpath);
 		if (blocked)
@@ -460,6 +527,7 @@ static void enqueue(struct event *e)
 	       !((struct event *)g_ptr_array_index(queue, i - 1))->running)
 		i--;
 	g_ptr_array_insert(queue, (gint)i, e);
+	seq_arrived(e->seqnum);
 }
 
 static int netlink_open(void)
@@ -533,6 +601,15 @@ static int run_daemon(void)
 		return EXIT_FAIL;
 	}
 	queue = g_ptr_array_new();
+	ahead = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	if (opt.netlink_group == 1 && !opt.trust_any_sender) {
+		/* the kernel's group: what came before we listened is not awaited */
+		g_autofree char *text = NULL;
+		if (g_file_get_contents("/sys/kernel/uevent_seqnum", &text, NULL, NULL)) {
+			arrived_seq = g_ascii_strtoull(text, NULL, 10);
+			arrived_known = true;
+		}
+	}
 	say(LOG_INFO, "listening (netlink group %d, %d workers)", opt.netlink_group, opt.max_parallel);
 	/* listening first: nothing that happens during coldplug is missed */
 	if (opt.coldplug_flag)
@@ -545,12 +622,23 @@ static int run_daemon(void)
 	while (!stopping || running > 0) {
 		/* Stopping: no more events are read (poll skips a negative fd),
 		 * but the workers' reports and the signals still are. */
+		int timeout = -1, n;
+
 		pfd[0].fd = stopping ? -1 : nl;
-		if (poll(pfd, 3, -1) < 0) {
+		if (!stopping && gap_since) {
+			gint64 left = gap_since + GAP_WAIT_MS * 1000 - g_get_monotonic_time();
+			timeout = left > 0 ? (int)((left + 999) / 1000) : 0;
+		}
+		n = poll(pfd, 3, timeout);
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			say(LOG_ERR, "poll: %s", strerror(errno));
 			break;
+		}
+		if (n == 0 && gap_since) {
+			seq_give_up();
+			gap_since = 0;
 		}
 		if (pfd[2].revents & POLLIN) {
 			struct signalfd_siginfo si;
@@ -602,10 +690,13 @@ static int run_daemon(void)
 			}
 			g_string_free(warn, TRUE);
 		}
-		if (!stopping && !reload)
+		if (!stopping && !reload) {
 			dispatch();
+			seq_waiting();
+		}
 	}
 	say(LOG_INFO, "stopped");
+	g_hash_table_destroy(ahead);
 	g_ptr_array_free(queue, TRUE);
 	close(nl);
 	close(sfd);
