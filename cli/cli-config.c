@@ -178,16 +178,25 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 			return bad(error, file, text, "agent", "max-parallel", "not a number from 1 to 1024");
 		cfg->max_parallel = (int)n;
 	}
-	if (cfg->coldplug && strcmp(cfg->coldplug, "trigger") && strcmp(cfg->coldplug, "resolve"))
+	if (cfg->coldplug && strcmp(cfg->coldplug, "trigger") != 0 && strcmp(cfg->coldplug, "resolve") != 0)
 		return bad(error, file, text, "agent", "coldplug", "neither 'trigger' nor 'resolve'");
 	/* the files named must be readable now, not at the first event */
 	for (char **t = cfg->tables; t && *t; t++) {
+		g_autofree char *why = NULL;
 		GStatBuf st;
-		if (g_stat(*t, &st) < 0 || !S_ISREG(st.st_mode) || g_access(*t, R_OK) < 0)
-			return bad(error, file, text, "modules", "tables", "a table file that cannot be read");
+
+		/* each message names the table: the key may list several */
+		if (g_stat(*t, &st) < 0 || g_access(*t, R_OK) < 0)
+			why = g_strdup_printf("a table file that cannot be read (%s: %s)", *t, g_strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			why = g_strdup_printf("a table file that cannot be read (%s: not a regular file)", *t);
 		/* the agent runs as root on every event: nobody else may write its tables */
-		if (st.st_mode & (S_IWGRP | S_IWOTH))
-			return bad(error, file, text, "modules", "tables", "a table file writable by group or others");
+		else if (st.st_mode & (S_IWGRP | S_IWOTH))
+			why = g_strdup_printf("a table file writable by group or others (%s)", *t);
+		else if (st.st_uid != 0 && st.st_uid != geteuid())
+			why = g_strdup_printf("a table file owned by another user (%s)", *t);
+		if (why)
+			return bad(error, file, text, "modules", "tables", why);
 	}
 	return TRUE;
 }

@@ -255,6 +255,7 @@ static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 {
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	struct dirent *de;
+	struct stat dst;
 	DIR *d = opendir(dir);
 
 	if (!d) {
@@ -262,11 +263,20 @@ static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 			say(LOG_ERR, "%s: %s", dir, strerror(errno));
 		return;
 	}
+	/* whoever may add to the directory may add a link to any root-owned
+	 * program: the directory must be as safe as its handlers */
+	if (fstat(dirfd(d), &dst) == 0 && (dst.st_uid != 0 || (dst.st_mode & (S_IWGRP | S_IWOTH)))) {
+		say(LOG_WARNING, "%s: refused: %s", dir,
+		    dst.st_uid != 0 ? "not owned by root" : "writable by group or others");
+		closedir(d);
+		return;
+	}
 	while ((de = readdir(d)))
 		if (de->d_name[0] != '.' && g_str_has_suffix(de->d_name, ".hotplug"))
 			g_ptr_array_add(names, g_strdup(de->d_name));
 	closedir(d);
-	qsort(names->pdata, names->len, sizeof(char *), name_cmp);
+	if (names->len > 1) /* pdata is NULL when empty: qsort(NULL, …) is undefined */
+		qsort(names->pdata, names->len, sizeof(char *), name_cmp);
 	for (guint i = 0; i < names->len; i++) {
 		g_autofree char *path = g_build_filename(dir, (char *)g_ptr_array_index(names, i), NULL);
 		char *argv[] = { path, (char *)subsystem, NULL };
@@ -487,7 +497,9 @@ static void *worker(void *data)
 		handle_event(e->subsystem, e->envp);
 	else
 		say(LOG_WARNING, "event %llu: bad SUBSYSTEM '%s' ignored", e->seqnum, e->subsystem);
-	if (write(done_pipe[1], &e, sizeof(e)) != sizeof(e))
+	uintptr_t token = (uintptr_t)e;
+
+	if (write(done_pipe[1], &token, sizeof(token)) != sizeof(token))
 		say(LOG_ERR, "worker: cannot report");
 	return NULL;
 }
@@ -626,7 +638,7 @@ static int run_daemon(void)
 
 		pfd[0].fd = stopping ? -1 : nl;
 		if (!stopping && gap_since) {
-			gint64 left = gap_since + GAP_WAIT_MS * 1000 - g_get_monotonic_time();
+			gint64 left = gap_since + (gint64)GAP_WAIT_MS * 1000 - g_get_monotonic_time();
 			timeout = left > 0 ? (int)((left + 999) / 1000) : 0;
 		}
 		n = poll(pfd, 3, timeout);
@@ -650,8 +662,9 @@ static int run_daemon(void)
 			}
 		}
 		if (pfd[1].revents & POLLIN) {
-			struct event *e;
-			while (read(done_pipe[0], &e, sizeof(e)) == sizeof(e)) {
+			uintptr_t token;
+			while (read(done_pipe[0], &token, sizeof(token)) == sizeof(token)) {
+				struct event *e = (struct event *)token;
 				g_ptr_array_remove(queue, e);
 				event_free(e);
 				running--;
@@ -784,7 +797,7 @@ int main(int argc, char **argv)
 	} else if (config.log_level >= 0) {
 		opt.log_level = config.log_level;
 	}
-	if (opt.coldplug_mode && strcmp(opt.coldplug_mode, "trigger") && strcmp(opt.coldplug_mode, "resolve")) {
+	if (opt.coldplug_mode && strcmp(opt.coldplug_mode, "trigger") != 0 && strcmp(opt.coldplug_mode, "resolve") != 0) {
 		fprintf(stderr, "hotplug: --coldplug=%s: neither resolve nor trigger\n", opt.coldplug_mode);
 		return EXIT_USAGE;
 	}

@@ -35,6 +35,11 @@ static void log_to_stderr(void *data, int priority, const char *file, int line,
 	vfprintf(stderr, format, args);
 }
 
+/* At most this much of an alias is echoed in a message: the library's own
+ * limit, where an alias may be a 1 MiB line. */
+#define ECHO_MAX 200
+#define ECHO(s) (int)(strlen(s) > ECHO_MAX ? ECHO_MAX : strlen(s)), (s)
+
 static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
 {
 	verbosity++;
@@ -484,7 +489,7 @@ static int cmd_parse(int argc, char **argv)
 		int r = modalias_parse(ctx, argv[i], &dev);
 
 		if (r < 0) {
-			fprintf(stderr, "modalias parse: '%s' is not a valid modalias\n", argv[i]);
+			fprintf(stderr, "modalias parse: '%.*s' is not a valid modalias\n", ECHO(argv[i]));
 			ret = EXIT_USAGE;
 			continue;
 		}
@@ -625,10 +630,22 @@ static int cmd_resolve(int argc, char **argv)
 			lineno++;
 			if (n > 0 && line[n - 1] == '\n')
 				line[--n] = '\0';
+			if (memchr(line, '\0', (size_t)n)) {
+				/* not looked up as the text before the NUL; the line
+				 * still gets its output line, as it came */
+				fprintf(stderr, "modalias resolve: stdin:%u: NUL byte in the line, not looked up\n",
+					lineno);
+				ret = EXIT_USAGE;
+				if (!o.json) {
+					fwrite(line, 1, (size_t)n, stdout);
+					fputs("\t\n", stdout);
+				}
+				continue;
+			}
 			r = modalias_table_lookup(t, line, res);
 			if (r < 0) {
-				fprintf(stderr, "modalias resolve: stdin:%u: cannot look '%s' up: %s\n", lineno, line,
-					strerror(-r));
+				fprintf(stderr, "modalias resolve: stdin:%u: cannot look '%.*s' up: %s\n", lineno,
+					ECHO(line), strerror(-r));
 				ret = EXIT_USAGE;
 				/* the line still gets its output line */
 				if (!o.json)
@@ -643,7 +660,8 @@ static int cmd_resolve(int argc, char **argv)
 		for (int i = 1; i < argc; i++) {
 			r = modalias_table_lookup(t, argv[i], res);
 			if (r < 0) {
-				fprintf(stderr, "modalias resolve: cannot look '%s' up: %s\n", argv[i], strerror(-r));
+				fprintf(stderr, "modalias resolve: cannot look '%.*s' up: %s\n", ECHO(argv[i]),
+					strerror(-r));
 				ret = EXIT_USAGE;
 				continue;
 			}
@@ -904,7 +922,7 @@ static int cmd_load(int argc, char **argv)
 		if (o.json)
 			g_string_append(o.out, "]}");
 		if (r == -EINVAL) {
-			fprintf(stderr, "modalias load: '%s' is not a valid alias\n", argv[i]);
+			fprintf(stderr, "modalias load: '%.*s' is not a valid alias\n", ECHO(argv[i]));
 			ret = EXIT_USAGE;
 			continue;
 		}

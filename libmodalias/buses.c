@@ -11,13 +11,13 @@
 
 #include "libmodalias-private.h"
 
-#define HEX(n, t, w, h) { .name = n, .tag = t, .kind = FK_HEX, .width = w, .help = h }
-#define HEXF(n, t, w, f, h) { .name = n, .tag = t, .kind = FK_HEX, .width = w, .flags = f, .help = h }
-#define DEC(n, t, h) { .name = n, .tag = t, .kind = FK_DEC, .max = UINT32_MAX, .help = h }
-#define STR(n, t, f, h) { .name = n, .tag = t, .kind = FK_STR, .flags = f, .help = h }
-#define LIST(n, t, w, h) { .name = n, .tag = t, .kind = FK_HEXLIST, .width = w, .flags = FF_SORTED, .max = UINT32_MAX, .help = h }
-#define SETTER(n, h) { .name = n, .tag = "", .kind = FK_STR, .flags = FF_SETTER | FF_EMPTY_OK, .help = h }
-#define BUS(n, p, f, ...) { .name = n, .prefix = p, .fields = f, .n_fields = ARRAY_SIZE(f), __VA_ARGS__ }
+#define HEX(n, t, w, h) { .name = (n), .tag = (t), .kind = FK_HEX, .width = (w), .help = (h) }
+#define HEXF(n, t, w, f, h) { .name = (n), .tag = (t), .kind = FK_HEX, .width = (w), .flags = (f), .help = (h) }
+#define DEC(n, t, h) { .name = (n), .tag = (t), .kind = FK_DEC, .max = UINT32_MAX, .help = (h) }
+#define STR(n, t, f, h) { .name = (n), .tag = (t), .kind = FK_STR, .flags = (f), .help = (h) }
+#define LIST(n, t, w, h) { .name = (n), .tag = (t), .kind = FK_HEXLIST, .width = (w), .flags = FF_SORTED, .max = UINT32_MAX, .help = (h) }
+#define SETTER(n, h) { .name = (n), .tag = "", .kind = FK_STR, .flags = FF_SETTER | FF_EMPTY_OK, .help = (h) }
+#define BUS(n, p, f, ...) { .name = (n), .prefix = (p), .fields = (f), .n_fields = ARRAY_SIZE(f), __VA_ARGS__ }
 
 /* ---- usb: drivers/usb/core/message.c usb_if_uevent() ------------------ */
 static const struct field_desc usb_fields[] = {

@@ -27,7 +27,8 @@
 
 struct cache_layer {
 	uint32_t n, max_prefix, prefix_cap, tri_cap, exact_n, exact_cap, n_anchored, n_floating;
-	uint32_t wild_first, wild_first_anchored, exact_max_len, pad;
+	uint32_t wild_first, wild_first_anchored, exact_max_len;
+	uint32_t pad; /* cppcheck-suppress unusedStructMember ; the file's layout: 8-byte aligned */
 	uint16_t max_prefix_first[256];
 	uint8_t float_first[256];
 	uint64_t patterns, prefix, prefix_len_present, tri, ids, exact, bloom;
@@ -37,7 +38,8 @@ struct cache_header {
 	char magic[16];
 	uint32_t version, bom;
 	uint32_t sizes[5]; /* pattern, slot, map_slot, module, source */
-	uint32_t n_modules, n_ordered, n_origins, dir, module_map_n, module_map_cap, n_sources, pad;
+	uint32_t n_modules, n_ordered, n_origins, dir, module_map_n, module_map_cap, n_sources;
+	uint32_t pad; /* cppcheck-suppress unusedStructMember ; the file's layout: 8-byte aligned */
 	uint64_t file_size, pool_len;
 	uint64_t pool, modules, module_map, origins;
 	struct source sources[TABLE_SOURCES_MAX];

@@ -14,14 +14,17 @@ int dev_new(struct modalias_ctx *ctx, const struct bus_desc *bus,
 	    const char *bus_name, size_t bus_name_len, struct modalias_dev **ret)
 {
 	struct modalias_dev *dev;
+	const char *name = bus == &bus_unknown ? bus_name : NULL; /* an unknown bus keeps its name */
 
+	if (bus == &bus_unknown && !name)
+		return -EINVAL;
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;
 	dev->values = calloc(bus->n_fields ? bus->n_fields : 1, sizeof(*dev->values));
-	if (bus == &bus_unknown)
-		dev->bus_name = strndup(bus_name, bus_name_len);
-	if (!dev->values || (bus == &bus_unknown && !dev->bus_name)) {
+	if (name)
+		dev->bus_name = strndup(name, bus_name_len);
+	if (!dev->values || (name && !dev->bus_name)) {
 		free(dev->values);
 		free(dev->bus_name);
 		free(dev);
@@ -171,7 +174,9 @@ int dev_put_num(struct modalias_dev *dev, unsigned int field, uint64_t num, bool
 
 	if (num > field_max(fd) || num < fd->min)
 		return -ERANGE;
-	if ((fd->flags & FF_SORTED) && append) {
+	if ((fd->flags & FF_SORTED) && append && (v->n == 0 || v->items[v->n - 1].num < num)) {
+		pos = v->n; /* the usual case, in order: no scan (a bitmap may have 100,000 bits) */
+	} else if ((fd->flags & FF_SORTED) && append) {
 		/* keep the list ascending and unique, as the kernel walks bits */
 		for (pos = 0; pos < v->n; pos++) {
 			if (v->items[pos].num == num)
@@ -639,9 +644,10 @@ MODALIAS_EXPORT int modalias_parse(struct modalias_ctx *ctx, const char *modalia
 int dev_add_bitmap(struct modalias_dev *dev, unsigned int field, const char *words,
 		   unsigned int word_bits, unsigned int min)
 {
-	const char *p = words, *end;
+	const char *p = words;
 	size_t n_words = 0, w = 0;
-	int r;
+	uint64_t *v;
+	int r = 0;
 
 	/* count the words: the last one holds bits 0 … word_bits-1 */
 	for (const char *q = words; *q;) {
@@ -651,28 +657,33 @@ int dev_add_bitmap(struct modalias_dev *dev, unsigned int field, const char *wor
 		n_words++;
 		q += strcspn(q, " ");
 	}
-	while (*p) {
-		uint64_t v;
+	if (n_words == 0)
+		return 0;
+	v = malloc(n_words * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	/* every word read first (the first bad one is the error)… */
+	while (*p && w < n_words) {
 		size_t len;
 
 		p += strspn(p, " ");
 		if (!*p)
 			break;
 		len = strcspn(p, " ");
-		end = p + len;
-		r = parse_hex(p, len, word_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << word_bits) - 1, &v);
+		r = parse_hex(p, len, word_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << word_bits) - 1, &v[w++]);
 		if (r < 0)
-			return r;
-		for (unsigned int b = 0; b < word_bits; b++) {
-			uint64_t bit = (uint64_t)(n_words - 1 - w) * word_bits + b;
-			if (!(v >> b & 1) || bit < min)
-				continue;
-			r = dev_put_num(dev, field, bit, true);
-			if (r < 0)
-				return r;
-		}
-		w++;
-		p = end;
+			goto out;
+		p += len;
 	}
-	return 0;
+	/* …then the bits, lowest word first: in order, each one appended
+	 * (highest first, each went to the front of the list: quadratic) */
+	for (size_t i = w; r == 0 && i-- > 0;)
+		for (unsigned int b = 0; r == 0 && b < word_bits; b++) {
+			uint64_t bit = (uint64_t)(w - 1 - i) * word_bits + b;
+			if ((v[i] >> b & 1) && bit >= min)
+				r = dev_put_num(dev, field, bit, true);
+		}
+out:
+	free(v);
+	return r;
 }

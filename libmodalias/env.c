@@ -32,7 +32,10 @@ static int env_missing(const struct env *e, const char *subsystem, const char *n
 static int env_bad(const struct env *e, const char *name, const char *value,
 		   const char *why, int r)
 {
-	err(e->ctx, "variable %s='%s' %s\n", name, value, why);
+	size_t len = strlen(value);
+
+	/* a value may be as long as the environment: the start of it will do */
+	err(e->ctx, "variable %s='%.*s' %s\n", name, (int)(len > 200 ? 200 : len), value, why);
 	return r;
 }
 
@@ -45,6 +48,12 @@ static int env_split(const struct env *e, const char *subsystem, const char *nam
 
 	if (!value)
 		return env_missing(e, subsystem, name);
+	/* the fields first: "80861E31" is a PCI_ID without its ':', not a
+	 * number that overflows */
+	for (p = value, i = 1; (p = strchr(p, sep)); p++)
+		i++;
+	if (i != n)
+		return env_bad(e, name, value, i < n ? "has too few fields" : "has too many fields", -EINVAL);
 	p = value;
 	for (i = 0; i < n; i++) {
 		size_t len = strcspn(p, (char[]){ sep, '\0' });
@@ -89,8 +98,9 @@ static char *devpath_attr(const struct env *e, const char *attr)
 	struct strbuf sb;
 	char *path;
 
-	if (!devpath || devpath[0] != '/' || strstr(devpath, "/../"))
-		return NULL;
+	if (!devpath || devpath[0] != '/' || strstr(devpath, "/../") ||
+	    (strlen(devpath) >= 3 && strcmp(devpath + strlen(devpath) - 3, "/..") == 0))
+		return NULL; /* "/.." too: ROOT/../type is outside the sysfs root */
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "%s%s/%s", modalias_ctx_get_sysfs_root(e->ctx), devpath, attr);
 	return strbuf_steal(&sb, &path) < 0 ? NULL : path;

@@ -32,7 +32,7 @@
 	X(kmod_module_unref)
 
 struct kmod_dl {
-#define DECL(name) __typeof__(name) *name
+#define DECL(name) __typeof__(name) *name /* NOLINT(bugprone-macro-parentheses): a declarator */
 	KMOD_DL_SYMBOLS(DECL);
 #undef DECL
 };

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <syslog.h>
 
 #include "libmodalias.h"
@@ -80,6 +81,9 @@ int parse_hex(const char *s, size_t len, uint64_t max, uint64_t *ret);
 int parse_dec(const char *s, size_t len, uint64_t max, uint64_t *ret);
 /* Reads a whole (small) file; strips one trailing newline. */
 int read_text_file(const char *path, char **ret, size_t max);
+/* Opens a regular file to read it whole; -EISDIR for a directory, -EINVAL
+ * for anything else that is not a regular file. */
+int open_regular_file(const char *path, FILE **ret);
 /* The PCMCIA product-id hash: the kernel's crc32(0, s, len). */
 uint32_t pcmcia_crc32(const char *s, size_t len);
 
@@ -105,12 +109,12 @@ enum field_flags {
 struct field_desc {
 	const char *name;
 	const char *tag;
+	const char *help;
+	uint64_t max; /* largest number (0: from width) */
+	uint32_t min; /* smallest number */
 	uint8_t kind;
 	uint8_t width; /* hex digits; 0 for unpadded list items */
 	uint16_t flags;
-	uint64_t max; /* largest number (0: from width) */
-	uint32_t min; /* smallest number */
-	const char *help;
 };
 
 struct modalias_dev;

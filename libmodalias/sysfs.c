@@ -15,14 +15,23 @@
 
 #include "libmodalias-private.h"
 
-#define ATTR_MAX (64 * 1024)
+#define ATTR_MAX ((size_t)64 * 1024)
 
 struct sysdev {
 	struct modalias_ctx *ctx;
 	char *dir; /* sysfs root + devpath */
 };
 
-/* Reads DIR/name; -ENOENT quietly, other errors logged with the path. */
+/* A device directory that is no more: the device went away. */
+static bool dir_gone(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) < 0 && errno == ENOENT;
+}
+
+/* Reads DIR/name; -ENOENT quietly, other errors logged with the path (but
+ * not -ENODEV, what an attribute of a device that went away gives). */
 static int sys_read(const struct sysdev *sd, const char *name, char **ret)
 {
 	struct strbuf sb;
@@ -34,7 +43,7 @@ static int sys_read(const struct sysdev *sd, const char *name, char **ret)
 	if ((r = strbuf_steal(&sb, &path)) < 0)
 		return r;
 	r = read_text_file(path, ret, ATTR_MAX);
-	if (r < 0 && r != -ENOENT)
+	if (r < 0 && r != -ENOENT && !(r == -ENODEV && dir_gone(sd->dir)))
 		err(sd->ctx, "cannot read %s: %s\n", path, strerror(-r));
 	free(path);
 	return r;
@@ -282,8 +291,10 @@ static int devpath_ok(struct modalias_ctx *ctx, const char *devpath)
 	return 0;
 }
 
-MODALIAS_EXPORT int modalias_dev_new_from_sysfs(struct modalias_ctx *ctx, const char *devpath,
-						struct modalias_dev **ret)
+/* walking: a device directory that is gone is no news (the walk listed
+ * it a moment ago) */
+static int dev_from_sysfs(struct modalias_ctx *ctx, const char *devpath, bool walking,
+			  struct modalias_dev **ret)
 {
 	struct sysdev sd = { .ctx = ctx };
 	struct strbuf sb;
@@ -301,7 +312,8 @@ MODALIAS_EXPORT int modalias_dev_new_from_sysfs(struct modalias_ctx *ctx, const 
 		return r;
 	r = stat(sd.dir, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOENT;
 	if (r < 0) {
-		err(ctx, "%s: no such device directory\n", sd.dir);
+		if (!walking || r != -ENOENT)
+			err(ctx, "%s: no such device directory\n", sd.dir);
 		free(sd.dir);
 		return r;
 	}
@@ -333,6 +345,12 @@ out:
 	return r;
 }
 
+MODALIAS_EXPORT int modalias_dev_new_from_sysfs(struct modalias_ctx *ctx, const char *devpath,
+						struct modalias_dev **ret)
+{
+	return dev_from_sysfs(ctx, devpath, false, ret);
+}
+
 /* ---- the walk --------------------------------------------------------- */
 
 static int name_cmp(const void *a, const void *b)
@@ -345,8 +363,6 @@ struct walk {
 	modalias_sysfs_fn fn;
 	void *data;
 	struct strbuf path; /* the devpath */
-	size_t root_len;
-	char *full;
 };
 
 static int walk_dir(struct walk *w, unsigned int depth)
@@ -401,7 +417,6 @@ static int walk_dir(struct walk *w, unsigned int depth)
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct modalias_dev *dev = NULL;
 		struct sysdev sd;
-		int e;
 
 		w->path.len = len;
 		strbuf_putc(&w->path, '/');
@@ -415,8 +430,11 @@ static int walk_dir(struct walk *w, unsigned int depth)
 		sd.ctx = w->ctx;
 		sd.dir = full.buf;
 		if (!full.oom && sys_has(&sd, "uevent")) {
-			e = modalias_dev_new_from_sysfs(w->ctx, w->path.buf, &dev);
-			if (e != -ENODATA)
+			int e = dev_from_sysfs(w->ctx, w->path.buf, true, &dev);
+			/* listed, then gone before it was read: no error either */
+			if ((e == -ENOENT || e == -ENODEV) && dir_gone(full.buf))
+				dbg(w->ctx, "%s: went away\n", full.buf);
+			else if (e != -ENODATA)
 				r = w->fn(w->data, w->path.buf, e < 0 ? NULL : dev, e < 0 ? e : 0);
 			modalias_dev_unref(dev);
 		}

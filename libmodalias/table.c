@@ -449,6 +449,8 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 	unsigned int bad = 0;
 	const char *s;
 	size_t n;
+	/* a binary file is thousands of bad lines: the first few are named */
+	enum { BAD_NAMED = 10 };
 
 	if (t->pool.oom || !pool_reserve(&t->pool, len))
 		return -ENOMEM;
@@ -457,8 +459,8 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 		int r;
 
 		if (memchr(s, '\0', n)) {
-			err(t->ctx, "%s:%u: NUL byte in line, line skipped\n", name, it.line);
-			bad++;
+			if (bad++ < BAD_NAMED)
+				err(t->ctx, "%s:%u: NUL byte in line, line skipped\n", name, it.line);
 			continue;
 		}
 		kw = skip_ws(s, end);
@@ -466,9 +468,9 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 			continue;
 		kw_end = token_end(kw, end);
 		if (kw_end - kw != 5 || memcmp(kw, "alias", 5) != 0) {
-			err(t->ctx, "%s:%u: expected 'alias PATTERN MODULE', got '%.*s'\n", name, it.line,
-			    (int)(kw_end - kw > 40 ? 40 : kw_end - kw), kw);
-			bad++;
+			if (bad++ < BAD_NAMED)
+				err(t->ctx, "%s:%u: expected 'alias PATTERN MODULE', got '%.*s'\n", name,
+				    it.line, (int)(kw_end - kw > 40 ? 40 : kw_end - kw), kw);
 			continue;
 		}
 		pat = skip_ws(kw_end, end);
@@ -477,14 +479,14 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 		mod_end = token_end(mod, end);
 		rest = skip_ws(mod_end, end);
 		if (pat == pat_end || mod == mod_end) {
-			err(t->ctx, "%s:%u: missing %s\n", name, it.line,
-			    pat == pat_end ? "pattern and module" : "module name");
-			bad++;
+			if (bad++ < BAD_NAMED)
+				err(t->ctx, "%s:%u: missing %s\n", name, it.line,
+				    pat == pat_end ? "pattern and module" : "module name");
 			continue;
 		}
 		if (rest != end) {
-			err(t->ctx, "%s:%u: unexpected text after the module name\n", name, it.line);
-			bad++;
+			if (bad++ < BAD_NAMED)
+				err(t->ctx, "%s:%u: unexpected text after the module name\n", name, it.line);
 			continue;
 		}
 		r = add_pattern(t, layer, pat, (size_t)(pat_end - pat), mod, (size_t)(mod_end - mod),
@@ -494,6 +496,8 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 		if (r < 0)
 			bad++;
 	}
+	if (bad > BAD_NAMED)
+		err(t->ctx, "%s: %u more malformed lines skipped\n", name, bad - BAD_NAMED);
 	return (int)bad;
 }
 
@@ -511,16 +515,15 @@ MODALIAS_EXPORT int modalias_table_load_buffer(struct modalias_table *t, const c
 
 static int slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = NULL;
 	struct strbuf sb;
 	char chunk[65536];
 	size_t n;
-	int r = 0;
+	int r = open_regular_file(path, &f);
 
-	if (!f) {
-		r = -errno;
+	if (r < 0) {
 		if (!quiet || r != -ENOENT)
-			err(t->ctx, "cannot open %s: %s\n", path, strerror(-r));
+			err(t->ctx, "cannot open %s: %s\n", path, r == -EINVAL ? "not a regular file" : strerror(-r));
 		return r;
 	}
 	strbuf_init(&sb);
@@ -628,7 +631,6 @@ static int load_builtin_modinfo(struct modalias_table *t, const char *name, cons
 
 	while (p < end) {
 		const char *e = memchr(p, '\0', (size_t)(end - p)), *dot, *eq;
-		int r;
 
 		if (!e)
 			e = end;
@@ -636,7 +638,7 @@ static int load_builtin_modinfo(struct modalias_table *t, const char *name, cons
 		dot = memchr(p, '.', (size_t)(e - p));
 		eq = dot ? memchr(dot, '=', (size_t)(e - dot)) : NULL;
 		if (dot && eq && eq - dot == 6 && memcmp(dot, ".alias", 6) == 0 && eq + 1 < e) {
-			r = add_pattern(t, LAYER_BUILTIN_ALIAS, eq + 1, (size_t)(e - eq - 1), p,
+			int r = add_pattern(t, LAYER_BUILTIN_ALIAS, eq + 1, (size_t)(e - eq - 1), p,
 					(size_t)(dot - p), origin, entry);
 			if (r == -ENOMEM)
 				return r;
@@ -725,6 +727,8 @@ MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, 
 		r = table_default_dir(&dflt);
 		if (r < 0)
 			return r;
+		if (!dflt)
+			return -ENOMEM;
 		dir = dflt;
 	}
 	r = modalias_table_new(ctx, &t);
@@ -734,7 +738,9 @@ MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, 
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(files); i++) {
 		/* stamped before reading: a change while we read makes it stale */
 		r = table_source_stamp(dir, files[i].file, &t->sources[t->n_sources++]);
-		if (r >= 0)
+		if (r < 0)
+			err(ctx, "cannot open %s/%s: %s\n", dir, files[i].file, strerror(-r));
+		else
 			r = load_dir_file(t, dir, files[i].file, files[i].required);
 		if (r > 0)
 			bad += r;

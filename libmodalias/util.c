@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libmodalias-private.h"
@@ -66,18 +67,19 @@ void strbuf_putc(struct strbuf *sb, char c)
 
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, aq;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	va_copy(aq, ap);
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): aq is va_copy()'s, one line up */
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n >= 0 && strbuf_reserve(sb, (size_t)n)) {
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		sb->len += (size_t)n;
+	}
 	va_end(ap);
-	if (n < 0 || !strbuf_reserve(sb, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
 }
 
 int strbuf_steal(struct strbuf *sb, char **ret)
@@ -193,6 +195,35 @@ int read_text_file(const char *path, char **ret, size_t max)
 	if (sb.len > 0 && sb.buf[sb.len - 1] == '\n')
 		sb.buf[--sb.len] = '\0';
 	return strbuf_steal(&sb, ret);
+}
+
+/* Opens a file that is read whole: a regular file only (a directory fails
+ * late with EIO, a FIFO blocks, /dev/zero never ends). */
+int open_regular_file(const char *path, FILE **ret)
+{
+	struct stat st;
+	/* O_NONBLOCK: a FIFO does not block the open; on a regular file it
+	 * changes nothing */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	*ret = fdopen(fd, "r");
+	if (!*ret) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	return 0;
 }
 
 uint32_t pcmcia_crc32(const char *s, size_t len)
