@@ -5,6 +5,9 @@
 #   tests/fuzz/run.sh [TARGET…]     (make fuzz FUZZ_SECONDS=N)
 # A crash stops the target and leaves crash-* in tests/fuzz/out/TARGET/;
 # copy it to tests/fuzz/regressions/TARGET/ to keep it as a test.
+# FUZZ_ENGINE=afl builds the same targets with AFL++'s afl-clang-fast
+# (its libFuzzer-compatible driver) and runs afl-fuzz instead; cov is then
+# the bitmap coverage, crashes land in tests/fuzz/out/afl-TARGET/default/crashes.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -12,7 +15,12 @@ build=${FUZZ_BUILD:-$top}
 out=${FUZZ_OUT:-$build/tests/fuzz/out}
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
-cc=${FUZZ_CC:-clang}
+engine=${FUZZ_ENGINE:-libfuzzer}
+case $engine in
+libfuzzer) cc=${FUZZ_CC:-clang} ;;
+afl) cc=${FUZZ_CC:-afl-clang-fast} ;;
+*) echo "FUZZ_ENGINE=$engine: libfuzzer or afl" >&2; exit 2 ;;
+esac
 targets=${*:-parse env table map glob config netlink}
 data=$top/tests/data
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -include $build/config.h
@@ -54,10 +62,15 @@ seed() { # TARGET DIR
 	if [ -d "$here/regressions/$t" ]; then cp "$here/regressions/$t"/* "$d/" 2>/dev/null || :; fi
 }
 
-printf '%-8s %8s %12s %8s %8s %s\n' target seconds executions cov ft result
+if [ "$engine" = afl ]; then
+	printf '%-8s %8s %12s %8s %8s %s\n' target seconds executions bitmap corpus result
+else
+	printf '%-8s %8s %12s %8s %8s %s\n' target seconds executions cov ft result
+fi
 status=0
 for t in $targets; do
 	bin=$out/fuzz-$t
+	[ "$engine" = afl ] && bin=$out/afl-fuzz-$t
 	extra=""
 	case $t in
 	config) extra="$top/cli/cli-config.c $(pkg-config --libs glib-2.0)" ;;
@@ -69,6 +82,23 @@ for t in $targets; do
 	fi
 	corpus=$out/corpus-$t
 	[ -d "$corpus" ] || seed "$t" "$corpus"
+	if [ "$engine" = afl ]; then
+		rm -rf "$out/afl-$t"
+		AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+			timeout $((seconds + 60)) afl-fuzz -V "$seconds" -t 10000 -m none -i "$corpus" -o "$out/afl-$t" \
+			-- "$bin" > "$out/$t.log" 2>&1
+		r=$?
+		stats=$out/afl-$t/default/fuzzer_stats
+		execs=$(sed -n 's/^execs_done *: *//p' "$stats" 2>/dev/null)
+		cov=$(sed -n 's/^bitmap_cvg *: *//p' "$stats" 2>/dev/null)
+		ft=$(sed -n 's/^corpus_count *: *//p' "$stats" 2>/dev/null)
+		res=ok
+		if [ $r -ne 0 ] || [ -n "$(ls "$out/afl-$t/default/crashes" 2>/dev/null | grep -v README)" ]; then
+			res="CRASH or failure (see $out/afl-$t, $out/$t.log)"; status=1
+		fi
+		printf '%-8s %8s %12s %8s %8s %s\n' "$t" "$seconds" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$res"
+		continue
+	fi
 	mkdir -p "$out/$t"
 	(cd "$out/$t" && "$bin" -max_total_time="$seconds" -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
 		-timeout=10 -rss_limit_mb=2048 "$corpus" > "$out/$t.log" 2>&1)
