@@ -105,6 +105,10 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->log_level = -1;
 	cfg->max_parallel = -1;
+	/* the usual case, asked first: GLib's error path would set up charset
+	 * conversion for its message, a cost every one-shot run would pay */
+	if (!path && access(file, F_OK) < 0 && errno == ENOENT)
+		return TRUE; /* no default file: defaults */
 	if (!g_file_get_contents(file, &text, &len, &e)) {
 		if (!path && g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
 			return TRUE; /* no default file: defaults */
