@@ -249,8 +249,13 @@ static void test_storm(void)
 	}
 	g_test_message("daemon RSS after each 2,000 events: %lu %lu %lu %lu %lu KiB", rss[0], rss[1], rss[2], rss[3],
 		       rss[4]);
+#ifndef __SANITIZE_ADDRESS__
 	/* flat: the last three rounds add less than 64 bytes an event */
 	g_assert_cmpuint(rss[4], <=, rss[1] + 6000 * 64 / 1024);
+#else
+	/* ASan keeps freed memory in quarantine: the plain build checks this */
+	g_test_message("memory not checked under AddressSanitizer (its quarantine grows by design)");
+#endif
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	close(fd);
 	g_rand_free(rng);
