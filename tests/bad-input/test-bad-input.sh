@@ -449,7 +449,7 @@ chmod 000 "$r/m/modules.alias"
 row alias-unreadable in: 'modules.alias mode 000, run as nobody' \
 	err: "modalias: cannot open @TMP@/r/m/modules.alias: Permission denied
 modalias resolve: cannot load the module tables of @TMP@/r/m: Permission denied" exit: 2 out: '' \
-	skip-unless: have_setpriv -- as_nobody "$cli" resolve --config /dev/null --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+	skip-unless: have_setpriv -- as_nobody "$cli" --config /dev/null resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 fresh
 mkdir "$r/m"
 row alias-missing in: 'a module directory without modules.alias' \
@@ -734,7 +734,7 @@ row sysfs-unreadable in: 'the same, one `modalias` mode 000, run as nobody' \
 	err: "modalias: cannot read @TMP@/r/sys/devices/platform/pcspkr/modalias: Permission denied
 modalias list: /devices/platform/pcspkr: cannot read its modalias: Permission denied
 28 devices" exit: 2 out-file: "$tmp/list-no-pcspkr" also: 'stdout: every other device, as in the golden list' \
-	skip-unless: have_setpriv -- as_nobody "$cli" list --config /dev/null --no-modules --sysfs "$r/sys"
+	skip-unless: have_setpriv -- as_nobody "$cli" --config /dev/null list --no-modules --sysfs "$r/sys"
 tree
 rm "$pcspkr/modalias"
 mkdir "$pcspkr/modalias"
