@@ -429,8 +429,8 @@ static gint64 gap_since;   /* g_get_monotonic_time() when a gap was seen, 0: non
 
 static void seq_arrived(unsigned long long seq)
 {
-	if (arrived_known && seq <= arrived_seq)
-		return;
+	if (seq == 0 || (arrived_known && seq <= arrived_seq))
+		return; /* SEQNUM 0 (unparsable) never waits */
 	if (!arrived_known || seq != arrived_seq + 1) {
 		g_hash_table_add(ahead, g_memdup2(&seq, sizeof(seq)));
 		return;
@@ -466,19 +466,14 @@ static void seq_give_up(void)
 	seq_arrived(min);
 }
 
-/* Whether some event waits for a gap (starting the clock if so). */
-static bool seq_waiting(void)
+/* Starts the gap clock when some event waits, stops it when none does: the
+ * ones that wait are exactly those in ahead, which are not dispatched. */
+static void seq_waiting(void)
 {
-	for (guint i = 0; i < queue->len; i++) {
-		const struct event *e = g_ptr_array_index(queue, i);
-		if (!e->running && !seq_eligible(e)) {
-			if (!gap_since)
-				gap_since = g_get_monotonic_time();
-			return true;
-		}
-	}
-	gap_since = 0;
-	return false;
+	if (g_hash_table_size(ahead) == 0)
+		gap_since = 0;
+	else if (!gap_since)
+		gap_since = g_get_monotonic_time();
 }
 
 /* Same device, or one the parent of the other: the second waits. */
