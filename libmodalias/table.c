@@ -219,6 +219,8 @@ static int module_id(struct modalias_table *t, const char *name, size_t len, uin
 			t->modules = n;
 			t->cap_modules = cap;
 		}
+		/* whole, padding included: the array is written to the cache as is */
+		memset(&t->modules[v], 0, sizeof(t->modules[v]));
 		/* the key just added to the pool is the module's name */
 		t->modules[v].name = (uint32_t)(t->pool.len - nlen - 1);
 		t->modules[v].prio = UINT32_MAX;
