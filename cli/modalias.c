@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -380,6 +381,9 @@ static int cmd_build(int argc, char **argv)
 			modalias_ctx_unref(ctx);
 			return EXIT_USAGE;
 		}
+		/* why an event has no modalias is the answer here, not noise */
+		if (modalias_ctx_get_log_priority(ctx) < LOG_INFO)
+			modalias_ctx_set_log_priority(ctx, LOG_INFO);
 		r = modalias_dev_new_from_env(ctx, argc == 2 ? argv[1] : NULL,
 					      (const char *const *)environ, &dev);
 		if (r < 0) {

@@ -23,9 +23,19 @@ static const char *env_get(const struct env *e, const char *name)
 	return e->fn(e->data, name);
 }
 
+/* Some of a family of variables but not all: a broken event. */
 static int env_missing(const struct env *e, const char *subsystem, const char *name)
 {
 	err(e->ctx, "%s event: variable %s is not set\n", subsystem, name);
+	return -ENOENT;
+}
+
+/* None of the family: the event is not of a device with a modalias (most
+ * events are not: partitions, network interfaces, input event nodes…),
+ * which is no error. */
+static int env_absent(const struct env *e, const char *subsystem, const char *name)
+{
+	info(e->ctx, "%s event: variable %s is not set: no device with a modalias\n", subsystem, name);
 	return -ENOENT;
 }
 
@@ -142,6 +152,8 @@ static int env_usb(const struct env *e, struct modalias_dev **ret)
 	struct modalias_dev *dev;
 	int r;
 
+	if (!env_get(e, "PRODUCT"))
+		return env_absent(e, "usb", "PRODUCT");
 	if ((r = env_split(e, "usb", "PRODUCT", '/', 16, 3, 0xffff, product)) < 0 ||
 	    (r = env_split(e, "usb", "TYPE", '/', 10, 3, 0xff, type)) < 0)
 		return r;
@@ -179,6 +191,8 @@ static int env_pci(const struct env *e, struct modalias_dev **ret)
 	struct modalias_dev *dev;
 	int r;
 
+	if (!env_get(e, "PCI_ID"))
+		return env_absent(e, "pci", "PCI_ID");
 	if ((r = env_split(e, "pci", "PCI_ID", ':', 16, 2, 0xffff, id)) < 0 ||
 	    (r = env_split(e, "pci", "PCI_SUBSYS_ID", ':', 16, 2, 0xffff, sub)) < 0 ||
 	    (r = env_split(e, "pci", "PCI_CLASS", ':', 16, 1, 0xffffff, &cls)) < 0)
@@ -204,6 +218,8 @@ static int env_simple(const struct env *e, const char *subsystem, const char *bu
 	struct modalias_dev *dev;
 	int r;
 
+	if (!env_get(e, vars[0]))
+		return env_absent(e, subsystem, vars[0]);
 	for (unsigned int i = 0; i < n; i++)
 		if ((r = env_split(e, subsystem, vars[i], ':', 16, 1, max[i], &v[i])) < 0)
 			return r;
@@ -247,6 +263,8 @@ static int env_sdio(const struct env *e, struct modalias_dev **ret)
 	struct modalias_dev *dev;
 	int r;
 
+	if (!env_get(e, "SDIO_CLASS"))
+		return env_absent(e, "sdio", "SDIO_CLASS");
 	if ((r = env_split(e, "sdio", "SDIO_CLASS", ':', 16, 1, 0xff, &cls)) < 0 ||
 	    (r = env_split(e, "sdio", "SDIO_ID", ':', 16, 2, 0xffff, id)) < 0)
 		return r;
@@ -262,6 +280,7 @@ static int env_sdio(const struct env *e, struct modalias_dev **ret)
 
 static int env_scsi(const struct env *e, struct modalias_dev **ret)
 {
+	const char *devtype = env_get(e, "DEVTYPE");
 	char *path, *text = NULL;
 	struct modalias_dev *dev;
 	uint64_t type;
@@ -269,12 +288,24 @@ static int env_scsi(const struct env *e, struct modalias_dev **ret)
 
 	if (!env_get(e, "DEVPATH"))
 		return env_missing(e, "scsi", "DEVPATH");
+	/* hosts and targets are scsi events too; only a device has a type */
+	if (devtype && strcmp(devtype, "scsi_device") != 0) {
+		info(e->ctx, "scsi event: DEVTYPE=%.*s is not a scsi_device: no modalias\n",
+		     (int)(strlen(devtype) > 200 ? 200 : strlen(devtype)), devtype);
+		return -ENOENT;
+	}
 	path = devpath_attr(e, "type");
 	if (!path) {
 		err(e->ctx, "variable DEVPATH='%s' is not an absolute sysfs path\n", env_get(e, "DEVPATH"));
 		return -EINVAL;
 	}
 	r = read_text_file(path, &text, 64);
+	if (r == -ENOENT) {
+		/* an older kernel's host or target event (no DEVTYPE yet) */
+		info(e->ctx, "scsi event: no %s: not a SCSI device\n", path);
+		free(path);
+		return r;
+	}
 	if (r < 0) {
 		err(e->ctx, "scsi event: cannot read %s: %s\n", path, strerror(-r));
 		free(path);
@@ -322,6 +353,8 @@ static int env_input(const struct env *e, struct modalias_dev **ret)
 	struct modalias_dev *dev;
 	int r;
 
+	if (!env_get(e, "PRODUCT"))
+		return env_absent(e, "input", "PRODUCT");
 	if ((r = env_split(e, "input", "PRODUCT", '/', 16, 4, 0xffff, product)) < 0)
 		return r;
 	if ((r = new_dev(e, "input", &dev)) < 0)
@@ -410,8 +443,8 @@ MODALIAS_EXPORT int modalias_dev_new_from_env_fn(struct modalias_ctx *ctx, const
 			return env_builders[i].build(&e, ret);
 	if (env_get(&e, "OF_NAME"))
 		return env_of(&e, ret);
-	err(ctx, "%s event: no MODALIAS, and no legacy variables known for this subsystem\n",
-	    subsystem);
+	info(ctx, "%s event: no MODALIAS, and no legacy variables known for this subsystem\n",
+	     subsystem);
 	return -ENOENT;
 }
 

@@ -431,7 +431,10 @@ typedef const char *(*modalias_getenv_fn)(void *data, const char *name);
  * the subsystem is not one of those above and there is no MODALIAS);
  * -EINVAL when a variable is malformed; -ERANGE when a number overflows its
  * field; errors of reading sysfs (-ENOENT, -EACCES, …).  The variable at
- * fault is named in the log.
+ * fault is named in the log: at LOG_INFO when the event carries none of its
+ * subsystem's variables (a partition, a network interface, an input event
+ * node, a SCSI host or target: most events have no modalias), at LOG_ERR
+ * when it carries some of them but not all, or malformed ones.
  *
  * Since: 1
  */

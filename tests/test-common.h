@@ -16,6 +16,7 @@
 
 /* Every library message of a test lands here, so tests can assert on it. */
 static GString *test_log;
+static int test_log_worst = 8; /* the most severe priority logged, 8: none */
 
 static void test_log_fn(void *data, int priority, const char *file, int line,
 			const char *fn, const char *format, va_list args)
@@ -23,6 +24,8 @@ static void test_log_fn(void *data, int priority, const char *file, int line,
 	if (!test_log)
 		test_log = g_string_new(NULL);
 	g_string_append_vprintf(test_log, format, args);
+	if (priority < test_log_worst)
+		test_log_worst = priority;
 }
 
 static inline struct modalias_ctx *test_ctx_new(void)
@@ -34,6 +37,7 @@ static inline struct modalias_ctx *test_ctx_new(void)
 	modalias_ctx_set_log_priority(ctx, 3);
 	if (test_log)
 		g_string_truncate(test_log, 0);
+	test_log_worst = 8;
 	return ctx;
 }
 
@@ -46,6 +50,7 @@ static inline void test_log_clear(void)
 {
 	if (test_log)
 		g_string_truncate(test_log, 0);
+	test_log_worst = 8;
 }
 
 /* One recorded kernel event of tests/data/uevents/uevents.txt. */

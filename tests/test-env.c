@@ -229,6 +229,7 @@ static void test_scsi_and_ieee1394(void)
 	g_autofree char *dir = g_build_filename(root, "devices", "host0", "target0:0:0", "0:0:0:0", NULL);
 	g_autofree char *file = g_build_filename(dir, "type", NULL);
 	const char *scsi[] = { "DEVPATH=/devices/host0/target0:0:0/0:0:0:0", NULL };
+	const char *scsi_dev[] = { "DEVPATH=/devices/host0/target0:0:0/0:0:0:0", "DEVTYPE=scsi_device", NULL };
 	/* the old ieee1394 stack's variables: %06x */
 	const char *fw[] = { "VENDOR_ID=002327", "MODEL_ID=020002", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL };
 	struct modalias_dev *dev;
@@ -242,9 +243,17 @@ static void test_scsi_and_ieee1394(void)
 	g_assert_cmpstr(s, ==, "scsi:t-0x0e"); /* sysfs type is decimal: 14 = TYPE_RBC */
 	free(s);
 	modalias_dev_unref(dev);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, "scsi", scsi_dev, &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "scsi:t-0x0e");
+	free(s);
+	modalias_dev_unref(dev);
 	g_assert_cmpint(unlink(file), ==, 0);
+	modalias_ctx_set_log_priority(ctx, LOG_INFO);
 	g_assert_cmpint(modalias_dev_new_from_env(ctx, "scsi", scsi, &dev), ==, -ENOENT);
-	g_assert_nonnull(strstr(test_log_text(), "type"));
+	g_assert_nonnull(strstr(test_log_text(), "0:0:0:0/type: not a SCSI device"));
+	g_assert_cmpint(test_log_worst, ==, LOG_INFO);
+	modalias_ctx_set_log_priority(ctx, LOG_ERR);
 
 	g_assert_cmpint(modalias_dev_new_from_env(ctx, "ieee1394", fw, &dev), ==, 0);
 	s = test_format(dev);
@@ -259,31 +268,44 @@ struct bad_env {
 	const char *env[8];
 	int err;
 	const char *log;
+	int priority; /* the message's: LOG_INFO for an event of no such device */
 };
 
 static const struct bad_env bad_envs[] = {
-	{ "usb", { "TYPE=0/0/0", NULL }, -ENOENT, "PRODUCT is not set" },
-	{ "usb", { "PRODUCT=46d/c52b/1200", NULL }, -ENOENT, "TYPE is not set" },
-	{ "usb", { "PRODUCT=46d/c52b", "TYPE=0/0/0", NULL }, -EINVAL, "PRODUCT='46d/c52b' has too few fields" },
-	{ "usb", { "PRODUCT=46d/c52b/1/2", "TYPE=0/0/0", NULL }, -EINVAL, "too many fields" },
-	{ "usb", { "PRODUCT=46dx/c52b/1200", "TYPE=0/0/0", NULL }, -EINVAL, "PRODUCT='46dx/c52b/1200'" },
-	{ "usb", { "PRODUCT=10000/c52b/1200", "TYPE=0/0/0", NULL }, -ERANGE, "overflows" },
-	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/256", NULL }, -ERANGE, "TYPE='0/0/256'" },
-	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/a", NULL }, -EINVAL, "TYPE='0/0/a'" },
-	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/0", "INTERFACE=3//1", NULL }, -EINVAL, "INTERFACE" },
-	{ "pci", { "PCI_ID=8086:1E31", "PCI_SUBSYS_ID=17AA:21FB", NULL }, -ENOENT, "PCI_CLASS is not set" },
-	{ "pci", { "PCI_ID=8086", "PCI_SUBSYS_ID=17AA:21FB", "PCI_CLASS=C0330", NULL }, -EINVAL, "PCI_ID='8086'" },
-	{ "pci", { "PCI_ID=8086:1E31", "PCI_SUBSYS_ID=17AA:21FB", "PCI_CLASS=1000000", NULL }, -ERANGE, "PCI_CLASS" },
-	{ "ieee1394", { "VENDOR_ID=002327", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL }, -ENOENT, "MODEL_ID" },
-	{ "ieee1394", { "VENDOR_ID=100000000", "MODEL_ID=0", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL }, -ERANGE, "VENDOR_ID" },
-	{ "scsi", { "ACTION=add", NULL }, -ENOENT, "DEVPATH is not set" },
-	{ "scsi", { "DEVPATH=devices/relative", NULL }, -EINVAL, "DEVPATH" },
-	{ "scsi", { "DEVPATH=/devices/../../etc", NULL }, -EINVAL, "DEVPATH" },
-	{ "input", { "PRODUCT=3/46d/c52b", NULL }, -EINVAL, "PRODUCT" },
-	{ "input", { "PRODUCT=3/46d/c52b/111", "KEY=xyz", NULL }, -EINVAL, "KEY='xyz'" },
-	{ NULL, { "ACTION=add", NULL }, -ENOENT, "neither MODALIAS nor SUBSYSTEM" },
-	{ "block", { "ACTION=add", NULL }, -ENOENT, "no legacy variables" },
-	{ "usb", { "MODALIAS=usb:broken", NULL }, -EINVAL, "idVendor" },
+	{ "usb", { "TYPE=0/0/0", NULL }, -ENOENT, "PRODUCT is not set", LOG_INFO },
+	{ "usb", { "PRODUCT=46d/c52b/1200", NULL }, -ENOENT, "TYPE is not set", LOG_ERR },
+	{ "usb", { "PRODUCT=46d/c52b", "TYPE=0/0/0", NULL }, -EINVAL, "PRODUCT='46d/c52b' has too few fields", LOG_ERR },
+	{ "usb", { "PRODUCT=46d/c52b/1/2", "TYPE=0/0/0", NULL }, -EINVAL, "too many fields", LOG_ERR },
+	{ "usb", { "PRODUCT=46dx/c52b/1200", "TYPE=0/0/0", NULL }, -EINVAL, "PRODUCT='46dx/c52b/1200'", LOG_ERR },
+	{ "usb", { "PRODUCT=10000/c52b/1200", "TYPE=0/0/0", NULL }, -ERANGE, "overflows", LOG_ERR },
+	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/256", NULL }, -ERANGE, "TYPE='0/0/256'", LOG_ERR },
+	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/a", NULL }, -EINVAL, "TYPE='0/0/a'", LOG_ERR },
+	{ "usb", { "PRODUCT=46d/c52b/1200", "TYPE=0/0/0", "INTERFACE=3//1", NULL }, -EINVAL, "INTERFACE", LOG_ERR },
+	{ "pci", { "PCI_ID=8086:1E31", "PCI_SUBSYS_ID=17AA:21FB", NULL }, -ENOENT, "PCI_CLASS is not set", LOG_ERR },
+	{ "pci", { "PCI_ID=8086", "PCI_SUBSYS_ID=17AA:21FB", "PCI_CLASS=C0330", NULL }, -EINVAL, "PCI_ID='8086'", LOG_ERR },
+	{ "pci", { "PCI_ID=8086:1E31", "PCI_SUBSYS_ID=17AA:21FB", "PCI_CLASS=1000000", NULL }, -ERANGE, "PCI_CLASS", LOG_ERR },
+	{ "ieee1394", { "VENDOR_ID=002327", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL }, -ENOENT, "MODEL_ID", LOG_ERR },
+	{ "ieee1394", { "VENDOR_ID=100000000", "MODEL_ID=0", "SPECIFIER_ID=00a02d", "VERSION=010001", NULL }, -ERANGE, "VENDOR_ID", LOG_ERR },
+	{ "scsi", { "ACTION=add", NULL }, -ENOENT, "DEVPATH is not set", LOG_ERR },
+	{ "scsi", { "DEVPATH=devices/relative", NULL }, -EINVAL, "DEVPATH", LOG_ERR },
+	{ "scsi", { "DEVPATH=/devices/../../etc", NULL }, -EINVAL, "DEVPATH", LOG_ERR },
+	{ "input", { "PRODUCT=3/46d/c52b", NULL }, -EINVAL, "PRODUCT", LOG_ERR },
+	{ "input", { "PRODUCT=3/46d/c52b/111", "KEY=xyz", NULL }, -EINVAL, "KEY='xyz'", LOG_ERR },
+	{ NULL, { "ACTION=add", NULL }, -ENOENT, "neither MODALIAS nor SUBSYSTEM", LOG_ERR },
+	{ "block", { "ACTION=add", NULL }, -ENOENT, "no legacy variables", LOG_INFO },
+	{ "usb", { "MODALIAS=usb:broken", NULL }, -EINVAL, "idVendor", LOG_ERR },
+	/* none of the family: no device with a modalias, which is no error */
+	{ "input", { "DEVNAME=input/event3", NULL }, -ENOENT, "PRODUCT is not set", LOG_INFO },
+	{ "pci", { "PCI_SLOT_NAME=0000:00:1f.3", NULL }, -ENOENT, "PCI_ID is not set", LOG_INFO },
+	{ "serio", { "DRIVER=atkbd", NULL }, -ENOENT, "SERIO_TYPE is not set", LOG_INFO },
+	{ "sdio", { "ACTION=add", NULL }, -ENOENT, "SDIO_CLASS is not set", LOG_INFO },
+	{ "scsi", { "DEVPATH=/devices/pci0000:00/0000:00:01.1/ata1/host0", "DEVTYPE=scsi_host", NULL },
+	  -ENOENT, "DEVTYPE=scsi_host is not a scsi_device", LOG_INFO },
+	{ "scsi", { "DEVPATH=/devices/pci0000:00/0000:00:01.1/ata1/host0/target0:0:0", NULL },
+	  -ENOENT, "target0:0:0/type: not a SCSI device", LOG_INFO },
+	/* some of it: a broken event */
+	{ "sdio", { "SDIO_CLASS=07", NULL }, -ENOENT, "SDIO_ID is not set", LOG_ERR },
+	{ "serio", { "SERIO_TYPE=01", "SERIO_PROTO=00", "SERIO_EXTRA=00", NULL }, -ENOENT, "SERIO_ID is not set", LOG_ERR },
 };
 
 static void test_bad_env(gconstpointer data)
@@ -293,10 +315,13 @@ static void test_bad_env(gconstpointer data)
 	struct modalias_dev *dev = NULL;
 
 	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, "/nonexistent-sysfs"), ==, 0);
+	modalias_ctx_set_log_priority(ctx, LOG_DEBUG);
 	g_assert_cmpint(modalias_dev_new_from_env(ctx, b->subsystem, b->env, &dev), ==, b->err);
 	g_assert_null(dev);
 	if (!strstr(test_log_text(), b->log))
 		g_error("log '%s' does not name '%s'", test_log_text(), b->log);
+	if (test_log_worst != b->priority)
+		g_error("'%s' logged at priority %d, not %d", b->log, test_log_worst, b->priority);
 	modalias_ctx_unref(ctx);
 }
 
