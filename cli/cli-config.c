@@ -75,6 +75,38 @@ static int line_of(const char *text, const char *group, const char *key)
 	return found;
 }
 
+/* GKeyFile's parse errors name the line by its text at best.  It reads a
+ * line at a time, and whether a line parses depends only on the lines
+ * before it, so the first k lines fail to load exactly when k reaches the
+ * bad line: the smallest such k is its number (0: not found). */
+static int parse_error_line(const char *text, gsize len)
+{
+	g_autoptr(GArray) ends = g_array_new(FALSE, FALSE, sizeof(gsize));
+	unsigned int lo = 1, hi;
+
+	for (gsize i = 0; i < len; i++)
+		if (text[i] == '\n')
+			g_array_append_val(ends, i);
+	if (len && text[len - 1] != '\n')
+		g_array_append_val(ends, len);
+	hi = ends->len;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		g_autoptr(GKeyFile) kf = g_key_file_new();
+
+		if (g_key_file_load_from_data(kf, text, g_array_index(ends, gsize, mid - 1), G_KEY_FILE_NONE, NULL))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (hi) { /* the whole text fails for some other reason: no line then */
+		g_autoptr(GKeyFile) kf = g_key_file_new();
+		if (g_key_file_load_from_data(kf, text, g_array_index(ends, gsize, hi - 1), G_KEY_FILE_NONE, NULL))
+			return 0;
+	}
+	return (int)hi;
+}
+
 static gboolean bad(GError **error, const char *path, const char *text, const char *group,
 		    const char *key, const char *why)
 {
@@ -116,7 +148,12 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 		return FALSE;
 	}
 	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
-		g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE, "%s: %s", file, e->message);
+		int line = parse_error_line(text, len);
+
+		if (line)
+			g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE, "%s:%d: %s", file, line, e->message);
+		else
+			g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE, "%s: %s", file, e->message);
 		return FALSE;
 	}
 	cfg->path = g_strdup(file);

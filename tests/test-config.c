@@ -79,7 +79,13 @@ static const struct bad bads[] = {
 	{ "[agent]\ncoldplug=sometimes\n", "2: [agent] coldplug: neither 'trigger' nor 'resolve'" },
 	{ "[modules]\ntables=/nonexistent/table\n", "2: [modules] tables: a table file that cannot be read" },
 	{ "[modules]\ntables=@UNSAFE@\n", "2: [modules] tables: a table file writable by group or others" },
-	{ "no group here\n", "" },
+	/* GLib's parse errors, with the line number it does not give */
+	{ "no group here\n", "1: Key file contains line" },
+	{ "# a comment\nroot=/\n[modules]\n", "2: Key file does not start with a group" },
+	{ "# modalias.conf\n\n[modules]\nroot=/\n[agent\ncoldplug=resolve\n", "5: Key file contains line" },
+	{ "[modules]\nroot=/\n[log]\nlevel=info\nno equals sign", "5: Key file contains line" },
+	{ "[log]\nlevel=info\n[bad]group]\n", "3: " },
+	{ "[log]\nlevel=\xff\xfe\n", "2: " },
 };
 
 static void test_bad(gconstpointer data)
