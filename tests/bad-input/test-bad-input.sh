@@ -682,6 +682,24 @@ envrow env-no-subsystem 'neither `MODALIAS` nor `SUBSYSTEM`' "event has neither 
 	'No such file or directory' PRODUCT=46d/c52b/1200 TYPE=0/0/0
 envrow env-unknown-subsystem '`SUBSYSTEM=frob` and no `MODALIAS`' \
 	"frob event: no MODALIAS, and no legacy variables known for this subsystem" 'No such file or directory' SUBSYSTEM=frob
+envrow env-scsi-host '`SUBSYSTEM=scsi DEVTYPE=scsi_host` (a host: only a scsi_device has a type)' \
+	"scsi event: DEVTYPE=scsi_host is not a scsi_device: no modalias" 'No such file or directory' \
+	SUBSYSTEM=scsi DEVTYPE=scsi_host DEVPATH=/devices/pci0000:00/0000:00:01.1/ata1/host0
+fixed_agent_noise='libmodalias/env.c: an event of no device with a modalias (a SCSI host or target, an input event node, a partition) was logged as an error, some 150 lines a boot; it is logged at info now, and a `scsi_host`/`scsi_target` event no longer reads a `type` file'
+hpdir
+for s in 'scsi-host:scsi:DEVTYPE=scsi_host:DEVPATH=/devices/pci0000:00/0000:00:01.1/ata1/host0' \
+	'input-node:input:DEVNAME=input/event3:DEVPATH=/devices/platform/i8042/serio0/input/input3/event3' \
+	'block:block:DEVTYPE=partition:DEVPATH=/devices/virtual/block/loop0/loop0p1'; do
+	name=${s%%:*} s=${s#*:} sub=${s%%:*} s=${s#*:} v1=${s%%:*} v2=${s#*:}
+	row "agent-no-device-$name" in: "the agent (\`hotplug $sub\`, ACTION=add): \`$v1\`, no \`MODALIAS\` (no device with a modalias)" \
+		err: '' exit: 0 out: "event - add $sub ${v2#DEVPATH=}
+run @TMP@/r/hp/default/00-log.hotplug $sub" \
+		also: 'nothing logged at the default level (notice); stdout (dry run): the handlers still run' \
+		fixed: "${fixed_agent_noise:-}" \
+		-- env -i ACTION=add "$v1" "$v2" "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
+		--hotplug-dir "$r/hp" --sysfs /nonexistent "$sub"
+	fixed_agent_noise=
+done
 envrow env-bad-modalias '`MODALIAS=usb:vZZ` (it wins over the legacy variables)' \
 	"malformed usb modalias: field idVendor at offset 1: hexadecimal digits missing" 'Invalid argument' \
 	SUBSYSTEM=usb MODALIAS=usb:vZZ PRODUCT=46d/c52b/1200 TYPE=0/0/0
@@ -958,9 +976,10 @@ row conf-typo in: '`--config`: `tabels=` (a typo of `tables=`)' \
 	err: "@TMP@/r/c.conf:3: unknown key 'tabels' in [modules], ignored" exit: 0 out: battery \
 	also: 'a warning, as modalias.conf(5) says; stdout: the rest of the file applies' \
 	-- "$cli" --config "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
-conf "[modules\ndirectory=$D\n"
-confrow conf-syntax '`--config`: `[modules` (no closing bracket; GLib names the line by its text, not its number)' \
-	"@TMP@/r/c.conf: Key file contains line ${LQ}[modules${RQ} which is not a key-value pair, group, or comment"
+conf "# modalias.conf\n[log]\nlevel=notice\n[modules\ndirectory=$D\n"
+confrow conf-syntax '`--config`: line 4 `[modules` (no closing bracket)' \
+	"@TMP@/r/c.conf:4: Key file contains line ${LQ}[modules${RQ} which is not a key-value pair, group, or comment" \
+	fixed: 'cli/cli-config.c `cli_config_load`: a syntax error named no line (GLib quotes the line, without its number); it is found by loading ever shorter prefixes' 
 fresh
 row conf-missing in: '`--config` a file that does not exist' \
 	err: "modalias: @TMP@/r/nonexistent.conf: Failed to open file ${LQ}@TMP@/r/nonexistent.conf${RQ}: No such file or directory" \
