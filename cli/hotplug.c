@@ -319,9 +319,24 @@ static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 	}
 }
 
+/* A name of a directory under hotplug.d, and a word in syslog: no path,
+ * no control character (a newline would forge a log line). */
 static bool subsystem_ok(const char *s)
 {
-	return s && *s && !strchr(s, '/') && !strstr(s, "..") && strcmp(s, ".") != 0;
+	if (!s || !*s || strchr(s, '/') || strstr(s, "..") || strcmp(s, ".") == 0)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* Someone else's string in a message: its first 200 bytes, escaped. */
+static char *shown(const char *s)
+{
+	g_autofree char *head = g_strndup(s, 200);
+
+	return g_strescape(head, NULL);
 }
 
 static const char *env_lookup(void *data, const char *name)
@@ -487,12 +502,14 @@ static bool related(const char *a, const char *b)
 static void *worker(void *data)
 {
 	struct event *e = data;
-
-	if (subsystem_ok(e->subsystem))
-		handle_event(e->subsystem, e->envp);
-	else
-		say(LOG_WARNING, "event %llu: bad SUBSYSTEM '%s' ignored", e->seqnum, e->subsystem);
 	uintptr_t token = (uintptr_t)e;
+
+	if (subsystem_ok(e->subsystem)) {
+		handle_event(e->subsystem, e->envp);
+	} else {
+		g_autofree char *sub = shown(e->subsystem ? e->subsystem : "");
+		say(LOG_WARNING, "event %llu: bad SUBSYSTEM '%s' ignored", e->seqnum, sub);
+	}
 
 	if (write(done_pipe[1], &token, sizeof(token)) != sizeof(token))
 		say(LOG_ERR, "worker: cannot report");
@@ -815,7 +832,8 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		if (!subsystem_ok(argv[1])) {
-			say(LOG_ERR, "refusing SUBSYSTEM '%s'", argv[1]);
+			g_autofree char *sub = shown(argv[1]);
+			say(LOG_ERR, "refusing SUBSYSTEM '%s'", sub);
 			return EXIT_USAGE;
 		}
 		{
@@ -827,7 +845,8 @@ int main(int argc, char **argv)
 		ret = EXIT_OK;
 	} else {
 		if (argc != 1) {
-			fprintf(stderr, "hotplug: unexpected argument '%s'\n", argv[1]);
+			g_autofree char *arg = shown(argv[1]);
+			fprintf(stderr, "hotplug: unexpected argument '%s'\n", arg);
 			return EXIT_USAGE;
 		}
 		if (setup_library() < 0)

@@ -331,7 +331,7 @@ static int list_fields(const char *bus)
 	const char *f;
 
 	if (!modalias_bus_field_name(bus, 0)) {
-		fprintf(stderr, "modalias build: unknown bus '%s' (known: see 'modalias build --buses')\n", bus);
+		fprintf(stderr, "modalias build: unknown bus '%.*s' (known: see 'modalias build --buses')\n", ECHO(bus));
 		return EXIT_USAGE;
 	}
 	for (unsigned int i = 0; (f = modalias_bus_field_name(bus, i)); i++)
@@ -399,7 +399,7 @@ static int cmd_build(int argc, char **argv)
 		}
 		r = modalias_dev_new(ctx, argv[1], &dev);
 		if (r < 0) {
-			fprintf(stderr, "modalias build: unknown bus '%s' (see 'modalias build --buses')\n", argv[1]);
+			fprintf(stderr, "modalias build: unknown bus '%.*s' (see 'modalias build --buses')\n", ECHO(argv[1]));
 			modalias_ctx_unref(ctx);
 			return EXIT_USAGE;
 		}
@@ -407,7 +407,7 @@ static int cmd_build(int argc, char **argv)
 			char *eq = strchr(argv[i], '=');
 
 			if (!eq || eq == argv[i]) {
-				fprintf(stderr, "modalias build: '%s' is not FIELD=VALUE\n", argv[i]);
+				fprintf(stderr, "modalias build: '%.*s' is not FIELD=VALUE\n", ECHO(argv[i]));
 				r = -EINVAL;
 				break;
 			}
@@ -416,7 +416,7 @@ static int cmd_build(int argc, char **argv)
 			*eq = '=';
 			if (r < 0) {
 				/* the library named the field and the reason */
-				fprintf(stderr, "modalias build: bad field '%s'\n", argv[i]);
+				fprintf(stderr, "modalias build: bad field '%.*s'\n", ECHO(argv[i]));
 				break;
 			}
 		}
@@ -784,7 +784,7 @@ static int cmd_list(int argc, char **argv)
 		      "none when no module serves it), then a summary on standard error.",
 		      entries, &argc, &argv);
 	if (argc > 1) {
-		fprintf(stderr, "modalias list: unexpected argument '%s'\n", argv[1]);
+		fprintf(stderr, "modalias list: unexpected argument '%.*s'\n", ECHO(argv[1]));
 		table_opts_clear(&to);
 		return EXIT_USAGE;
 	}
@@ -935,7 +935,7 @@ static int cmd_load(int argc, char **argv)
 			modalias_result_unref(res);
 		}
 		if (!o.json && o.n_modules == before && !o.dry)
-			fprintf(stderr, "modalias load: no module for '%s'\n", argv[i]);
+			fprintf(stderr, "modalias load: no module for '%.*s'\n", ECHO(argv[i]));
 	}
 	if (o.json) {
 		g_string_append(o.out, argc > 1 ? "\n]\n" : "]\n");
@@ -1043,11 +1043,11 @@ static int cmd_map(int argc, char **argv)
 	if (dialect && strcmp(dialect, "2.6") == 0)
 		flags = MODALIAS_MAP_DIALECT_2_6;
 	else if (dialect && strcmp(dialect, "current") != 0) {
-		fprintf(stderr, "modalias map: unknown dialect '%s' (current or 2.6)\n", dialect);
+		fprintf(stderr, "modalias map: unknown dialect '%.*s' (current or 2.6)\n", ECHO(dialect));
 		return EXIT_USAGE;
 	}
 	if (type_name && (type = map_type_from_name(type_name)) < 0) {
-		fprintf(stderr, "modalias map: unknown map type '%s'\n", type_name);
+		fprintf(stderr, "modalias map: unknown map type '%.*s'\n", ECHO(type_name));
 		return EXIT_USAGE;
 	}
 	if (argc < (match ? 4 : 2)) {
@@ -1061,7 +1061,7 @@ static int cmd_map(int argc, char **argv)
 		int r = modalias_dev_new(ctx, argv[1], &dev);
 
 		if (r < 0) {
-			fprintf(stderr, "modalias map: unknown bus '%s' (see 'modalias build --buses')\n", argv[1]);
+			fprintf(stderr, "modalias map: unknown bus '%.*s' (see 'modalias build --buses')\n", ECHO(argv[1]));
 			modalias_ctx_unref(ctx);
 			return EXIT_USAGE;
 		}
@@ -1069,7 +1069,7 @@ static int cmd_map(int argc, char **argv)
 			char *eq = strchr(argv[i], '=');
 
 			if (!eq || eq == argv[i]) {
-				fprintf(stderr, "modalias map: '%s' is not FIELD=VALUE\n", argv[i]);
+				fprintf(stderr, "modalias map: '%.*s' is not FIELD=VALUE\n", ECHO(argv[i]));
 				r = -EINVAL;
 				break;
 			}
@@ -1077,7 +1077,7 @@ static int cmd_map(int argc, char **argv)
 			r = modalias_dev_add(dev, argv[i], eq + 1);
 			*eq = '=';
 			if (r < 0) {
-				fprintf(stderr, "modalias map: bad field '%s'\n", argv[i]);
+				fprintf(stderr, "modalias map: bad field '%.*s'\n", ECHO(argv[i]));
 				break;
 			}
 		}
@@ -1229,7 +1229,7 @@ int main(int argc, char **argv)
 		if (ret >= 0)
 			return ret;
 	}
-	fprintf(stderr, "modalias: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "modalias: unknown command '%.*s'\n", ECHO(argv[1]));
 	usage(stderr);
 	return EXIT_USAGE;
 }

@@ -46,7 +46,7 @@ MODALIAS_EXPORT int modalias_dev_new(struct modalias_ctx *ctx, const char *bus,
 		return -EINVAL;
 	b = bus_find(bus, strlen(bus));
 	if (!b) {
-		err(ctx, "unknown bus '%s'\n", bus);
+		err(ctx, "unknown bus '%.*s'\n", LOG_ECHO(bus));
 		return -ENOENT;
 	}
 	return dev_new(ctx, b, NULL, 0, ret);
@@ -237,8 +237,8 @@ static int set_error(const struct modalias_dev *dev, const struct field_desc *fd
 	default:
 		return r;
 	}
-	err(dev->ctx, "%s field %s: value '%s' %s\n", modalias_dev_get_bus(dev),
-	    fd->name, value, why);
+	err(dev->ctx, "%s field %s: value '%.*s' %s\n", modalias_dev_get_bus(dev),
+	    fd->name, LOG_ECHO(value), why);
 	return r;
 }
 
@@ -284,7 +284,7 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 		return -EINVAL;
 	f = field_index(dev->bus, field);
 	if (f < 0) {
-		err(dev->ctx, "%s has no field '%s'\n", modalias_dev_get_bus(dev), field);
+		err(dev->ctx, "%s has no field '%.*s'\n", modalias_dev_get_bus(dev), LOG_ECHO(field));
 		return -ENOENT;
 	}
 	fd = &dev->bus->fields[f];

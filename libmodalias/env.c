@@ -26,7 +26,7 @@ static const char *env_get(const struct env *e, const char *name)
 /* Some of a family of variables but not all: a broken event. */
 static int env_missing(const struct env *e, const char *subsystem, const char *name)
 {
-	err(e->ctx, "%s event: variable %s is not set\n", subsystem, name);
+	err(e->ctx, "%.*s event: variable %s is not set\n", LOG_ECHO(subsystem), name);
 	return -ENOENT;
 }
 
@@ -35,17 +35,14 @@ static int env_missing(const struct env *e, const char *subsystem, const char *n
  * which is no error. */
 static int env_absent(const struct env *e, const char *subsystem, const char *name)
 {
-	info(e->ctx, "%s event: variable %s is not set: no device with a modalias\n", subsystem, name);
+	info(e->ctx, "%.*s event: variable %s is not set: no device with a modalias\n", LOG_ECHO(subsystem), name);
 	return -ENOENT;
 }
 
 static int env_bad(const struct env *e, const char *name, const char *value,
 		   const char *why, int r)
 {
-	size_t len = strlen(value);
-
-	/* a value may be as long as the environment: the start of it will do */
-	err(e->ctx, "variable %s='%.*s' %s\n", name, (int)(len > 200 ? 200 : len), value, why);
+	err(e->ctx, "variable %s='%.*s' %s\n", name, LOG_ECHO(value), why);
 	return r;
 }
 
@@ -108,9 +105,8 @@ static char *devpath_attr(const struct env *e, const char *attr)
 	struct strbuf sb;
 	char *path;
 
-	if (!devpath || devpath[0] != '/' || strstr(devpath, "/../") ||
-	    (strlen(devpath) >= 3 && strcmp(devpath + strlen(devpath) - 3, "/..") == 0))
-		return NULL; /* "/.." too: ROOT/../type is outside the sysfs root */
+	if (!devpath_is_safe(devpath))
+		return NULL;
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "%s%s/%s", modalias_ctx_get_sysfs_root(e->ctx), devpath, attr);
 	return strbuf_steal(&sb, &path) < 0 ? NULL : path;
@@ -290,13 +286,13 @@ static int env_scsi(const struct env *e, struct modalias_dev **ret)
 		return env_missing(e, "scsi", "DEVPATH");
 	/* hosts and targets are scsi events too; only a device has a type */
 	if (devtype && strcmp(devtype, "scsi_device") != 0) {
-		info(e->ctx, "scsi event: DEVTYPE=%.*s is not a scsi_device: no modalias\n",
-		     (int)(strlen(devtype) > 200 ? 200 : strlen(devtype)), devtype);
+		info(e->ctx, "scsi event: DEVTYPE=%.*s is not a scsi_device: no modalias\n", LOG_ECHO(devtype));
 		return -ENOENT;
 	}
 	path = devpath_attr(e, "type");
 	if (!path) {
-		err(e->ctx, "variable DEVPATH='%s' is not an absolute sysfs path\n", env_get(e, "DEVPATH"));
+		err(e->ctx, "variable DEVPATH='%.*s' is not a device path below the sysfs root\n",
+		    LOG_ECHO(env_get(e, "DEVPATH")));
 		return -EINVAL;
 	}
 	r = read_text_file(path, &text, 64);
@@ -443,8 +439,8 @@ MODALIAS_EXPORT int modalias_dev_new_from_env_fn(struct modalias_ctx *ctx, const
 			return env_builders[i].build(&e, ret);
 	if (env_get(&e, "OF_NAME"))
 		return env_of(&e, ret);
-	info(ctx, "%s event: no MODALIAS, and no legacy variables known for this subsystem\n",
-	     subsystem);
+	info(ctx, "%.*s event: no MODALIAS, and no legacy variables known for this subsystem\n",
+	     LOG_ECHO(subsystem));
 	return -ENOENT;
 }
 

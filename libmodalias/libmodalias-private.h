@@ -49,6 +49,12 @@ static inline bool log_enabled(const struct modalias_ctx *ctx, int priority)
 #define info(ctx, ...) modalias_log_cond(ctx, LOG_INFO, __VA_ARGS__)
 #define err(ctx, ...) modalias_log_cond(ctx, LOG_ERR, __VA_ARGS__)
 
+/* A caller's or a file's string in a message, for "%.*s": the first
+ * LOG_ECHO_MAX bytes of it will do (a value may be as long as the
+ * environment, a map row as long as the file). */
+#define LOG_ECHO_MAX 200
+#define LOG_ECHO(s) (int)strnlen((s), LOG_ECHO_MAX), (s)
+
 /* The word size of the kernel whose bitmaps (input capabilities, uevent
  * EV=/KEY=…) are read: that of this process's long unless a test says. */
 unsigned int ctx_get_long_bits(const struct modalias_ctx *ctx);
@@ -81,6 +87,9 @@ int parse_hex(const char *s, size_t len, uint64_t max, uint64_t *ret);
 int parse_dec(const char *s, size_t len, uint64_t max, uint64_t *ret);
 /* Reads a whole (small) file; strips one trailing newline. */
 int read_text_file(const char *path, char **ret, size_t max);
+/* A DEVPATH that stays below the sysfs root: absolute, no ".." component
+ * (a trailing "/.." too: ROOT/../type is outside it), shorter than PATH_MAX. */
+bool devpath_is_safe(const char *devpath);
 /* Opens a regular file to read it whole; -EISDIR for a directory, -EINVAL
  * for anything else that is not a regular file. */
 int open_regular_file(const char *path, FILE **ret);

@@ -259,7 +259,7 @@ MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const
 		return -EINVAL;
 	r = kmod_dl.kmod_module_new_from_name(l->kctx, module, &mod);
 	if (r < 0) {
-		err(l->ctx, "%s: %s\n", module, strerror(-r));
+		err(l->ctx, "%.*s: %s\n", LOG_ECHO(module), strerror(-r));
 		return r;
 	}
 	module = kmod_dl.kmod_module_get_name(mod);
@@ -351,7 +351,7 @@ MODALIAS_EXPORT int modalias_loader_load(struct modalias_loader *l, struct modal
 		return n;
 	}
 	if (n == 0)
-		dbg(l->ctx, "%s: no module\n", alias);
+		dbg(l->ctx, "%.*s: no module\n", LOG_ECHO(alias));
 	for (int i = 0; i < n; i++) {
 		const char *m = modalias_result_get_module(res, (unsigned int)i);
 

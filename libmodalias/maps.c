@@ -429,7 +429,8 @@ static int parse_bitmap(struct parser *p, const struct token *t, const struct co
 			r = -EINVAL; /* words are written without 0x */
 		if (r == -ERANGE)
 			return row_error(p, t->col + i, cd->name,
-					 "bitmap word '%.*s' is wider than 64 bits", (int)(end - i), t->s + i);
+					 "bitmap word '%.*s' is wider than 64 bits",
+					 (int)(end - i > 40 ? 40 : end - i), t->s + i);
 		if (r < 0)
 			return row_error(p, t->col + i, cd->name,
 					 "'%.*s' is not a bitmap (hexadecimal words separated by ':')",
@@ -1393,8 +1394,8 @@ MODALIAS_EXPORT int modalias_table_load_map(struct modalias_table *table,
 		if (n < 0)
 			return n;
 		if (n == 0) {
-			info(map->ctx, "%s:%u: %s: the row gives no alias (as file2alias)\n", map->name,
-			     map->entries[i].line, map->entries[i].module);
+			info(map->ctx, "%s:%u: %.*s: the row gives no alias (as file2alias)\n", map->name,
+			     map->entries[i].line, LOG_ECHO(map->entries[i].module));
 			none++;
 		}
 		for (int k = 0; r >= 0 && k < n; k++)
@@ -1694,9 +1695,9 @@ MODALIAS_EXPORT int modalias_table_write_map(struct modalias_table *t, int type,
 			break;
 		}
 		if (!ok) {
-			info(t->ctx, "%s:%u: '%s' (%s) cannot be written as a %s map row\n",
-			     table_origin_name(t, WHERE_ORIGIN(pt->where)), WHERE_LINE(pt->where), s, mod,
-			     types[type].name);
+			info(t->ctx, "%s:%u: '%.*s' (%.*s) cannot be written as a %s map row\n",
+			     table_origin_name(t, WHERE_ORIGIN(pt->where)), WHERE_LINE(pt->where), LOG_ECHO(s),
+			     LOG_ECHO(mod), types[type].name);
 			lost++;
 		}
 	}

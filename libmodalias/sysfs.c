@@ -145,7 +145,7 @@ static int rebuild_input(const struct sysdev *sd, struct modalias_dev *dev)
 			break;
 		r = dev_add_bitmap(dev, 4 + i, words, ctx_get_long_bits(sd->ctx), i == 1 ? 0x71 : 0);
 		if (r < 0)
-			err(sd->ctx, "%s/%s: '%s' is not a bitmap\n", sd->dir, caps[i], words);
+			err(sd->ctx, "%s/%s: '%.*s' is not a bitmap\n", sd->dir, caps[i], LOG_ECHO(words));
 		free(words);
 	}
 	return r;
@@ -283,9 +283,8 @@ static char *uevent_modalias(char *uevent)
 
 static int devpath_ok(struct modalias_ctx *ctx, const char *devpath)
 {
-	if (!devpath || devpath[0] != '/' || strstr(devpath, "/../") ||
-	    (strlen(devpath) >= 3 && strcmp(devpath + strlen(devpath) - 3, "/..") == 0)) {
-		err(ctx, "'%s' is not a device path below the sysfs root\n", devpath ? devpath : "(null)");
+	if (!devpath_is_safe(devpath)) {
+		err(ctx, "'%.*s' is not a device path below the sysfs root\n", LOG_ECHO(devpath ? devpath : "(null)"));
 		return -EINVAL;
 	}
 	return 0;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,14 @@ int parse_dec(const char *s, size_t len, uint64_t max, uint64_t *ret)
 		return -ERANGE;
 	*ret = v;
 	return 0;
+}
+
+bool devpath_is_safe(const char *devpath)
+{
+	size_t len = devpath ? strlen(devpath) : 0;
+
+	return len && devpath[0] == '/' && len < PATH_MAX && !strstr(devpath, "/../") &&
+	       !(len >= 3 && strcmp(devpath + len - 3, "/..") == 0);
 }
 
 int read_text_file(const char *path, char **ret, size_t max)

@@ -583,6 +583,8 @@ mapfile bad.inputmap "$H_INPUT" 'bad 0x10 0x10000 0x0 0x0 0x0 2 0 0 0 0 0 0 0 0x
 maprow map-input-overflow input 'bustype `0x10000` (17 bits)' "2:10: bustype: '0x10000' is out of range (16 bits at most)" "$O_INPUT" bad.inputmap
 mapfile bad.inputmap "$H_INPUT" 'bad 0x10 0x0 0x0 0x0 0x0 2 1ffffffffffffffff 0 0 0 0 0 0 0x0' "$G_INPUT"
 maprow map-input-bitmap-word input 'keyBits word `1ffffffffffffffff` (65 bits)' "2:28: keyBits: bitmap word '1ffffffffffffffff' is wider than 64 bits" "$O_INPUT" bad.inputmap
+mapfile bad.inputmap "$H_INPUT" "bad 0x10 0x0 0x0 0x0 0x0 2 $(printf '%01000000d' 0 | tr 0 f) 0 0 0 0 0 0 0x0" "$G_INPUT"
+maprow map-input-bitmap-word-huge input 'keyBits one 1 MiB word `fff…`' "2:28: keyBits: bitmap word '$(printf '%040d' 0 | tr 0 f)' is wider than 64 bits" "$O_INPUT" bad.inputmap
 
 H_SERIO='# serio module       type extra id   proto'
 G_SERIO='good 0x01 0xff 0xff 0xff'
@@ -719,14 +721,36 @@ row env-devpath-dotdot-usb in: '`build --env usb --sysfs @TMP@/r/sys` with `DEVP
 	fixed: 'libmodalias/env.c `devpath_attr`: `DEVPATH=/..` (or any path ending in `/..`) read ROOT/../bInterfaceNumber and ROOT/../type, outside the sysfs root' \
 	-- env -i PRODUCT=46d/c52b/1200 TYPE=0/0/0 INTERFACE=3/1/1 DEVPATH=/.. "$cli" build --env usb --sysfs "$r/sys"
 row env-devpath-dotdot-scsi in: '`build --env scsi --sysfs @TMP@/r/sys` with `DEVPATH=/..` and `@TMP@/r/type` = 5' \
-	err: "modalias: variable DEVPATH='/..' is not an absolute sysfs path
+	err: "modalias: variable DEVPATH='/..' is not a device path below the sysfs root
 modalias build: no modalias from the environment: Invalid argument" exit: 2 out: '' \
 	also: 'stdout: nothing (it was `scsi:t-0x05`, from the file outside the root)' \
 	-- env -i DEVPATH=/.. "$cli" build --env scsi --sysfs "$r/sys"
 row env-devpath-traversal in: '`build --env scsi` with `DEVPATH=/devices/../../etc`' \
-	err: "modalias: variable DEVPATH='/devices/../../etc' is not an absolute sysfs path
+	err: "modalias: variable DEVPATH='/devices/../../etc' is not a device path below the sysfs root
 modalias build: no modalias from the environment: Invalid argument" exit: 2 out: '' \
 	-- env -i DEVPATH=/devices/../../etc "$cli" build --env scsi --sysfs "$r/sys"
+D199=$(printf '%0199d' 0 | tr 0 d)
+row env-devpath-long in: '`build --env scsi` with a 5,000-byte `DEVPATH` (longer than PATH_MAX)' \
+	err: "modalias: variable DEVPATH='/$D199' is not a device path below the sysfs root
+modalias build: no modalias from the environment: Invalid argument" exit: 2 out: '' \
+	also: 'the value quoted to 200 bytes' \
+	fixed: 'libmodalias/env.c `env_scsi`, libmodalias/sysfs.c `devpath_ok`: a DEVPATH, a SUBSYSTEM, a field name or value, a bus name was quoted whole in messages; the library quotes 200 bytes of anything it did not write (`LOG_ECHO`), the CLI too' \
+	-- env -i "DEVPATH=/$(printf '%05000d' 0 | tr 0 d)" "$cli" build --env scsi --sysfs "$r/sys"
+S200=$(printf '%0200d' 0 | tr 0 s)
+row env-subsystem-huge in: '`build --env` with a 100,000-byte `SUBSYSTEM` and no `MODALIAS`' \
+	err: "modalias: $S200 event: no MODALIAS, and no legacy variables known for this subsystem
+modalias build: no modalias from the environment: No such file or directory" exit: 2 out: '' \
+	also: 'the value quoted to 200 bytes' \
+	-- env -i "SUBSYSTEM=$(printf '%0100000d' 0 | tr 0 s)" "$cli" build --env
+Q200=$(printf '%0200d' 0 | tr 0 q)
+row build-field-huge in: '`build usb` with a 5,000-byte field name `qqq…=1`' \
+	err: "modalias: usb has no field '$Q200'
+modalias build: bad field '$Q200'" exit: 2 out: '' also: 'each message quotes 200 bytes' \
+	-- "$cli" build usb "$(printf '%05000d' 0 | tr 0 q)=1"
+row build-bus-huge in: '`build` a 5,000-byte bus name' \
+	err: "modalias: unknown bus '$Q200'
+modalias build: unknown bus '$Q200' (see 'modalias build --buses')" exit: 2 out: '' also: 'each message quotes 200 bytes' \
+	-- "$cli" build "$(printf '%05000d' 0 | tr 0 q)"
 
 # ---- sysfs: files that vanish or cannot be read ----------------------------------
 
@@ -798,6 +822,13 @@ for s in 'parent:../x' 'slash:a/b' 'dotdot:..' 'dot:.' 'through-default:net/../d
 		-- env -i ACTION=add MODALIAS=platform:pcspkr "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
 		--hotplug-dir "$r/hp" "$s"
 done
+hpdir
+row subsystem-newline in: '`hotplug` with a SUBSYSTEM holding a newline (`usb\nhotplug: inserted x`, a forged log line)' \
+	err: "hotplug: refusing SUBSYSTEM 'usb\\nhotplug: inserted x'" exit: 2 out: '' check: 'test ! -s "$r/log"' \
+	also: 'the newline escaped in the message: one log line; no handler run, no module loaded' \
+	fixed: 'cli/hotplug.c `subsystem_ok`: a SUBSYSTEM with a control character was accepted, and quoted raw in syslog (a newline forges a log line); it is refused, and quoted escaped' \
+	-- env -i ACTION=add MODALIAS=platform:pcspkr "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
+	--hotplug-dir "$r/hp" "$(printf 'usb\nhotplug: inserted x')"
 hprow() { # ID INPUT ERR [KEY: VALUE…]
 	id=$1 input=$2 e=$3
 	shift 3
