@@ -319,6 +319,50 @@ static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 	}
 }
 
+/* The handlers' directory and every directory above it must be root's and
+ * written by root alone: whoever may write one of them may put another
+ * directory, or a link to any root-owned one, in the place of a handler
+ * directory.  Above it a sticky directory (/tmp) will do: nobody else may
+ * rename what is in it.  Returns whether handlers may run; a missing
+ * directory may (there are none). */
+static bool hotplug_dir_safe(void)
+{
+	g_autofree char *real = realpath(opt.hotplug_dir, NULL);
+	bool first = true;
+
+	if (!real) {
+		int e = errno;
+
+		if (e != ENOENT)
+			say(LOG_ERR, "%s: %s", opt.hotplug_dir, strerror(e));
+		return e == ENOENT;
+	}
+	for (;;) {
+		const char *why = NULL;
+		struct stat st;
+		char *slash;
+
+		if (stat(real, &st) < 0)
+			why = strerror(errno);
+		else if (st.st_uid != 0)
+			why = "not owned by root";
+		else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (first || !(st.st_mode & S_ISVTX)))
+			why = "writable by group or others";
+		if (why) {
+			if (first)
+				say(LOG_WARNING, "%s: refused: %s", opt.hotplug_dir, why);
+			else
+				say(LOG_WARNING, "%s: refused: %s above it is %s", opt.hotplug_dir, real, why);
+			return false;
+		}
+		if (strcmp(real, "/") == 0)
+			return true;
+		slash = strrchr(real, '/');
+		slash[slash == real ? 1 : 0] = '\0';
+		first = false;
+	}
+}
+
 /* A name of a directory under hotplug.d, and a word in syslog: no path,
  * no control character (a newline would forge a log line). */
 static bool subsystem_ok(const char *s)
@@ -376,6 +420,8 @@ static void handle_event(const char *subsystem, char *const *envp)
 			say(LOG_NOTICE, "%s event: no modalias from its variables: %s", subsystem, strerror(-r));
 		}
 	}
+	if (!hotplug_dir_safe())
+		return;
 	run_dir(sub_dir, subsystem, envp);
 	run_dir(default_dir, subsystem, envp);
 }

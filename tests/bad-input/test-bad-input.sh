@@ -890,6 +890,30 @@ row hotplug-d-not-root in: 'hotplug.d/usb owned by nobody' \
 	err: "hotplug: @TMP@/r/hp/usb: refused: not owned by root" exit: 0 out: '' \
 	check: 'test "$(cat "$r/log")" = "ran usb"' also: "none of its handlers run; default/'s still does" \
 	-- env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
+hpdir
+chmod 777 "$r"
+row hotplug-d-parent-writable in: 'the directory above hotplug.d mode 777 (anyone may rename hotplug.d away and put their own in its place)' \
+	err: "hotplug: @TMP@/r/hp: refused: @TMP@/r above it is writable by group or others" exit: 0 out: '' \
+	check: 'test ! -s "$r/log"' also: 'no handler runs, not even default/'"'"'s' \
+	fixed: 'cli/hotplug.c `hotplug_dir_safe`: only the subsystem directories were checked, not hotplug.d and the directories above it' \
+	-- env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
+hpdir
+chmod 1777 "$r"
+row hotplug-d-parent-sticky in: 'the directory above hotplug.d mode 1777 (sticky, as /tmp: nobody else may rename what is in it)' \
+	err: '' exit: 0 out: '' check: 'test "$(cat "$r/log")" = "ran usb"' also: 'the handlers run' \
+	-- env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
+hpdir
+chmod 1777 "$r/hp"
+row hotplug-d-top-sticky in: 'hotplug.d itself mode 1777 (sticky does not help there: anyone may create a missing subsystem directory)' \
+	err: "hotplug: @TMP@/r/hp: refused: writable by group or others" exit: 0 out: '' \
+	check: 'test ! -s "$r/log"' also: 'no handler runs' \
+	-- env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
+hpdir
+chown nobody "$r/hp" 2>/dev/null || chown 65534 "$r/hp"
+row hotplug-d-top-not-root in: 'hotplug.d itself owned by nobody' \
+	err: "hotplug: @TMP@/r/hp: refused: not owned by root" exit: 0 out: '' \
+	check: 'test ! -s "$r/log"' also: 'no handler runs' \
+	-- env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
 
 # ---- the daemon: netlink messages not from the kernel ------------------------------
 
