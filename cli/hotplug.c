@@ -250,12 +250,25 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Why a handler, or a directory of them, is not root's alone (NULL: it
+ * is).  sticky_ok: a sticky directory may be writable by others (nobody
+ * else may rename what is in it). */
+static const char *not_roots(const struct stat *st, bool sticky_ok)
+{
+	if (st->st_uid != 0)
+		return "not owned by root";
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_ok && (st->st_mode & S_ISVTX)))
+		return "writable by group or others";
+	return NULL;
+}
+
 /* Runs the *.hotplug handlers of one directory, in C-locale byte order. */
 static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 {
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	struct dirent *de;
 	struct stat dst;
+	const char *unsafe;
 	DIR *d = opendir(dir);
 
 	if (!d) {
@@ -265,9 +278,8 @@ static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 	}
 	/* whoever may add to the directory may add a link to any root-owned
 	 * program: the directory must be as safe as its handlers */
-	if (fstat(dirfd(d), &dst) == 0 && (dst.st_uid != 0 || (dst.st_mode & (S_IWGRP | S_IWOTH)))) {
-		say(LOG_WARNING, "%s: refused: %s", dir,
-		    dst.st_uid != 0 ? "not owned by root" : "writable by group or others");
+	if (fstat(dirfd(d), &dst) == 0 && (unsafe = not_roots(&dst, false))) {
+		say(LOG_WARNING, "%s: refused: %s", dir, unsafe);
 		closedir(d);
 		return;
 	}
@@ -292,10 +304,8 @@ static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 			why = "not a regular file";
 		else if (access(path, X_OK) < 0)
 			why = "not executable";
-		else if (st.st_uid != 0)
-			why = "not owned by root";
-		else if (st.st_mode & (S_IWGRP | S_IWOTH))
-			why = "writable by group or others";
+		else
+			why = not_roots(&st, false);
 		if (why) {
 			say(LOG_WARNING, "%s: refused: %s", path, why);
 			continue;
@@ -344,10 +354,8 @@ static bool hotplug_dir_safe(void)
 
 		if (stat(real, &st) < 0)
 			why = strerror(errno);
-		else if (st.st_uid != 0)
-			why = "not owned by root";
-		else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (first || !(st.st_mode & S_ISVTX)))
-			why = "writable by group or others";
+		else
+			why = not_roots(&st, !first);
 		if (why) {
 			if (first)
 				say(LOG_WARNING, "%s: refused: %s", opt.hotplug_dir, why);

@@ -39,7 +39,7 @@ static void log_to_stderr(void *data, int priority, const char *file, int line,
 /* At most this much of an alias is echoed in a message: the library's own
  * limit, where an alias may be a 1 MiB line. */
 #define ECHO_MAX 200
-#define ECHO(s) (int)(strlen(s) > ECHO_MAX ? ECHO_MAX : strlen(s)), (s)
+#define ECHO(s) (int)strnlen((s), ECHO_MAX), (s)
 
 static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
 {

@@ -710,7 +710,7 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 	if (!grow((void **)&res->query, &res->query_cap, len + 1, 1))
 		return -ENOMEM;
 	if (alias_normalize(alias, len, res->query, &qlen) < 0) {
-		err(t->ctx, "'%.*s' has unbalanced brackets\n", (int)(len > 200 ? 200 : len), alias);
+		err(t->ctx, "'%.*s' has unbalanced brackets\n", LOG_ECHO_LEN(alias, len));
 		return -EINVAL;
 	}
 

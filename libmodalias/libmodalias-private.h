@@ -54,6 +54,8 @@ static inline bool log_enabled(const struct modalias_ctx *ctx, int priority)
  * environment, a map row as long as the file). */
 #define LOG_ECHO_MAX 200
 #define LOG_ECHO(s) (int)strnlen((s), LOG_ECHO_MAX), (s)
+/* the same for a string of len bytes, not NUL-terminated */
+#define LOG_ECHO_LEN(s, len) (int)((len) > LOG_ECHO_MAX ? LOG_ECHO_MAX : (len)), (s)
 
 /* The word size of the kernel whose bitmaps (input capabilities, uevent
  * EV=/KEY=…) are read: that of this process's long unless a test says. */

@@ -299,13 +299,13 @@ static int add_pattern(struct modalias_table *t, enum layer_id l, const char *pa
 	r = alias_normalize(pattern, plen, norm, &nlen);
 	if (r < 0) {
 		err(t->ctx, "%s:%u: unbalanced brackets in pattern '%.*s'\n",
-		    table_origin_name(t, origin), line, (int)(plen > 200 ? 200 : plen), pattern);
+		    table_origin_name(t, origin), line, LOG_ECHO_LEN(pattern, plen));
 		goto out;
 	}
 	r = module_id(t, module, mlen, &mod);
 	if (r < 0) {
 		err(t->ctx, "%s:%u: bad module name '%.*s'\n", table_origin_name(t, origin), line,
-		    (int)(mlen > 200 ? 200 : mlen), module);
+		    LOG_ECHO_LEN(module, mlen));
 		goto out;
 	}
 	if (l == LAYER_BUILTIN_ALIAS || l == LAYER_BUILTIN_NAME)
