@@ -48,9 +48,9 @@ status=0
 # clang-tidy: without Python's headers cppcheck misreads its macros, and with
 # them it stops at pyport.h's #error about limits.h.
 cppcheck_flags=(--enable=warning,style,performance,portability --inline-suppr --error-exitcode=1 -q
-	--std=c11 --suppress=missingIncludeSystem --suppress=missingInclude -I. -Ilibmodalias -Icli
+	--std=c11 --suppress=missingIncludeSystem --suppress=missingInclude -I. -Ilibmodalias -Icli -Ishared
 	-DHAVE_CONFIG_H -DBUNDLED_MODDIR='""' -DSOURCE_MODDIR='""')
-if cppcheck "${cppcheck_flags[@]}" libmodalias cli >"$work/cppcheck.log" 2>&1; then
+if cppcheck "${cppcheck_flags[@]}" libmodalias cli shared >"$work/cppcheck.log" 2>&1; then
 	cppcheck_n=0
 else
 	cppcheck_n=$(grep -cE '^[^ ]+:[0-9]+:[0-9]+: ' "$work/cppcheck.log")
