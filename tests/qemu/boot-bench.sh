@@ -1,0 +1,327 @@
+#!/bin/bash
+# The boot benchmark (make bench-boot): Debian's kernel under
+# qemu-system-x86_64 -accel tcg -smp 4 with one set of emulated hardware,
+# booted once per device manager and run, each time from the same initramfs:
+#
+#   daemon   hotplug --daemon --coldplug (and hotplug --settle when the agent
+#            has it: its completion barrier)
+#   oneshot  hotplug --coldplug, alone
+#   udevd    systemd-udevd from Debian's udev package, started as Debian's
+#            initramfs-tools starts it (its rules, udevadm trigger for
+#            subsystems and devices, udevadm settle)
+#   busybox  the mdev way: mdev -d for new devices ($MODALIAS rule), and a
+#            busybox modprobe per modalias file for the ones present
+#
+# For each boot the guest measures, from the start of /init: when every
+# expected driver is loaded (polling /proc/modules every 20 ms), when the
+# manager says it is done (settle returned, coldplug returned), and the CPU
+# time of the manager's whole session (every process it started, reaped or
+# not, from /proc/PID/stat, in clock ticks of 10 ms) at the later of the two.
+# The expected drivers are what modprobe -R names for the final modaliases
+# of a first, untimed calibration boot, with their dependencies and
+# softdeps, restricted to the modules of the initramfs.  A boot that does
+# not load them all within BOOT_LIMIT seconds is reported incomplete, with
+# what it missed.  The table gives the median of RUNS boots for each (boots
+# interleaved: daemon, oneshot, udevd, busybox, daemon, …) and ratios to
+# udevd's medians.
+#
+# Usage: boot-bench.sh [--quick] [--runs N] [--managers "daemon oneshot …"]
+#   --quick     the QEMU suite's variant: fewer devices, one boot per
+#               manager, TAP output checking that daemon and oneshot load
+#               every expected driver
+# Env:
+#   HOTPLUG_BIN, LIBMODALIAS_SO   the agent (as tests/qemu/e2e.sh)
+#   MODALIAS_QEMU_CACHE  where .deb files are kept (kernel, udev)
+#   SMP (4), BOOT_LIMIT (60 s in the guest), QEMU_TIMEOUT (240 s a boot)
+#   KEEP_TMP=1 keeps the work directory; DEB=… a kernel package to use
+#   BUSYBOX  a static busybox [/bin/busybox]
+#
+# How udev is fetched (never installed on the host): apt-get download udev
+# libsystemd-shared (the versions apt prefers, one pair), dpkg-deb -x into
+# the work directory; systemd-udevd, udevadm, ata_id, scsi_id, blkid,
+# udev.conf and the rules Debian's initramfs-tools hook copies go into the
+# initramfs, with the libraries ldd names.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+kver=6.1.0-57-amd64
+cache=${MODALIAS_QEMU_CACHE:-$here/.cache}
+smp=${SMP:-4}
+limit=${BOOT_LIMIT:-60}
+qemu_timeout=${QEMU_TIMEOUT:-240}
+runs=3
+managers="daemon oneshot udevd busybox"
+quick=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=1 runs=1 managers="daemon oneshot" ;;
+	--runs) runs=$2; shift ;;
+	--runs=*) runs=${1#*=} ;;
+	--managers) managers=$2; shift ;;
+	--managers=*) managers=${1#*=} ;;
+	*) echo "boot-bench.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+say() { echo "# $*"; }
+die() {
+	if [ $quick = 1 ]; then echo "not ok 1 - setup: $*"; echo "1..1"; else echo "boot-bench: $*" >&2; fi
+	exit 1
+}
+skip() {
+	if [ $quick = 1 ]; then echo "1..0 # SKIP $*"; else echo "boot-bench: skipped: $*" >&2; fi
+	exit 77
+}
+. "$here/lib.sh"
+
+qemu_can_run
+for tool in dpkg-deb depmod modprobe cpio gzip timeout readelf ldd; do
+	command -v "$tool" >/dev/null || die "missing tool: $tool"
+done
+busybox=${BUSYBOX:-/bin/busybox}
+need_static_busybox "$busybox"
+agent=$(agent_elf "${HOTPLUG_BIN:?HOTPLUG_BIN is not set}") || exit 1
+
+tmp=$(mktemp -d)
+cleanup() { if [ "${KEEP_TMP:-0}" = 1 ]; then say "work directory kept: $tmp"; else rm -rf "$tmp"; fi; }
+trap cleanup EXIT
+t0=$(date +%s)
+kernel_unpack
+
+# ------------------------------------------------ the hardware
+# q35 (its SATA, LPC and SMBus functions are driven too), and: two NICs of
+# different drivers, a UHCI and an EHCI controller with a mouse and a USB
+# NIC on the first (full speed) and a USB stick on the second (devices that
+# exist only once the controller's driver, then the hub's, is bound), a virtio RNG, an
+# ES1370 sound card and a watchdog.  --quick keeps one NIC and the USB.
+truncate -s 8M "$tmp/usb-disk.raw"
+devices=(
+	-device rtl8139,netdev=n0 -netdev user,id=n0
+	-device usb-ehci,id=ehci
+	-device piix3-usb-uhci,id=uhci
+	-device usb-mouse,bus=uhci.0
+	-device usb-net,bus=uhci.0,netdev=n1 -netdev user,id=n1
+	-drive if=none,id=usbdisk,format=raw,file="$tmp/usb-disk.raw"
+	-device usb-storage,bus=ehci.0,drive=usbdisk,serial=BENCH0001
+)
+if [ $quick = 0 ]; then
+	devices+=(
+		-device pcnet,netdev=n2 -netdev user,id=n2
+		-device virtio-rng-pci
+		-device ES1370,audiodev=snd0 -audiodev none,id=snd0
+		-device i6300esb
+	)
+fi
+
+# The modules staged: everything modprobe --show-depends names for these
+# drivers (by name: the devices behind USB controllers have no modalias
+# before boot), and for the q35 capture's PCI functions.  The calibration
+# boot then checks that no final modalias of the guest needs a module that
+# is not staged.
+drivers='8139too 8139cp ehci_pci uhci_hcd usbhid hid_generic cdc_ether cdc_subset usb_storage uas sd_mod
+	pcnet32 virtio_pci virtio_rng snd_ens1370 i6300esb ahci lpc_ich i2c_i801'
+for d in $drivers; do kq "$root" --show-depends "$d" 2>/dev/null | awk '$1 == "insmod" { print $2 }'; done |
+	awk '!seen[$0]++' > "$tmp/kos"
+[ -s "$tmp/kos" ] || die "no modules found for the drivers"
+
+# ------------------------------------------------ the initramfs
+stage=$tmp/stage
+stage_init "$stage"
+stage_modules "$stage" < "$tmp/kos"
+ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
+stage_agent "$stage" "$agent"
+
+# udev, as Debian's initramfs-tools hook installs it
+if echo " $managers " | grep -q ' udevd '; then
+	udeb=$(deb_fetch udev amd64) || exit 1
+	uver=$(dpkg-deb -f "$udeb" Version)
+	sdeb=$(deb_fetch "libsystemd-shared=$uver" amd64) || exit 1
+	urot=$tmp/udev
+	dpkg-deb -x "$udeb" "$urot" && dpkg-deb -x "$sdeb" "$urot" || die "cannot unpack udev"
+	ulib=$urot/usr/lib/x86_64-linux-gnu/systemd
+	mkdir -p "$stage/lib/systemd" "$stage/lib/udev/rules.d" "$stage/etc/udev" "$stage/usr/lib/x86_64-linux-gnu/systemd"
+	# one binary: systemd-udevd is a symlink to udevadm
+	cp "$urot/bin/udevadm" "$stage/bin/"
+	ln -sf /bin/udevadm "$stage/lib/systemd/systemd-udevd"
+	cp "$urot/lib/udev/ata_id" "$urot/lib/udev/scsi_id" "$stage/lib/udev/"
+	cp "$urot/etc/udev/udev.conf" "$stage/etc/udev/"
+	cp "$ulib/libsystemd-shared-"*.so "$stage/usr/lib/x86_64-linux-gnu/systemd/"
+	for rules in 50-firmware.rules 50-udev-default.rules 60-block.rules 60-persistent-storage.rules \
+		61-persistent-storage-android.rules 71-seat.rules 73-special-net-names.rules \
+		75-net-description.rules 80-net-setup-link.rules 80-drivers.rules; do
+		[ -e "$urot/lib/udev/rules.d/$rules" ] && cp "$urot/lib/udev/rules.d/$rules" "$stage/lib/udev/rules.d/"
+	done
+	mkdir -p "$stage/lib/systemd/network" && cp "$urot"/lib/systemd/network/*.link "$stage/lib/systemd/network/" 2>/dev/null
+	for f in "$urot/bin/udevadm" "$urot/lib/udev/ata_id" "$urot/lib/udev/scsi_id"; do
+		copy_libs "$stage" "$f" "$ulib"
+	done
+	cp /sbin/blkid "$stage/sbin/" && copy_libs "$stage" /sbin/blkid
+	say "udev $uver from $(basename "$udeb")"
+fi
+
+cat > "$stage/etc/mdev.conf" <<'EOF'
+$MODALIAS=.* 0:0 660 @modprobe -q "$MODALIAS"
+EOF
+
+# The managers: each script is sourced by the leader of a session of its own
+# and writes "done UPTIME" to /run/done when it says it is finished.
+mkdir -p "$stage/managers"
+cat > "$stage/managers/daemon" <<EOF
+hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice 2>/run/agent.log &
+if hotplug --help 2>&1 | grep -q -- '--settle'; then
+	hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+fi
+EOF
+cat > "$stage/managers/oneshot" <<EOF
+hotplug --coldplug -d / -S $kver -C /dev/null --log-level notice 2>/run/agent.log
+echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+EOF
+cat > "$stage/managers/udevd" <<EOF
+mkdir -p /run/udev
+/lib/systemd/systemd-udevd --resolve-names=never 2>/run/udevd.log &
+udevadm trigger --type=subsystems --action=add
+udevadm trigger --type=devices --action=add
+udevadm settle --timeout=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+EOF
+cat > "$stage/managers/busybox" <<'EOF'
+mdev -df &
+find /sys/devices -name modalias | while read -r f; do
+	a=$(cat "$f") && [ -n "$a" ] && modprobe -q "$a"
+done
+echo "done $(cut -d' ' -f1 /proc/uptime)" > /run/done
+EOF
+
+# /init: everything it reports is on lines starting "bench" (kernel
+# messages on the same console cannot be taken for data).
+cat > "$stage/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox mount -t proc proc /proc
+t0=$(/bin/busybox cut -d' ' -f1 /proc/uptime)
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /run
+exec </dev/console >/dev/console 2>&1
+echo 1 > /proc/sys/kernel/printk
+. /bench.conf
+up() { cut -d' ' -f1 /proc/uptime; }
+since() { awk -v a="$t0" -v b="$1" 'BEGIN { printf "%.2f", b - a }'; }
+# missing: the expected modules not (yet) in /proc/modules
+missing() { awk 'FILENAME == "/proc/modules" { have[$1] = 1; next } !($1 in have) { printf "%s ", $1 }' /proc/modules /expected; }
+# the session's leader stays (exec sleep keeps its cutime/cstime: what it reaped)
+setsid sh -c ". /managers/$manager; exec sleep 100000" </dev/null >/run/manager.out 2>&1 &
+spid=$!
+all=
+end=$(awk -v a="$t0" -v l="$limit" 'BEGIN { print a + l }')
+while :; do
+	now=$(up)
+	if [ -z "$(missing)" ]; then all=$now; break; fi
+	awk -v n="$now" -v e="$end" 'BEGIN { exit !(n > e) }' && break
+	sleep 0.02
+done
+# the manager's own completion (a barrier, or its coldplug returning)
+while [ ! -s /run/done ] && awk -v n="$(up)" -v e="$end" 'BEGIN { exit !(n <= e) }'; do sleep 0.02; done
+done_at=$(sed -n 's/^done //p' /run/done 2>/dev/null)
+# CPU of the manager's session: utime stime cutime cstime of every process
+# in it (reaped children are in their parent's cutime/cstime)
+sid=$(awk '{ sub(/.*\) /, ""); print $4 }' /proc/$spid/stat 2>/dev/null)
+[ -n "$sid" ] || sid=$spid
+ticks=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v s="$sid" '{ sub(/.*\) /, "") } $4 == s { t += $12 + $13 + $14 + $15 } END { print t + 0 }')
+echo "bench: manager=$manager all=${all:+$(since "$all")} done=${done_at:+$(since "$done_at")} ticks=$ticks missing=$(missing)"
+find /sys/devices -name modalias | while read -r f; do
+	a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] && echo "bench-modalias: $a"
+done
+cut -d' ' -f1 /proc/modules | sed 's/^/bench-module: /'
+sed 's/^/bench-log: /' /run/manager.out /run/agent.log /run/udevd.log 2>/dev/null | tail -n 30
+sync
+poweroff -f
+EOF
+chmod 755 "$stage/init"
+
+# boot MANAGER LOG: one boot; the console in LOG
+boot() {
+	printf 'manager=%s\nlimit=%s\n' "$1" "$limit" > "$stage/bench.conf"
+	build_initrd "$stage" "$tmp/initrd.gz"
+	timeout "$qemu_timeout" qemu-system-x86_64 \
+		-accel tcg -cpu max -machine q35 -m 1024 -smp "$smp" -nodefaults -display none -no-reboot \
+		-kernel "$vmlinuz" -initrd "$tmp/initrd.gz" \
+		-append 'console=ttyS0 panic=-1 quiet loglevel=1' \
+		-serial "file:$2.raw" "${devices[@]}" </dev/null >"$2.qemu" 2>&1
+	console_text "$2.raw" > "$2"
+}
+
+# ------------------------------------------------ calibration
+# The expected set: modprobe -R for the guest's final modaliases (a daemon
+# boot), with dependencies and softdeps, among the staged modules.
+: > "$stage/expected"
+boot daemon "$tmp/calibration.log"
+sed -n 's/^bench-modalias: //p' "$tmp/calibration.log" | sort -u > "$tmp/aliases"
+[ -s "$tmp/aliases" ] || { tail -30 "$tmp/calibration.log" | sed 's/^/# console: /'; die "the calibration boot reported no modalias"; }
+while IFS= read -r a; do kq "$root" -R "$a" 2>/dev/null; done < "$tmp/aliases" | sort -u > "$tmp/resolved"
+comm -23 "$tmp/resolved" "$tmp/staged" > "$tmp/unstaged"
+[ -s "$tmp/unstaged" ] && say "answered by modprobe -R but not staged (not this benchmark's drivers: cpu, acpi, platform, serio): $(tr '\n' ' ' < "$tmp/unstaged")"
+comm -12 "$tmp/resolved" "$tmp/staged" > "$tmp/resolved.staged"
+while IFS= read -r m; do kq "$stage" --show-depends "$m" 2>/dev/null | ko_names; done < "$tmp/resolved.staged" |
+	sort -u > "$stage/expected"
+say "expected: $(wc -l < "$stage/expected") modules for $(wc -l < "$tmp/aliases") modaliases: $(tr '\n' ' ' < "$stage/expected")"
+say "setup and calibration took $(($(date +%s) - t0)) s"
+
+# ------------------------------------------------ the boots
+: > "$tmp/results"
+for i in $(seq 1 "$runs"); do
+	for m in $managers; do
+		boot "$m" "$tmp/$m.$i.log"
+		line=$(grep -m1 '^bench: ' "$tmp/$m.$i.log")
+		if [ -z "$line" ]; then
+			say "$m boot $i: no result"; tail -20 "$tmp/$m.$i.log" | sed 's/^/# console: /'
+			line="bench: manager=$m all= done= ticks= missing=(no result)"
+		fi
+		echo "${line#bench: }" >> "$tmp/results"
+		say "boot $i: ${line#bench: }"
+	done
+done
+
+# ------------------------------------------------ the table
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+col() { # MANAGER KEY: that key's values of every boot of MANAGER, empty ones left out
+	awk -v m="$1" -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+		f["manager"] == m && f[k] != "" { print f[k] }' "$tmp/results"
+}
+declare -A med_all med_ticks med_done complete
+for m in $managers; do
+	med_all[$m]=$(col "$m" all | median)
+	med_done[$m]=$(col "$m" done | median)
+	med_ticks[$m]=$(col "$m" ticks | median)
+	complete[$m]="$(col "$m" all | wc -l)/$runs"
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f×", a / b }'; }
+if [ $quick = 0 ]; then
+	echo "Boot to every expected driver: Debian $kver, qemu -accel tcg -smp $smp, $(date -u +%Y-%m-%d), $(nproc)-core host"
+	echo "$(wc -l < "$stage/expected") expected modules; medians of $runs boots; CPU = the manager's session, 10 ms ticks"
+	echo
+	echo "| manager | complete | all drivers loaded (s) | ratio to udevd | manager done (s) | CPU (s) | CPU ratio to udevd |"
+	echo "|---|---|---|---|---|---|---|"
+	for m in $managers; do
+		cpu=$(awk -v t="${med_ticks[$m]}" 'BEGIN { if (t == "-") print "-"; else printf "%.2f", t / 100 }')
+		echo "| $m | ${complete[$m]} | ${med_all[$m]} | $(ratio "${med_all[$m]}" "${med_all[udevd]:--}") | ${med_done[$m]} | $cpu | $(ratio "${med_ticks[$m]}" "${med_ticks[udevd]:--}") |"
+	done
+	exit 0
+fi
+
+# --quick: TAP
+n=0 failed=0
+for m in $managers; do
+	n=$((n + 1))
+	miss=$(awk -v m="$m" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } } f["manager"] == m { sub(/.*missing=/, ""); print }' "$tmp/results")
+	if [ "${complete[$m]}" = "$runs/$runs" ]; then
+		echo "ok $n - $m loads all $(wc -l < "$stage/expected") expected modules (${med_all[$m]} s)"
+	else
+		echo "not ok $n - $m does not load every expected module: missing $miss"
+		failed=1
+	fi
+done
+echo "1..$n"
+exit $failed
