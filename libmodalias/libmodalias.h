@@ -208,6 +208,12 @@ const char *modalias_bus_field_help(const char *bus, const char *field);
  * leaves it out (the USB interface number of pre-3.x kernels, the HID group
  * of old kernels), and written as zero or empty elsewhere.
  *
+ * Every function below that takes a field name returns -ENOENT for a name
+ * the device's bus does not have, and logs it as "unknown field 'NAME' of
+ * bus BUS" (since 2: the text for front ends to show, rather than the
+ * strerror() of ENOENT); an unset field is -ENOENT too where it says so,
+ * without a message.
+ *
  * A modalias of a bus the library does not know is still taken apart: its
  * bus is the prefix before the first ':' and its only field, "raw", holds
  * the rest.
@@ -266,7 +272,8 @@ const char *modalias_dev_get_bus(const struct modalias_dev *dev);
  *
  * Sets a field, replacing every value it had.
  *
- * Returns: 0; -ENOENT for a field the bus does not have; -EINVAL for a
+ * Returns: 0; -ENOENT for a field the bus does not have (logged as an
+ * unknown field); -EINVAL for a
  * value that is not of the field's form (not hexadecimal, empty where that
  * is not allowed); -ERANGE for a number wider than the field; -ENOMEM.
  * The reason is logged, naming the field.

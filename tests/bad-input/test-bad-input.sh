@@ -744,7 +744,7 @@ modalias build: no modalias from the environment: No such file or directory" exi
 	-- env -i "SUBSYSTEM=$(printf '%0100000d' 0 | tr 0 s)" "$cli" build --env
 Q200=$(printf '%0200d' 0 | tr 0 q)
 row build-field-huge in: '`build usb` with a 5,000-byte field name `qqq…=1`' \
-	err: "modalias: usb has no field '$Q200'
+	err: "modalias: unknown field '$Q200' of bus usb
 modalias build: bad field '$Q200'" exit: 2 out: '' also: 'each message quotes 200 bytes' \
 	-- "$cli" build usb "$(printf '%05000d' 0 | tr 0 q)=1"
 row build-bus-huge in: '`build` a 5,000-byte bus name' \
