@@ -11,6 +11,15 @@
  * Every lock is waited for with the GIL released.  Messages of the C
  * library are captured per thread and become the text of the exceptions.
  *
+ * While the GIL is released (Py_BEGIN_ALLOW_THREADS), another thread may
+ * change or free any Python object this call did not take a reference to:
+ * a list being resolved, a value in a shared keyword dict, a Map being
+ * closed.  So the code between Py_BEGIN_ALLOW_THREADS and
+ * Py_END_ALLOW_THREADS uses only C memory: strings copied out of the
+ * arguments first (cstr_dup(), struct alias_batch), the bytes of
+ * PyUnicode_FSConverter() objects this call owns (immutable, pointers
+ * taken before), and C references (modalias_*_ref()).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define PY_SSIZE_T_CLEAN
@@ -187,6 +196,18 @@ static int opt_path_conv(PyObject *o, void *p)
 static const char *bytes_or_null(PyObject *b)
 {
 	return b ? PyBytes_AS_STRING(b) : NULL;
+}
+
+/* *out: a copy in C memory (free(3) it) of a string argument, for use with
+ * the GIL released; NULL stays NULL.  -1 with MemoryError. */
+static int cstr_dup(const char *s, char **out)
+{
+	*out = s ? strdup(s) : NULL;
+	if (s && !*out) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	return 0;
 }
 
 /* A NULL-terminated array of paths from None (NULL: the system's), one
@@ -1246,9 +1267,13 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_table_open(ctx, bytes_or_null(dir), bytes_or_null(cache), &t);
-	Py_END_ALLOW_THREADS
+	{
+		const char *d = bytes_or_null(dir), *c = bytes_or_null(cache);
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_table_open(ctx, d, c, &t);
+		Py_END_ALLOW_THREADS
+	}
 	modalias_ctx_unref(ctx);
 	ret = table_finish_new(self, t, r, dir ? PyBytes_AS_STRING(dir) : "modules.alias",
 			       dir ? PyBytes_AS_STRING(dir) : NULL);
@@ -1304,9 +1329,13 @@ static PyObject *Table_from_file(PyObject *cls, PyObject *args)
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_table_load_file(t, PyBytes_AS_STRING(path));
-	Py_END_ALLOW_THREADS
+	{
+		const char *p = PyBytes_AS_STRING(path);
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_table_load_file(t, p);
+		Py_END_ALLOW_THREADS
+	}
 	ret = table_finish_new(self, t, r, PyBytes_AS_STRING(path), PyBytes_AS_STRING(path));
 	Py_DECREF(path);
 	return ret;
@@ -1352,9 +1381,13 @@ static PyObject *Table_from_cache(PyObject *cls, PyObject *args, PyObject *kwarg
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_table_new_from_cache(ctx, PyBytes_AS_STRING(path), bytes_or_null(dir), &t);
-	Py_END_ALLOW_THREADS
+	{
+		const char *p = PyBytes_AS_STRING(path), *d = bytes_or_null(dir);
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_table_new_from_cache(ctx, p, d, &t);
+		Py_END_ALLOW_THREADS
+	}
 	modalias_ctx_unref(ctx);
 	ret = table_finish_new(self, t, r, PyBytes_AS_STRING(path), PyBytes_AS_STRING(path));
 	Py_DECREF(path);
@@ -1403,7 +1436,7 @@ static int table_change(TableObject *self, table_change_fn fn, void *data, int *
 }
 
 struct add_args {
-	const char *a, *b;
+	const char *a, *b; /* C memory, or bytes this call owns */
 	size_t len;
 	const char *const *v;
 	const void *map;
@@ -1449,11 +1482,22 @@ static int change_load_map(struct modalias_table *t, void *data)
 static PyObject *Table_add(TableObject *self, PyObject *args)
 {
 	struct add_args a = { 0 };
-	int r;
+	const char *pattern, *module;
+	char *pc = NULL, *mc = NULL;
+	int r, rc;
 
-	if (!PyArg_ParseTuple(args, "ss:add", &a.a, &a.b))
+	if (!PyArg_ParseTuple(args, "ss:add", &pattern, &module))
 		return NULL;
-	if (table_change(self, change_add, &a, &r) < 0)
+	if (cstr_dup(pattern, &pc) < 0 || cstr_dup(module, &mc) < 0) {
+		free(pc);
+		return NULL;
+	}
+	a.a = pc;
+	a.b = mc;
+	rc = table_change(self, change_add, &a, &r);
+	free(pc);
+	free(mc);
+	if (rc < 0)
 		return NULL;
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
@@ -1463,11 +1507,16 @@ static PyObject *Table_add(TableObject *self, PyObject *args)
 static PyObject *Table_add_blacklist(TableObject *self, PyObject *args)
 {
 	struct add_args a = { 0 };
-	int r;
+	const char *module;
+	char *mc;
+	int r, rc;
 
-	if (!PyArg_ParseTuple(args, "s:add_blacklist", &a.a))
+	if (!PyArg_ParseTuple(args, "s:add_blacklist", &module) || cstr_dup(module, &mc) < 0)
 		return NULL;
-	if (table_change(self, change_blacklist, &a, &r) < 0)
+	a.a = mc;
+	rc = table_change(self, change_blacklist, &a, &r);
+	free(mc);
+	if (rc < 0)
 		return NULL;
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
@@ -1477,20 +1526,24 @@ static PyObject *Table_add_blacklist(TableObject *self, PyObject *args)
 static PyObject *Table_is_blacklisted(TableObject *self, PyObject *args)
 {
 	const char *module;
+	char *mc;
 	struct modalias_table *t;
 	bool b;
 
-	if (!PyArg_ParseTuple(args, "s:is_blacklisted", &module))
+	if (!PyArg_ParseTuple(args, "s:is_blacklisted", &module) || cstr_dup(module, &mc) < 0)
 		return NULL;
 	t = table_get(self);
-	if (!t)
+	if (!t) {
+		free(mc);
 		return NULL;
+	}
 	Py_BEGIN_ALLOW_THREADS
 	pthread_rwlock_rdlock(&self->lock);
-	b = modalias_table_is_blacklisted(t, module);
+	b = modalias_table_is_blacklisted(t, mc);
 	pthread_rwlock_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	table_put(t);
+	free(mc);
 	return PyBool_FromLong(b);
 }
 
@@ -1523,19 +1576,36 @@ static PyObject *Table_load_string(TableObject *self, PyObject *args, PyObject *
 {
 	static const char *kwlist[] = { "text", "name", NULL };
 	struct add_args a = { 0 };
+	const char *text, *name = NULL;
+	char *tc, *nc = NULL;
 	Py_ssize_t len;
-	int r, w;
+	int r, rc;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|z:load_string", (char **)kwlist, &a.a, &len, &a.b))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|z:load_string", (char **)kwlist, &text, &len, &name))
 		return NULL;
+	/* the text may be a value of a dict another thread changes */
+	tc = malloc((size_t)len + 1);
+	if (!tc)
+		return PyErr_NoMemory();
+	if (cstr_dup(name, &nc) < 0) {
+		free(tc);
+		return NULL;
+	}
+	memcpy(tc, text, (size_t)len);
+	tc[len] = '\0';
+	a.a = tc;
+	a.b = nc;
 	a.len = (size_t)len;
-	if (table_change(self, change_load_buffer, &a, &r) < 0)
-		return NULL;
-	if (r < 0)
-		return raise_errno(r, KIND_INPUT, NULL);
+	rc = table_change(self, change_load_buffer, &a, &r);
+	free(tc);
+	if (rc < 0 || r < 0) {
+		free(nc);
+		return rc < 0 ? NULL : raise_errno(r, KIND_INPUT, NULL);
+	}
 	self->skipped += r;
-	w = warn_skipped(r, a.b ? a.b : "(string)");
-	return w < 0 ? NULL : PyLong_FromLong(r);
+	rc = warn_skipped(r, nc ? nc : "(string)");
+	free(nc);
+	return rc < 0 ? NULL : PyLong_FromLong(r);
 }
 
 static PyObject *Table_load_config(TableObject *self, PyObject *args, PyObject *kwargs)
@@ -1566,6 +1636,7 @@ static PyObject *Table_save(TableObject *self, PyObject *args)
 {
 	PyObject *path = NULL;
 	struct modalias_table *t;
+	const char *p;
 	int r;
 
 	if (!PyArg_ParseTuple(args, "O&:save", PyUnicode_FSConverter, &path))
@@ -1576,9 +1647,10 @@ static PyObject *Table_save(TableObject *self, PyObject *args)
 		return NULL;
 	}
 	log_reset();
+	p = PyBytes_AS_STRING(path);
 	Py_BEGIN_ALLOW_THREADS
 	pthread_rwlock_rdlock(&self->lock);
-	r = modalias_table_save(t, PyBytes_AS_STRING(path));
+	r = modalias_table_save(t, p);
 	pthread_rwlock_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	table_put(t);
@@ -1691,39 +1763,103 @@ static PyObject *table_resolve_one(TableObject *self, struct modalias_table *t, 
 static PyObject *Table_resolve(TableObject *self, PyObject *arg)
 {
 	const char *alias = alias_arg(arg);
+	char *copy;
 	struct modalias_table *t;
 	struct modalias_result *res = NULL;
 	PyObject *list;
 	int r;
 
-	if (!alias)
+	if (!alias || cstr_dup(alias, &copy) < 0)
 		return NULL;
 	t = table_get(self);
-	if (!t)
+	if (!t) {
+		free(copy);
 		return NULL;
+	}
 	r = modalias_result_new(&res);
 	if (r < 0) {
+		free(copy);
 		table_put(t);
 		return raise_errno(r, KIND_IO, NULL);
 	}
 	log_reset();
-	list = table_resolve_one(self, t, res, alias);
+	list = table_resolve_one(self, t, res, copy);
 	modalias_result_unref(res);
 	table_put(t);
+	free(copy);
 	return list;
+}
+
+/* The aliases of one resolve_many(), copied into C memory before the first
+ * lookup: the GIL is released for each lookup, and meanwhile another
+ * thread may empty the list, shrink it, or replace its strings (freeing
+ * them).  The call resolves the aliases the iterable held when it began. */
+struct alias_batch {
+	char *text;    /* the aliases, each NUL-terminated, one after another */
+	size_t *start; /* where each begins in text */
+	Py_ssize_t n;
+};
+
+static void alias_batch_clear(struct alias_batch *b)
+{
+	free(b->text);
+	free(b->start);
+	memset(b, 0, sizeof(*b));
+}
+
+static int alias_batch_init(struct alias_batch *b, PyObject *iterable)
+{
+	/* a tuple of our own: owned references, out of other threads' reach */
+	PyObject *seq = PySequence_Fast(iterable, "resolve_many() takes an iterable of str"), *items;
+	size_t total = 0, pos = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!seq)
+		return -1;
+	items = PySequence_Tuple(seq);
+	Py_DECREF(seq);
+	if (!items)
+		return -1;
+	b->n = PyTuple_GET_SIZE(items);
+	for (Py_ssize_t i = 0; i < b->n; i++) {
+		const char *alias = alias_arg(PyTuple_GET_ITEM(items, i));
+		if (!alias)
+			goto fail;
+		total += strlen(alias) + 1;
+	}
+	b->text = malloc(total ? total : 1);
+	b->start = malloc((size_t)(b->n ? b->n : 1) * sizeof(*b->start));
+	if (!b->text || !b->start) {
+		PyErr_NoMemory();
+		goto fail;
+	}
+	for (Py_ssize_t i = 0; i < b->n; i++) {
+		/* alias_arg() succeeded above: the UTF-8 form is cached */
+		const char *alias = PyUnicode_AsUTF8(PyTuple_GET_ITEM(items, i));
+		size_t len = strlen(alias) + 1;
+
+		b->start[i] = pos;
+		memcpy(b->text + pos, alias, len);
+		pos += len;
+	}
+	Py_DECREF(items);
+	return 0;
+fail:
+	Py_DECREF(items);
+	alias_batch_clear(b);
+	return -1;
 }
 
 static PyObject *Table_resolve_many(TableObject *self, PyObject *arg)
 {
-	PyObject *seq = PySequence_Fast(arg, "resolve_many() takes an iterable of str"), *out = NULL;
+	struct alias_batch batch;
 	struct modalias_table *t = NULL;
 	struct modalias_result *res = NULL;
-	Py_ssize_t n;
+	PyObject *out = NULL;
 	int r;
 
-	if (!seq)
+	if (alias_batch_init(&batch, arg) < 0)
 		return NULL;
-	n = PySequence_Fast_GET_SIZE(seq);
 	t = table_get(self);
 	if (!t)
 		goto done;
@@ -1732,18 +1868,14 @@ static PyObject *Table_resolve_many(TableObject *self, PyObject *arg)
 		raise_errno(r, KIND_IO, NULL);
 		goto done;
 	}
-	out = PyList_New(n);
+	out = PyList_New(batch.n);
 	if (!out)
 		goto done;
-	for (Py_ssize_t i = 0; i < n; i++) {
-		const char *alias = alias_arg(PySequence_Fast_GET_ITEM(seq, i));
+	for (Py_ssize_t i = 0; i < batch.n; i++) {
 		PyObject *l;
-		if (!alias) {
-			Py_CLEAR(out);
-			goto done;
-		}
+
 		log_reset();
-		l = table_resolve_one(self, t, res, alias);
+		l = table_resolve_one(self, t, res, batch.text + batch.start[i]);
 		if (!l) {
 			Py_CLEAR(out);
 			goto done;
@@ -1753,7 +1885,7 @@ static PyObject *Table_resolve_many(TableObject *self, PyObject *arg)
 done:
 	modalias_result_unref(res);
 	table_put(t);
-	Py_DECREF(seq);
+	alias_batch_clear(&batch);
 	return out;
 }
 
@@ -1864,7 +1996,8 @@ static PyMethodDef Table_methods[] = {
 	  "may share a table." },
 	{ "resolve_many", (PyCFunction)Table_resolve_many, METH_O,
 	  "resolve_many(aliases) -> list[list[Module]]\n\nresolve() for each alias of an iterable, in "
-	  "order." },
+	  "order.  The aliases are copied\nwhen the call begins: changes another thread makes to the list "
+	  "meanwhile\ndo not affect it." },
 	{ "close", (PyCFunction)Table_close, METH_NOARGS,
 	  "close()\n\nReleases the C table now (lookups in flight finish first); later calls raise\n"
 	  "ValueError.  Closing twice is harmless." },
@@ -2360,17 +2493,22 @@ static PyObject *Table_load_map(TableObject *self, PyObject *args, PyObject *kwa
 {
 	static const char *kwlist[] = { "map", "dialect_2_6", NULL };
 	PyObject *mapo;
-	int dialect = 0, r;
+	struct modalias_map *map;
+	int dialect = 0, r, rc;
 	struct add_args a = { 0 };
 
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|p:load_map", (char **)kwlist, &MapType, &mapo, &dialect))
 		return NULL;
 	if (map_check((MapObject *)mapo) < 0)
 		return NULL;
-	a.map = ((MapObject *)mapo)->map;
+	/* a C reference of our own: another thread may close() the Map while
+	 * the GIL is released */
+	map = modalias_map_ref(((MapObject *)mapo)->map);
+	a.map = map;
 	a.flags = dialect ? MODALIAS_MAP_DIALECT_2_6 : 0;
-	/* the map object stays alive (it is an argument), and maps do not change */
-	if (table_change(self, change_load_map, &a, &r) < 0)
+	rc = table_change(self, change_load_map, &a, &r);
+	modalias_map_unref(map);
+	if (rc < 0)
 		return NULL;
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
@@ -2549,7 +2687,8 @@ static void recs_free(struct recs *rs)
 	free(rs->v);
 }
 
-static PyObject *recs_to_list(struct recs *rs, int ret)
+/* The records as LoadRecords; a failure no record tells of raises. */
+static PyObject *recs_to_list(struct recs *rs, int ret, enum err_kind kind)
 {
 	PyObject *l;
 	bool failure_reported = false;
@@ -2608,9 +2747,14 @@ static PyObject *Loader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_loader_new(ctx, bytes_or_null(dir), pl.v, &loader);
-	Py_END_ALLOW_THREADS
+	{
+		const char *d = bytes_or_null(dir);
+		const char *const *v = pl.v;
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_loader_new(ctx, d, v, &loader);
+		Py_END_ALLOW_THREADS
+	}
 	modalias_ctx_unref(ctx);
 	path_list_clear(&pl);
 	if (r < 0) {
@@ -2651,6 +2795,7 @@ static PyObject *Loader_load(LoaderObject *self, PyObject *args, PyObject *kwarg
 	PyObject *tableo, *aliaso, *l;
 	int dry_run = 1, r;
 	const char *alias;
+	char *copy;
 	struct modalias_loader *loader;
 	struct modalias_table *t;
 	struct recs rs = { 0 };
@@ -2659,29 +2804,37 @@ static PyObject *Loader_load(LoaderObject *self, PyObject *args, PyObject *kwarg
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!U|p:load", (char **)kwlist, &TableType, &tableo, &aliaso,
 					 &dry_run))
 		return NULL;
-	to = (TableObject *)tableo;
 	alias = alias_arg(aliaso);
-	if (!alias)
+	if (!alias || cstr_dup(alias, &copy) < 0)
 		return NULL;
 	loader = loader_get(self);
-	if (!loader)
+	if (!loader) {
+		free(copy);
 		return NULL;
+	}
+	/* our own reference: its lock is used with the GIL released */
+	to = (TableObject *)tableo;
+	Py_INCREF(to);
 	t = table_get(to);
 	if (!t) {
+		Py_DECREF(to);
 		modalias_loader_unref(loader);
+		free(copy);
 		return NULL;
 	}
 	log_reset();
 	Py_BEGIN_ALLOW_THREADS
 	pthread_mutex_lock(&self->lock);
 	pthread_rwlock_rdlock(&to->lock);
-	r = modalias_loader_load(loader, t, alias, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
+	r = modalias_loader_load(loader, t, copy, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
 	pthread_rwlock_unlock(&to->lock);
 	pthread_mutex_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	table_put(t);
+	Py_DECREF(to);
 	modalias_loader_unref(loader);
-	l = recs_to_list(&rs, r);
+	free(copy);
+	l = recs_to_list(&rs, r, KIND_IO);
 	recs_free(&rs);
 	return l;
 }
@@ -2690,24 +2843,31 @@ static PyObject *Loader_load_module(LoaderObject *self, PyObject *args, PyObject
 {
 	static const char *kwlist[] = { "module", "dry_run", NULL };
 	const char *module;
+	char *copy;
 	int dry_run = 1, r;
 	struct modalias_loader *loader;
 	struct recs rs = { 0 };
 	PyObject *l;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|p:load_module", (char **)kwlist, &module, &dry_run))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|p:load_module", (char **)kwlist, &module, &dry_run) ||
+	    cstr_dup(module, &copy) < 0)
 		return NULL;
 	loader = loader_get(self);
-	if (!loader)
+	if (!loader) {
+		free(copy);
 		return NULL;
+	}
 	log_reset();
+	/* the library refuses what is not a module name (InputError) before
+	 * libkmod sees it */
 	Py_BEGIN_ALLOW_THREADS
 	pthread_mutex_lock(&self->lock);
-	r = modalias_loader_load_module(loader, module, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
+	r = modalias_loader_load_module(loader, copy, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
 	pthread_mutex_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	modalias_loader_unref(loader);
-	l = recs_to_list(&rs, r);
+	free(copy);
+	l = recs_to_list(&rs, r, KIND_INPUT);
 	recs_free(&rs);
 	return l;
 }
@@ -2715,21 +2875,25 @@ static PyObject *Loader_load_module(LoaderObject *self, PyObject *args, PyObject
 static PyObject *Loader_add_blacklist(LoaderObject *self, PyObject *args)
 {
 	const char *module;
+	char *copy;
 	struct modalias_loader *loader;
 	int r;
 
-	if (!PyArg_ParseTuple(args, "s:add_blacklist", &module))
+	if (!PyArg_ParseTuple(args, "s:add_blacklist", &module) || cstr_dup(module, &copy) < 0)
 		return NULL;
 	loader = loader_get(self);
-	if (!loader)
+	if (!loader) {
+		free(copy);
 		return NULL;
+	}
 	log_reset();
 	Py_BEGIN_ALLOW_THREADS
 	pthread_mutex_lock(&self->lock);
-	r = modalias_loader_add_blacklist(loader, module);
+	r = modalias_loader_add_blacklist(loader, copy);
 	pthread_mutex_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	modalias_loader_unref(loader);
+	free(copy);
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
 	Py_RETURN_NONE;

@@ -69,6 +69,20 @@ def rss_kib():
         return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
 
 
+def run_child(code, *args, timeout=600):
+    """Runs code in a fresh interpreter with this one's modalias: a crash
+    there (as the code before issue 13 did) fails one test, not the run.
+    Returns (returncode, stdout, stderr); a negative code is a signal."""
+    p = subprocess.run([sys.executable, "-c", code] + [str(a) for a in args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=timeout,
+                       env=dict(os.environ, PYTHONFAULTHANDLER="1"))
+    return p.returncode, p.stdout, p.stderr
+
+
+def child_failure(rc, err):
+    return "exit status %d%s\n%s" % (rc, " (signal %d)" % -rc if rc < 0 else "", err[-3000:])
+
+
 _shared = {}
 
 
@@ -972,6 +986,107 @@ class TestThreads(unittest.TestCase):
             th.join()
         diag("threads: 4 threads, %d lookups in one table, %d wrong" % (sum(counts), len(errors)))
         self.assertEqual(errors, [])
+
+    def test_resolve_many_while_the_list_changes(self):
+        """resolve_many() copies its aliases before it releases the GIL: another thread
+        emptying, shrinking or refilling the list (freeing its strings) during the call
+        crashes nothing, and the answer is that of the list as it was when the call
+        began (issue 13, item 4).  Before, this crashed (SIGSEGV) in the first rounds."""
+        code = """if 1:
+            import sys, threading, time, modalias
+            moddir, n, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+            t = modalias.Table(moddir)
+            t.load_config([])
+
+            def fresh(k):
+                # new str objects each time, owned by the list alone
+                return ["usb:v%04Xp%04Xd0000dc00dsc00dp00ic03isc01ip01in00" % (0x046D + i % 7, i)
+                        for i in range(k)]
+
+            lst = fresh(n)
+            full = t.resolve_many(list(lst))
+            assert sum(map(bool, full)) > n // 2, "too few aliases resolve"
+            answers = {0: [], n // 2: full[:n // 2], n: full}
+            in_call, stop = threading.Event(), threading.Event()
+            mutations = [0]
+
+            def mutate():
+                k = 0
+                while not stop.is_set():
+                    if not in_call.wait(0.01):
+                        continue
+                    k += 1
+                    if k % 3 == 0:
+                        lst.clear()
+                    elif k % 3 == 1:
+                        del lst[n // 2:]
+                    else:
+                        lst[:] = fresh(n)
+                    mutations[0] += 1
+                    time.sleep(0)
+                    lst[:] = fresh(n)
+                    time.sleep(0)
+
+            th = threading.Thread(target=mutate)
+            th.start()
+            sys.setswitchinterval(1e-5)
+            wrong = changed = 0
+            try:
+                for rnd in range(rounds):
+                    before = mutations[0]
+                    in_call.set()
+                    out = t.resolve_many(lst)
+                    in_call.clear()
+                    changed += mutations[0] != before
+                    wrong += out != answers.get(len(out))
+            finally:
+                stop.set()
+                th.join()
+            print(rounds, changed, mutations[0], wrong)
+        """
+        rc, out, err = run_child(code, MODDIR, 20000, 30)
+        self.assertEqual(rc, 0, child_failure(rc, err))
+        rounds, changed, mutations, wrong = map(int, out.split())
+        diag("threads: %d resolve_many() calls of 20000 aliases, %d of them with the list changed "
+             "under them (%d changes), %d answers not of the list as it was" % (rounds, changed, mutations, wrong))
+        self.assertGreater(changed, 0)
+        self.assertEqual(wrong, 0)
+
+    def test_load_map_while_the_map_closes(self):
+        """Table.load_map() holds its own reference to the C map while the GIL is
+        released: another thread closing the Map meanwhile frees nothing in use."""
+        code = """if 1:
+            import sys, threading, modalias
+            # a big map: loading it takes a while, and its rows are freed with it
+            text = "".join("m%d 0x0003 0x%04x 0x%04x 0x0000 0x0000 0x00 0x00 0x00 0x00 0x00 0x00 "
+                           "0x0\\n" % (i, i % 65536, i // 7) for i in range(int(sys.argv[1])))
+            want = modalias.Table.empty()
+            want.load_map(modalias.Map.from_string(text, type="usb"))
+            loaded = during = wrong = 0
+            for rnd in range(int(sys.argv[2])):
+                m = modalias.Map.from_string(text, type="usb")
+                t = modalias.Table.empty()
+                go = threading.Event()
+                th = threading.Thread(target=lambda: (go.wait(), m.close()))
+                th.start()
+                try:
+                    go.set()
+                    t.load_map(m)
+                    loaded += 1
+                    during += m.closed  # closed before load_map() returned
+                    wrong += t.pattern_count != want.pattern_count
+                except ValueError:
+                    pass  # closed before the call
+                th.join()
+            print(loaded, during, wrong)
+        """
+        rc, out, err = run_child(code, 20000, 20)
+        self.assertEqual(rc, 0, child_failure(rc, err))
+        loaded, during, wrong = map(int, out.split())
+        diag("threads: %d load_map() calls of a 20000-row map, %d of them with the map closed under "
+             "them, %d wrong" % (loaded, during, wrong))
+        self.assertGreater(during, 0)
+        self.assertEqual(wrong, 0)
 
     def test_changes_and_close_while_looking_up(self):
         t = modalias.Table(MODDIR)
