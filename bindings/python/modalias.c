@@ -104,7 +104,8 @@ static PyObject *ParseWarning;     /* UserWarning */
 
 enum err_kind {
 	KIND_IO,    /* files and directories: ENOENT is "not found" */
-	KIND_INPUT, /* values, fields, buses: ENOENT is "no such field/bus" */
+	KIND_INPUT, /* values, fields, buses, module names: ENOENT is "no such
+		     * field/bus", ENAMETOOLONG a name too long */
 };
 
 /* Raises for a negative errno from the C library, with the messages it logged. */
@@ -116,7 +117,7 @@ static PyObject *raise_errno(int err, enum err_kind kind, const char *filename)
 
 	if (e == ENOMEM)
 		return PyErr_NoMemory();
-	if (e == EINVAL || e == ERANGE || e == EDOM || (kind == KIND_INPUT && e == ENOENT))
+	if (e == EINVAL || e == ERANGE || e == EDOM || (kind == KIND_INPUT && (e == ENOENT || e == ENAMETOOLONG)))
 		type = InputError;
 	else if (e == ENOENT)
 		type = NotFoundError;
@@ -310,8 +311,9 @@ static PyStructSequence_Field load_record_fields[] = {
 	{ "module", "the module's name" },
 	{ "detail", "its path (what modprobe -n -v prints after insmod), the install command, or ''" },
 	{ "options", "its options from modprobe.d, or ''" },
-	{ "state", "inserted, would insert, install command, already loaded, builtin, blacklisted, failed" },
-	{ "errno", "for failed, the (positive) errno; else 0" },
+	{ "state", "inserted, would insert, install command, already loaded, builtin, blacklisted, failed, "
+		   "not found" },
+	{ "errno", "for failed and not found, the (positive) errno; else 0" },
 	{ NULL, NULL },
 };
 static PyStructSequence_Desc load_record_desc = {
@@ -392,7 +394,19 @@ static int device_set_value(struct modalias_dev *dev, const char *field, PyObjec
 		}
 		r = modalias_dev_set(dev, field, s);
 	} else if (PyList_Check(value) || PyTuple_Check(value)) {
-		PyObject *seq = PySequence_Fast(value, "a list");
+		PyObject *seq;
+		/* the library names an unknown field */
+		r = modalias_dev_get_count(dev, field);
+		if (r < 0) {
+			raise_errno(r, KIND_INPUT, NULL);
+			return -1;
+		}
+		if (!field_is_list(modalias_dev_get_bus(dev), field)) {
+			PyErr_Format(PyExc_TypeError, "%s: one value (str or int), not a %.100s: %s is not a list field",
+				     field, Py_TYPE(value)->tp_name, field);
+			return -1;
+		}
+		seq = PySequence_Fast(value, "a list");
 		if (!seq)
 			return -1;
 		r = modalias_dev_unset(dev, field);
@@ -551,6 +565,19 @@ static PyObject *Device_richcompare(PyObject *a, PyObject *b, int op)
 	return r;
 }
 
+/* KeyError for a field the bus does not have, with the library's message
+ * (from modalias_dev_get_count() or the like, which returned r). */
+static void raise_unknown_field(int r)
+{
+	PyObject *msg = tls_log.count ? PyUnicode_FromString(tls_log.text) : PyUnicode_FromString(strerror(-r));
+
+	if (msg) {
+		PyErr_SetObject(PyExc_KeyError, msg);
+		Py_DECREF(msg);
+	}
+	log_reset();
+}
+
 /* A field's value: str, list of str (list fields), or NULL with KeyError. */
 static PyObject *device_get_field(struct modalias_dev *dev, const char *field, bool keyerror)
 {
@@ -559,7 +586,14 @@ static PyObject *device_get_field(struct modalias_dev *dev, const char *field, b
 	bool list;
 	PyObject *l;
 
-	if (count <= 0) {
+	if (count < 0) {
+		/* the library said "unknown field 'X' of bus Y" */
+		if (keyerror)
+			raise_unknown_field(count);
+		log_reset();
+		return NULL;
+	}
+	if (count == 0) {
 		if (keyerror)
 			PyErr_Format(PyExc_KeyError, "%s", field);
 		return NULL;
@@ -588,13 +622,88 @@ static PyObject *device_get_field(struct modalias_dev *dev, const char *field, b
 	return l;
 }
 
+/* Device.fields: a dict whose missing keys say whether the bus has no such
+ * field ("unknown field 'X' of bus Y") or it is merely not set. */
+typedef struct {
+	PyDictObject dict;
+	PyObject *device; /* the Device it was made from */
+} FieldsObject;
+
+static PyTypeObject FieldsType;
+
+static void Fields_dealloc(FieldsObject *self)
+{
+	PyObject_GC_UnTrack(self);
+	Py_CLEAR(self->device);
+	PyDict_Type.tp_dealloc((PyObject *)self);
+}
+
+static int Fields_traverse(FieldsObject *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->device);
+	return PyDict_Type.tp_traverse((PyObject *)self, visit, arg);
+}
+
+static int Fields_clear(FieldsObject *self)
+{
+	Py_CLEAR(self->device);
+	return PyDict_Type.tp_clear((PyObject *)self);
+}
+
+static PyObject *Fields_missing(FieldsObject *self, PyObject *key)
+{
+	const char *field = PyUnicode_Check(key) && self->device ? PyUnicode_AsUTF8(key) : NULL;
+	int n;
+
+	if (!field) {
+		if (!PyErr_Occurred())
+			PyErr_SetObject(PyExc_KeyError, key);
+		return NULL;
+	}
+	log_reset();
+	n = modalias_dev_get_count(((DeviceObject *)self->device)->dev, field);
+	if (n < 0)
+		raise_unknown_field(n);
+	else
+		PyErr_SetObject(PyExc_KeyError, key);
+	return NULL;
+}
+
+/* pickled and copied as the plain dict it was before */
+static PyObject *Fields_reduce(FieldsObject *self, PyObject *unused)
+{
+	return Py_BuildValue("(O(N))", (PyObject *)&PyDict_Type, PyDict_Copy((PyObject *)self));
+}
+
+static PyMethodDef Fields_methods[] = {
+	{ "__missing__", (PyCFunction)Fields_missing, METH_O,
+	  "KeyError naming an unknown field as such (\"unknown field 'X' of bus Y\")." },
+	{ "__reduce__", (PyCFunction)Fields_reduce, METH_NOARGS, "Pickled as a plain dict." },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject FieldsType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "modalias.Fields",
+	.tp_basicsize = sizeof(FieldsObject),
+	.tp_dealloc = (destructor)Fields_dealloc,
+	.tp_traverse = (traverseproc)Fields_traverse,
+	.tp_clear = (inquiry)Fields_clear,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+	.tp_doc = "The fields of a Device (a dict): a missing key raises KeyError, whose text\n"
+		  "says when the bus has no such field.",
+	.tp_methods = Fields_methods,
+};
+
 static PyObject *Device_get_fields(DeviceObject *self, void *closure)
 {
 	const char *bus = modalias_dev_get_bus(self->dev), *f;
-	PyObject *d = PyDict_New();
+	PyObject *d = PyObject_CallObject((PyObject *)&FieldsType, NULL);
 
 	if (!d)
 		return NULL;
+	Py_INCREF(self);
+	((FieldsObject *)d)->device = (PyObject *)self;
 	if (!modalias_bus_field_name(bus, 0)) {
 		PyObject *raw = device_get_field(self->dev, "raw", false);
 		if (raw) {
@@ -646,6 +755,7 @@ static PyObject *Device_subscript(DeviceObject *self, PyObject *key)
 	field = PyUnicode_AsUTF8(key);
 	if (!field)
 		return NULL;
+	log_reset();
 	return device_get_field(self->dev, field, true);
 }
 
@@ -660,9 +770,19 @@ static int Device_ass_subscript(DeviceObject *self, PyObject *key, PyObject *val
 	field = PyUnicode_AsUTF8(key);
 	if (!field)
 		return -1;
-	if (!value && modalias_dev_get_count(self->dev, field) == 0) {
-		PyErr_Format(PyExc_KeyError, "%s", field);
-		return -1;
+	if (!value) {
+		int n;
+
+		log_reset();
+		n = modalias_dev_get_count(self->dev, field);
+		if (n < 0) {
+			raise_unknown_field(n);
+			return -1;
+		}
+		if (n == 0) {
+			PyErr_Format(PyExc_KeyError, "%s", field);
+			return -1;
+		}
 	}
 	return device_set_value(self->dev, field, value);
 }
@@ -670,13 +790,16 @@ static int Device_ass_subscript(DeviceObject *self, PyObject *key, PyObject *val
 static int Device_contains(DeviceObject *self, PyObject *key)
 {
 	const char *field;
+	int r;
 
 	if (!PyUnicode_Check(key))
 		return 0;
 	field = PyUnicode_AsUTF8(key);
 	if (!field)
 		return -1;
-	return modalias_dev_get_count(self->dev, field) > 0;
+	r = modalias_dev_get_count(self->dev, field) > 0;
+	log_reset(); /* an unknown field is not in it: no error */
+	return r;
 }
 
 static PyObject *Device_set(DeviceObject *self, PyObject *args)
@@ -962,7 +1085,7 @@ static PyMethodDef Device_methods[] = {
 	  "(errno ENODATA) when it has no modalias." },
 	{ "set", (PyCFunction)Device_set, METH_VARARGS,
 	  "set(field, value)\n\nSets a field, replacing its values: value is str (hex for numbers), int, "
-	  "a list of them (list fields), or None to unset." },
+	  "a list of them (list fields only: TypeError for another field), or None to unset." },
 	{ "add", (PyCFunction)Device_add, METH_VARARGS,
 	  "add(field, value)\n\nAppends a value to a list field (OF compatibles, input bitmaps, ...)." },
 	{ "unset", (PyCFunction)Device_unset, METH_VARARGS, "unset(field)\n\nClears a field." },
@@ -979,7 +1102,8 @@ static PyGetSetDef Device_getset[] = {
 	{ "bus", (getter)Device_get_bus, NULL, "The bus name: the modalias prefix ('usb', 'pci', ...).", NULL },
 	{ "fields", (getter)Device_get_fields, NULL,
 	  "A new dict of the set fields in modalias order: str values, lists for list fields\n"
-	  "(a bus the library does not know has one field, 'raw').", NULL },
+	  "(a bus the library does not know has one field, 'raw').  A missing key raises\n"
+	  "KeyError, saying \"unknown field 'X' of bus Y\" for a field the bus does not have.", NULL },
 	{ "modalias", (getter)Device_get_modalias, NULL, "The modalias string (the same as str(device)).", NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
@@ -1182,7 +1306,7 @@ static PyObject *mod_field_help(PyObject *self, PyObject *args)
 		return NULL;
 	help = modalias_bus_field_help(bus, field);
 	if (!help) {
-		PyErr_Format(InputError, "bus '%s' has no field '%s'", bus, field);
+		PyErr_Format(InputError, "unknown field '%s' of bus %s", field, bus);
 		return NULL;
 	}
 	return PyUnicode_FromString(help);
@@ -2696,9 +2820,9 @@ static PyObject *recs_to_list(struct recs *rs, int ret, enum err_kind kind)
 	if (rs->oom)
 		return PyErr_NoMemory();
 	for (size_t i = 0; i < rs->n; i++)
-		failure_reported |= rs->v[i].state == MODALIAS_LOAD_FAILED;
+		failure_reported |= rs->v[i].state == MODALIAS_LOAD_FAILED || rs->v[i].state == MODALIAS_LOAD_NOT_FOUND;
 	if (ret < 0 && !failure_reported)
-		return raise_errno(ret, KIND_IO, NULL);
+		return raise_errno(ret, kind, NULL);
 	log_reset();
 	l = PyList_New((Py_ssize_t)rs->n);
 	for (size_t i = 0; l && i < rs->n; i++) {
@@ -2950,13 +3074,18 @@ static PyMethodDef Loader_methods[] = {
 	  "load(table, alias, dry_run=True) -> list[LoadRecord]\n\nLoads every module the table "
 	  "resolves alias to, with dependencies and\nsoftdeps, as udev does (blacklists apply; builtin "
 	  "and loaded modules are\nskipped).  By default a dry run: the records say what modprobe -n -v "
-	  "says.\nA module that fails is a record with state 'failed' and its errno; other\nfailures "
-	  "raise." },
+	  "says.\nA module that fails is a record with state 'failed' and its errno, one that\ndoes not "
+	  "exist a record with state 'not found' (errno ENOENT, or EINVAL for\na name in the table that is "
+	  "not a module name); other failures raise." },
 	{ "load_module", (PyCFunction)(void (*)(void))Loader_load_module, METH_VARARGS | METH_KEYWORDS,
 	  "load_module(module, dry_run=True) -> list[LoadRecord]\n\nLoads one module by name, with its "
-	  "dependencies and softdeps." },
+	  "dependencies and softdeps.  A module that\ndoes not exist is a record with state 'not found' "
+	  "(errno ENOENT), as modprobe\nsays \"not found\".  A name that is not a module name (longer than "
+	  "255 bytes,\nwith a '/' or a control character, empty once '-' is '_' and a '.' ends it)\nraises "
+	  "InputError (a ValueError) before libkmod sees it." },
 	{ "add_blacklist", (PyCFunction)Loader_add_blacklist, METH_VARARGS,
-	  "add_blacklist(module)\n\nA module never to load, on top of modprobe.d's blacklist." },
+	  "add_blacklist(module)\n\nA module never to load, on top of modprobe.d's blacklist.  InputError "
+	  "for a\nname that is not a module name." },
 	{ "revalidate", (PyCFunction)Loader_revalidate, METH_NOARGS,
 	  "revalidate() -> bool\n\nReloads libkmod's indexes and configuration when they changed on disk; "
 	  "True\nwhen they were reloaded." },
@@ -3078,8 +3207,9 @@ PyMODINIT_FUNC PyInit_modalias(void)
 {
 	PyObject *m;
 
+	FieldsType.tp_base = &PyDict_Type;
 	if (PyType_Ready(&DeviceType) < 0 || PyType_Ready(&TableType) < 0 || PyType_Ready(&MapType) < 0 ||
-	    PyType_Ready(&LoaderType) < 0)
+	    PyType_Ready(&LoaderType) < 0 || PyType_Ready(&FieldsType) < 0)
 		return NULL;
 	m = PyModule_Create(&moduledef);
 	if (!m)
