@@ -832,7 +832,7 @@ static void on_module(void *data, const char *module, const char *detail, const 
 {
 	struct load_out *o = data;
 
-	o->failed += state == MODALIAS_LOAD_FAILED;
+	o->failed += state == MODALIAS_LOAD_FAILED || state == MODALIAS_LOAD_NOT_FOUND;
 	if (o->json) {
 		g_string_append(o->out, o->n_modules++ ? ", {\"name\": " : "{\"name\": ");
 		json_string(o->out, module);
@@ -852,6 +852,11 @@ static void on_module(void *data, const char *module, const char *detail, const 
 			printf("insmod %s %s\n", detail, options);
 		else if (state == MODALIAS_LOAD_COMMAND)
 			printf("install %s %s\n", detail, options);
+		else if (state == MODALIAS_LOAD_NOT_FOUND && err == -ENOENT)
+			/* modprobe -n -v prints nothing for it; the real run fails */
+			fprintf(stderr, "modalias load: module '%.*s' not found\n", ECHO(module));
+		else if (state == MODALIAS_LOAD_NOT_FOUND)
+			fprintf(stderr, "modalias load: '%.*s' is not a module name (%s)\n", ECHO(module), strerror(-err));
 		else if (verbosity)
 			printf("# %s: %s\n", module, modalias_load_state_name(state));
 		return;
@@ -887,7 +892,7 @@ static int cmd_load(int argc, char **argv)
 	parse_options("load", "ALIAS…",
 		      "Insert the modules of each ALIAS with their dependencies and softdeps, as udev does:\n"
 		      "modprobe.d blacklists apply, builtin and loaded modules are skipped.  One line per module:\n"
-		      "MODULE<TAB>STATE[<TAB>PATH] (inserted, already loaded, builtin, blacklisted, failed).",
+		      "MODULE<TAB>STATE[<TAB>PATH] (inserted, already loaded, builtin, blacklisted, failed, not found).",
 		      entries, &argc, &argv);
 	if (argc < 2) {
 		fprintf(stderr, "modalias load: an ALIAS is needed\nTry 'modalias load --help'.\n");
@@ -914,7 +919,7 @@ static int cmd_load(int argc, char **argv)
 	o.out = g_string_new("[");
 	for (int i = 1; i < argc; i++) {
 		struct modalias_result *res;
-		unsigned int before = o.n_modules;
+		unsigned int before = o.n_modules, failed_before = o.failed;
 
 		if (o.json) {
 			g_string_append(o.out, i > 1 ? ",\n  {\"alias\": " : "\n  {\"alias\": ");
@@ -925,7 +930,8 @@ static int cmd_load(int argc, char **argv)
 		r = modalias_loader_load(loader, t, argv[i], o.dry ? MODALIAS_LOAD_DRY_RUN : 0, on_module, &o);
 		if (o.json)
 			g_string_append(o.out, "]}");
-		if (r == -EINVAL) {
+		if (r == -EINVAL && o.failed == failed_before) {
+			/* (a module's own -EINVAL came through on_module) */
 			fprintf(stderr, "modalias load: '%.*s' is not a valid alias\n", ECHO(argv[i]));
 			ret = EXIT_USAGE;
 			continue;

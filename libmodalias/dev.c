@@ -100,6 +100,17 @@ int field_index(const struct bus_desc *bus, const char *name)
 	return -ENOENT;
 }
 
+/* The index of a field of the device's bus; a name the bus does not have
+ * is logged the one way every front end shows it, and is -ENOENT. */
+static int field_of(const struct modalias_dev *dev, const char *field)
+{
+	int f = field_index(dev->bus, field);
+
+	if (f < 0)
+		err(dev->ctx, "unknown field '%.*s' of bus %s\n", LOG_ECHO(field), modalias_dev_get_bus(dev));
+	return f;
+}
+
 static bool is_list(const struct field_desc *fd)
 {
 	return fd->kind == FK_HEXLIST || fd->kind == FK_STRLIST;
@@ -282,11 +293,9 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 
 	if (!dev || !field || !value)
 		return -EINVAL;
-	f = field_index(dev->bus, field);
-	if (f < 0) {
-		err(dev->ctx, "%s has no field '%.*s'\n", modalias_dev_get_bus(dev), LOG_ECHO(field));
+	f = field_of(dev, field);
+	if (f < 0)
 		return -ENOENT;
-	}
 	fd = &dev->bus->fields[f];
 	if (has_ctrl(value))
 		return set_error(dev, fd, value, -EINVAL);
@@ -342,7 +351,7 @@ MODALIAS_EXPORT int modalias_dev_set_uint(struct modalias_dev *dev, const char *
 
 	if (!dev || !field)
 		return -EINVAL;
-	f = field_index(dev->bus, field);
+	f = field_of(dev, field);
 	if (f < 0)
 		return -ENOENT;
 	fd = &dev->bus->fields[f];
@@ -361,7 +370,7 @@ MODALIAS_EXPORT int modalias_dev_unset(struct modalias_dev *dev, const char *fie
 
 	if (!dev || !field)
 		return -EINVAL;
-	f = field_index(dev->bus, field);
+	f = field_of(dev, field);
 	if (f < 0)
 		return -ENOENT;
 	dev_clear(dev, (unsigned int)f);
@@ -374,7 +383,7 @@ MODALIAS_EXPORT int modalias_dev_get_count(const struct modalias_dev *dev, const
 
 	if (!dev || !field)
 		return -EINVAL;
-	f = field_index(dev->bus, field);
+	f = field_of(dev, field);
 	if (f < 0)
 		return -ENOENT;
 	return (int)dev->values[f].n;
@@ -387,7 +396,7 @@ static int get_item(const struct modalias_dev *dev, const char *field,
 
 	if (!dev || !field)
 		return -EINVAL;
-	f = field_index(dev->bus, field);
+	f = field_of(dev, field);
 	if (f < 0)
 		return -ENOENT;
 	if (dev->values[f].n == 0)

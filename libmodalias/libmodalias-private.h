@@ -209,3 +209,10 @@ bool glob_match(const char *pattern, const char *s);
 /* Patterns with "[:", "[=" or "[." inside brackets go to fnmatch(3). */
 bool glob_needs_libc(const char *pattern);
 bool glob_match_libc(const char *pattern, const char *s);
+
+/* ---- module names (load.c) -------------------------------------------- */
+
+/* 0 when name can be a module's name, as libkmod takes it (at most
+ * NAME_MAX bytes, no '/', no control character, not empty once
+ * normalised); else -ENAMETOOLONG, or -EINVAL with why set to the reason. */
+int module_name_check(const char *name, const char **why);

@@ -208,6 +208,12 @@ const char *modalias_bus_field_help(const char *bus, const char *field);
  * leaves it out (the USB interface number of pre-3.x kernels, the HID group
  * of old kernels), and written as zero or empty elsewhere.
  *
+ * Every function below that takes a field name returns -ENOENT for a name
+ * the device's bus does not have, and logs it as "unknown field 'NAME' of
+ * bus BUS" (since 2: the text for front ends to show, rather than the
+ * strerror() of ENOENT); an unset field is -ENOENT too where it says so,
+ * without a message.
+ *
  * A modalias of a bus the library does not know is still taken apart: its
  * bus is the prefix before the first ':' and its only field, "raw", holds
  * the rest.
@@ -266,7 +272,8 @@ const char *modalias_dev_get_bus(const struct modalias_dev *dev);
  *
  * Sets a field, replacing every value it had.
  *
- * Returns: 0; -ENOENT for a field the bus does not have; -EINVAL for a
+ * Returns: 0; -ENOENT for a field the bus does not have (logged as an
+ * unknown field); -EINVAL for a
  * value that is not of the field's form (not hexadecimal, empty where that
  * is not allowed); -ERANGE for a number wider than the field; -ENOMEM.
  * The reason is logged, naming the field.
@@ -924,8 +931,16 @@ struct modalias_loader;
  * @MODALIAS_LOAD_BLACKLISTED: modprobe.d (or modalias_loader_add_blacklist())
  *   forbids it.
  * @MODALIAS_LOAD_FAILED: inserting it failed (the errno comes with it).
+ * @MODALIAS_LOAD_NOT_FOUND: there is no such module: libkmod knows neither
+ *   its file nor an install command for it (modprobe: "Module X not found
+ *   in directory D"), or, for a name from the table (a modprobe.d alias
+ *   may name anything), the name is not a module name (see
+ *   modalias_loader_load_module()); the errno (-ENOENT, or -EINVAL /
+ *   -ENAMETOOLONG for such a name) comes with it.  A dry run reports it
+ *   too, where "modprobe -n -v" prints nothing for it.  Since: 2.
  *
- * What happened to one module.
+ * What happened to one module.  Callers should expect states added in
+ * later versions (modalias_load_state_name() names them).
  *
  * Since: 1
  */
@@ -937,6 +952,7 @@ enum modalias_load_state {
 	MODALIAS_LOAD_BUILTIN = 4,
 	MODALIAS_LOAD_BLACKLISTED = 5,
 	MODALIAS_LOAD_FAILED = 6,
+	MODALIAS_LOAD_NOT_FOUND = 7,
 	_MODALIAS_LOAD_STATE_PAD = 0x7fffffff, /* keeps the enum int-sized */
 };
 
@@ -958,9 +974,16 @@ enum modalias_load_state {
  * @options: its options from modprobe.d, exactly as libkmod passes them
  *   (modprobe -n -v prints "insmod DETAIL OPTIONS"), or "".
  * @state: what happened.
- * @err: for %MODALIAS_LOAD_FAILED, the negative errno; else 0.
+ * @err: for %MODALIAS_LOAD_FAILED and %MODALIAS_LOAD_NOT_FOUND, the
+ *   negative errno; else 0.
  *
  * Called once for every module a load concerns, dependencies first.
+ *
+ * This is how the library reports a module that failed or was not found:
+ * it does not log those at error level itself (only at LOG_INFO, for
+ * whoever asked for details), so a caller that logs what @fn tells it
+ * logs each failure once.  libkmod's own messages still come through the
+ * context's log, with their priority.
  *
  * Since: 1
  */
@@ -1005,9 +1028,12 @@ struct modalias_loader *modalias_loader_unref(struct modalias_loader *loader);
 /**
  * modalias_loader_add_blacklist:
  * @loader: a loader.
- * @module: a module name never to load (on top of modprobe.d's).
+ * @module: a module name never to load (on top of modprobe.d's),
+ *   normalised as libkmod does ("mod-x" and "mod_x.ko" are "mod_x").
  *
- * Returns: 0, -EINVAL, -ENOMEM.
+ * Returns: 0; -EINVAL for a name that is not a module name, -ENAMETOOLONG
+ * for one too long (see modalias_loader_load_module(); since 2, version 1
+ * refused only ""); -ENOMEM.
  *
  * Since: 1
  */
@@ -1037,8 +1063,23 @@ int modalias_loader_revalidate(struct modalias_loader *loader);
  *
  * Inserts @module with its dependencies and softdeps.
  *
- * Returns: the number of modules inserted (or that would be), or the
- * negative errno of the insertion that failed.
+ * @module must be a module name, as libkmod copies names into fixed
+ * buffers (PATH_MAX bytes, and kmod_module_get_initstate() of libkmod 30
+ * and older overflows its buffer for names of PATH_MAX - 12 bytes or
+ * more): at most NAME_MAX (255) bytes (a module is the file NAME.ko and
+ * the directory /sys/module/NAME), no '/', no control character, and not
+ * empty once normalised as libkmod does ('-' becomes '_', the name ends
+ * at the first '.').  Any other string is refused, and logged, before
+ * libkmod is called (since 2; version 1 passed it to libkmod).
+ *
+ * A module that does not exist is reported to @fn as
+ * %MODALIAS_LOAD_NOT_FOUND with -ENOENT, and the function returns -ENOENT
+ * (since 2; version 1 reported %MODALIAS_LOAD_WOULD_INSERT on a dry run).
+ *
+ * Returns: the number of modules inserted (or that would be); -EINVAL for
+ * a name that is not a module name, -ENAMETOOLONG for one longer than
+ * NAME_MAX; -ENOENT for no such module; or the negative errno of the
+ * insertion that failed.
  *
  * Since: 1
  */
@@ -1055,9 +1096,15 @@ int modalias_loader_load_module(struct modalias_loader *loader, const char *modu
  * @data: passed to @fn.
  *
  * Loads every module @alias resolves to, as udev's "kmod load" does.
+ * Each module is reported to @fn; a name in the table that is not a module
+ * name (see modalias_loader_load_module()) is reported as
+ * %MODALIAS_LOAD_NOT_FOUND with -EINVAL or -ENAMETOOLONG, and libkmod is
+ * not asked about it.
  *
  * Returns: the number of modules inserted (or that would be), or the
- * negative errno of the first failure (the other modules are still tried).
+ * negative errno of the first failure (the other modules are still tried);
+ * -EINVAL, with nothing reported to @fn, for an @alias that is not one
+ * (unbalanced brackets).
  *
  * Since: 1
  */

@@ -3,11 +3,14 @@
  * with the library's table, then every module it names is inserted with
  * its dependencies and softdeps by kmod_module_probe_insert_module(),
  * honouring modprobe.d blacklists as udev does, skipping builtin and live
- * modules, and reporting what happened to each module.
+ * modules, and reporting what happened to each module.  It is also the home
+ * of what a module name is (module_name_check()): no name reaches libkmod
+ * before it has passed that check.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,67 @@ struct modalias_loader {
 	char **blacklist; /* our own, on top of modprobe.d */
 	size_t n_blacklist;
 };
+
+/* ---- module names ---------------------------------------------------------- */
+
+/*
+ * What libkmod takes as a module name, checked before any libkmod call.
+ * kmod_module_new_from_name() normalises a name the way the kernel does
+ * ('-' becomes '_', and the name ends at the first '.') into a PATH_MAX
+ * buffer, silently cut at PATH_MAX - 1 bytes, and then builds paths such
+ * as /sys/module/NAME/initstate in PATH_MAX buffers:
+ * kmod_module_get_initstate() of libkmod 30 and older writes past its
+ * buffer for a name of PATH_MAX - 12 bytes or more (fixed in kmod 31).
+ * A module is the file NAME.ko and the directory /sys/module/NAME, so a
+ * name is one path component: at most NAME_MAX bytes, no '/', no control
+ * character (it is written to logs), and not empty once normalised.
+ */
+int module_name_check(const char *name, const char **why)
+{
+	size_t len = strnlen(name, NAME_MAX + 1);
+
+	*why = NULL;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	if (len == 0 || name[0] == '.') {
+		*why = "empty (kmod's names end at the first '.')";
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] == '/') {
+			*why = "it has a '/'";
+			return -EINVAL;
+		}
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
+			*why = "it has a control character";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The check, logged at priority when the name is not one (echoed up to
+ * its first control character: a newline would forge a log line). */
+static int module_name_ok(const struct modalias_loader *l, const char *name, int priority)
+{
+	const char *why, *more;
+	int r = module_name_check(name, &why);
+	size_t n = 0;
+
+	if (r == 0)
+		return 0;
+	while (n < LOG_ECHO_MAX && name[n] && (unsigned char)name[n] >= 0x20 && name[n] != 0x7f)
+		n++;
+	more = name[n] ? "…" : "";
+	if (r == -ENAMETOOLONG)
+		modalias_log_cond(l->ctx, priority, "'%.*s%s' is not a module name: longer than %d bytes\n", (int)n,
+				  name, more, NAME_MAX);
+	else
+		modalias_log_cond(l->ctx, priority, "'%.*s%s' is not a module name: %s\n", (int)n, name, more, why);
+	return r;
+}
+
+/* ---- the loader ---------------------------------------------------------------- */
 
 static void loader_log(void *data, int priority, const char *file, int line, const char *fn,
 		       const char *format, va_list args)
@@ -128,15 +192,21 @@ MODALIAS_EXPORT int modalias_loader_add_blacklist(struct modalias_loader *l, con
 {
 	char **n;
 	char *name;
+	int r;
 
-	if (!l || !module || !*module)
+	if (!l || !module)
 		return -EINVAL;
+	r = module_name_ok(l, module, LOG_ERR);
+	if (r < 0)
+		return r;
 	name = strdup(module);
 	n = name ? realloc(l->blacklist, (l->n_blacklist + 1) * sizeof(*n)) : NULL;
 	if (!n) {
 		free(name);
 		return -ENOMEM;
 	}
+	/* as libkmod names modules */
+	name[strcspn(name, ".")] = '\0';
 	for (char *p = name; *p; p++)
 		if (*p == '-')
 			*p = '_';
@@ -170,6 +240,7 @@ MODALIAS_EXPORT const char *modalias_load_state_name(enum modalias_load_state st
 		[MODALIAS_LOAD_BUILTIN] = "builtin",
 		[MODALIAS_LOAD_BLACKLISTED] = "blacklisted",
 		[MODALIAS_LOAD_FAILED] = "failed",
+		[MODALIAS_LOAD_NOT_FOUND] = "not found",
 	};
 
 	return (unsigned int)state < ARRAY_SIZE(names) ? names[state] : NULL;
@@ -182,6 +253,7 @@ struct action {
 	char *detail;
 	char *options;
 	bool install;
+	bool missing; /* neither a file nor an install command: no such module */
 };
 
 struct op {
@@ -218,6 +290,7 @@ static void record_action(struct kmod_module *m, bool install, const char *optio
 	a->detail = strdup(detail ? detail : "");
 	a->options = strdup(options ? options : "");
 	a->install = install;
+	a->missing = !install && !detail;
 	if (!a->name || !a->detail || !a->options) {
 		free(a->name);
 		free(a->detail);
@@ -247,6 +320,14 @@ static bool our_blacklist(const struct modalias_loader *l, const char *name)
 	return false;
 }
 
+/* A module of which libkmod knows neither a file nor an install command. */
+static void report_not_found(struct modalias_loader *l, const char *module, modalias_load_fn fn, void *data)
+{
+	info(l->ctx, "%s: module not found in %s\n", module, l->dir ? l->dir : "the module directory");
+	if (fn)
+		fn(data, module, "", "", MODALIAS_LOAD_NOT_FOUND, -ENOENT);
+}
+
 MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const char *module,
 						unsigned int flags, modalias_load_fn fn, void *data)
 {
@@ -257,6 +338,10 @@ MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const
 
 	if (!l || !module)
 		return -EINVAL;
+	/* libkmod copies names into fixed buffers: only names reach it */
+	r = module_name_ok(l, module, LOG_ERR);
+	if (r < 0)
+		return r;
 	r = kmod_dl.kmod_module_new_from_name(l->kctx, module, &mod);
 	if (r < 0) {
 		err(l->ctx, "%.*s: %s\n", LOG_ECHO(module), strerror(-r));
@@ -269,6 +354,12 @@ MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const
 			fn(data, module, "", "", state == KMOD_MODULE_BUILTIN ? MODALIAS_LOAD_BUILTIN : MODALIAS_LOAD_LIVE, 0);
 		kmod_dl.kmod_module_unref(mod);
 		return 0;
+	}
+	if (!kmod_dl.kmod_module_get_path(mod) && !kmod_dl.kmod_module_get_install_commands(mod)) {
+		/* modprobe: "Module X not found in directory D" */
+		report_not_found(l, module, fn, data);
+		kmod_dl.kmod_module_unref(mod);
+		return -ENOENT;
 	}
 	if (our_blacklist(l, module)) {
 		if (fn)
@@ -295,7 +386,12 @@ MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const
 			enum modalias_load_state st;
 			int e = 0;
 
-			if (dry) {
+			if (a->missing) {
+				/* a softdep that is a modprobe.d alias to no module
+				 * (kmod goes on without it) */
+				report_not_found(l, a->name, fn, data);
+				continue;
+			} else if (dry) {
 				st = a->install ? MODALIAS_LOAD_COMMAND : MODALIAS_LOAD_WOULD_INSERT;
 			} else if (r < 0 && i + 1 == op.n) {
 				/* the one being inserted when it stopped */
@@ -317,8 +413,10 @@ MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const
 					e = -EIO;
 				}
 			}
+			/* the caller hears of a failure through fn, and reports it:
+			 * logged here for those who asked for details only */
 			if (st == MODALIAS_LOAD_FAILED)
-				err(l->ctx, "%s: cannot insert %s: %s\n", a->name, a->detail, strerror(-e));
+				info(l->ctx, "%s: cannot insert %s: %s\n", a->name, a->detail, strerror(-e));
 			else
 				done++;
 			if (fn)
@@ -360,7 +458,15 @@ MODALIAS_EXPORT int modalias_loader_load(struct modalias_loader *l, struct modal
 				fn(data, m, "", "", MODALIAS_LOAD_BUILTIN, 0);
 			continue;
 		}
-		r = modalias_loader_load_module(l, m, flags, fn, data);
+		/* a name from the table (a modprobe.d alias may name anything):
+		 * one that cannot be a module's is one that is not found */
+		r = module_name_ok(l, m, LOG_INFO);
+		if (r < 0) {
+			if (fn)
+				fn(data, m, "", "", MODALIAS_LOAD_NOT_FOUND, r);
+		} else {
+			r = modalias_loader_load_module(l, m, flags, fn, data);
+		}
 		if (r < 0 && !first_err)
 			first_err = r;
 		else if (r > 0)

@@ -57,7 +57,7 @@ check "build --fields pci" 0 fields-pci "" -- "$cli" build --fields pci
 check "build --buses" 0 buses "" -- "$cli" build --buses
 check "build: bad hex names the field" 2 - "idVendor: value 'xyz'" -- "$cli" build usb idVendor=xyz
 check "build: overlong value" 2 - "out of range" -- "$cli" build usb idVendor=12345
-check "build: unknown field" 2 - "no field 'colour'" -- "$cli" build usb colour=blue
+check "build: unknown field" 2 - "unknown field 'colour' of bus usb" -- "$cli" build usb colour=blue
 check "build: not FIELD=VALUE" 2 - "is not FIELD=VALUE" -- "$cli" build usb idVendor
 check "build: unknown bus" 2 - "unknown bus 'nosuch'" -- "$cli" build nosuch a=b
 check "build: no bus" 2 - "a BUS is needed" -- "$cli" build
@@ -191,7 +191,7 @@ check "map --match usb" 0 map-match-usb "" -- "$cli" map --match usb idVendor=12
 	bcdDevice=0155 "$M/usb.usermap"
 check "map --match: nothing" 1 - "" -- "$cli" map --match usb idVendor=1234 idProduct=5678 \
 	bcdDevice=0211 "$M/usb.usermap"
-check "map --match: bad field" 2 - "no field 'colour'" -- "$cli" map --match usb colour=1 "$M/usb.usermap"
+check "map --match: bad field" 2 - "unknown field 'colour' of bus usb" -- "$cli" map --match usb colour=1 "$M/usb.usermap"
 check "map: bad row named with line and column" 2 - "bad.usbmap:2:7: idVendor" -- sh -c \
 	"printf '# usb module\nx 0x3 0x04zz 0x1 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0\n' > '$tmp/bad.usbmap' && '$cli' map '$tmp/bad.usbmap'"
 check "map: unknown dialect" 2 - "unknown dialect" -- "$cli" map --to-aliases --dialect=2.4 "$M/usb.usermap"

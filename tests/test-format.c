@@ -206,7 +206,7 @@ static const struct bad_set bad_sets[] = {
 	{ "usb", "idVendor", "", -EINVAL, "idVendor" },
 	{ "usb", "idVendor", "0x", -EINVAL, "idVendor" },
 	{ "usb", "bInterfaceClass", "100", -ERANGE, "out of range" },
-	{ "usb", "nosuchfield", "1", -ENOENT, "no field 'nosuchfield'" },
+	{ "usb", "nosuchfield", "1", -ENOENT, "unknown field 'nosuchfield' of bus usb" },
 	{ "pci", "class", "1000000", -ERANGE, "class" },
 	{ "pci", "vendor", "ffffffffffffffffff", -ERANGE, "vendor" },
 	{ "scsi", "type", "-1", -EINVAL, "type" },
@@ -344,6 +344,38 @@ static void test_long_cpu(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* Every function that takes a field name says "unknown field 'X' of bus
+ * Y" for one the bus does not have (not ENOENT's "No such file or
+ * directory" in the front ends); an unset field is -ENOENT, quietly. */
+static void test_unknown_field(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev;
+	const char *v;
+	uint64_t u;
+	int r;
+
+	g_assert_cmpint(modalias_dev_new(ctx, "usb", &dev), ==, 0);
+	for (int call = 0; call < 7; call++) {
+		test_log_clear();
+		r = call == 0 ? modalias_dev_set(dev, "nosuch", "1") :
+		    call == 1 ? modalias_dev_add(dev, "nosuch", "1") :
+		    call == 2 ? modalias_dev_set_uint(dev, "nosuch", 1) :
+		    call == 3 ? modalias_dev_unset(dev, "nosuch") :
+		    call == 4 ? modalias_dev_get_count(dev, "nosuch") :
+		    call == 5 ? modalias_dev_get(dev, "nosuch", 0, &v) :
+				modalias_dev_get_uint(dev, "nosuch", 0, &u);
+		g_assert_cmpint(r, ==, -ENOENT);
+		g_assert_cmpstr(test_log_text(), ==, "unknown field 'nosuch' of bus usb\n");
+	}
+	test_log_clear();
+	g_assert_cmpint(modalias_dev_get(dev, "idVendor", 0, &v), ==, -ENOENT);
+	g_assert_cmpint(modalias_dev_get_uint(dev, "idVendor", 0, &u), ==, -ENOENT);
+	g_assert_cmpstr(test_log_text(), ==, "");
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -360,5 +392,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/format/api", test_api_misuse);
 	g_test_add_func("/format/setters", test_setters);
 	g_test_add_func("/format/long-cpu", test_long_cpu);
+	g_test_add_func("/format/unknown-field", test_unknown_field);
 	return g_test_run();
 }

@@ -3,11 +3,14 @@
  * (tests/shim/fake-kernel.so, preloaded: this program re-executes itself
  * with it) and the synthetic module tree of tests/data/load/: dependency
  * order, softdeps, blacklists, builtin, already loaded, failures, install
- * commands, and dry runs identical to "modprobe -n -v".
+ * commands, dry runs identical to "modprobe -n -v", modules that do not
+ * exist, and names that are not module names (never given to libkmod).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <limits.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 #include <utime.h>
 
@@ -24,13 +27,31 @@ struct record {
 	GString *modprobe; /* the same, as modprobe -n -v prints it */
 };
 
+static const char *err_name(int err)
+{
+	switch (err) {
+	case 0:
+		return "";
+	case -ENODEV:
+		return " ENODEV";
+	case -ENOENT:
+		return " ENOENT";
+	case -EINVAL:
+		return " EINVAL";
+	case -ENAMETOOLONG:
+		return " ENAMETOOLONG";
+	default:
+		return " ERR";
+	}
+}
+
 static void on_module(void *data, const char *module, const char *detail, const char *options,
 		      enum modalias_load_state state, int err)
 {
 	struct record *rec = data;
 
 	g_string_append_printf(rec->log, "%s %s%s%s%s\n", modalias_load_state_name(state), module,
-			       *detail ? " " : "", detail, err ? (err == -ENODEV ? " ENODEV" : " ERR") : "");
+			       *detail ? " " : "", detail, err_name(err));
 	/* what modprobe -n -v prints */
 	if (state == MODALIAS_LOAD_WOULD_INSERT)
 		g_string_append_printf(rec->modprobe, "insmod %s %s\n", detail, options);
@@ -73,15 +94,21 @@ struct env {
 	char *kernel;
 };
 
-static void env_setup(struct env *e)
+/* The fixture's modprobe.d and, when not NULL, one more file. */
+static void env_setup_with(struct env *e, const char *extra_conf)
 {
-	const char *conf[] = { confdir, NULL };
+	const char *conf[] = { confdir, extra_conf, NULL };
 
 	e->kernel = fake_kernel();
 	e->ctx = test_ctx_new();
 	g_assert_cmpint(modalias_table_new_from_directory(e->ctx, moddir, &e->table), ==, 0);
 	g_assert_cmpint(modalias_table_load_config(e->table, conf), ==, 0);
 	g_assert_cmpint(modalias_loader_new(e->ctx, moddir, conf, &e->loader), ==, 0);
+}
+
+static void env_setup(struct env *e)
+{
+	env_setup_with(e, NULL);
 }
 
 static void env_teardown(struct env *e)
@@ -195,7 +222,6 @@ static void test_failures(void)
 	fail = load(&e, "test:dev:fail", 0, &r);
 	g_assert_cmpint(r, ==, -ENODEV);
 	g_assert_cmpstr(fail, ==, want);
-	g_assert_nonnull(strstr(test_log_text(), "cannot insert"));
 	/* a dependency that fails stops its dependent */
 	needs = load(&e, "test:dev:needsfail", 0, &r);
 	g_assert_cmpint(r, ==, -ENODEV);
@@ -234,6 +260,179 @@ static void test_dry_run_like_modprobe(void)
 		g_autofree char *ins = inserted(e.kernel);
 		g_assert_cmpstr(ins, ==, "");
 	}
+	env_teardown(&e);
+}
+
+/* Names that are not module names never reach libkmod: a 5000-byte one
+ * smashed its stack (kmod_module_get_initstate() of kmod 30 writes past a
+ * PATH_MAX buffer), and "/etc/passwd", "", "a/b" would insert; a module
+ * that does not exist is "not found" (modprobe: "Module X not found"). */
+static void test_module_names(void)
+{
+	static const struct {
+		const char *name; /* NULL: len times 'x' */
+		size_t len;
+		int err;
+	} rows[] = {
+		{ NULL, 5000, -ENAMETOOLONG },
+		{ NULL, PATH_MAX - 3, -ENAMETOOLONG },
+		{ NULL, NAME_MAX + 1, -ENAMETOOLONG },
+		{ "/etc/passwd", 0, -EINVAL },
+		{ "a/b", 0, -EINVAL },
+		{ "../mod_a", 0, -EINVAL },
+		{ "", 0, -EINVAL },
+		{ ".", 0, -EINVAL },
+		{ ".ko", 0, -EINVAL },
+		{ "mod_a\nlibmodalias: forged", 0, -EINVAL },
+		{ "mod\x7f", 0, -EINVAL },
+		{ NULL, NAME_MAX, -ENOENT }, /* a name, of no module */
+		{ "nosuchmod", 0, -ENOENT },
+	};
+	struct env e;
+
+	env_setup(&e);
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		g_autofree char *name = rows[i].name ? g_strdup(rows[i].name) : g_strnfill(rows[i].len, 'x');
+		g_autofree char *want = NULL;
+
+		for (unsigned int flags = 0; flags <= MODALIAS_LOAD_DRY_RUN; flags += MODALIAS_LOAD_DRY_RUN) {
+			struct record rec = { g_string_new(NULL), g_string_new(NULL) };
+			int r;
+
+			test_log_clear();
+			r = modalias_loader_load_module(e.loader, name, flags, on_module, &rec);
+			g_assert_cmpint(r, ==, rows[i].err);
+			if (rows[i].err == -ENOENT) {
+				/* reported through the callback, as modprobe reports it */
+				want = g_strdup_printf("not found %s ENOENT\n", name);
+				g_assert_cmpstr(rec.log->str, ==, want);
+				g_clear_pointer(&want, g_free);
+			} else {
+				/* refused before libkmod: nothing reported, the reason logged */
+				g_assert_cmpstr(rec.log->str, ==, "");
+				g_assert_nonnull(strstr(test_log_text(), "is not a module name"));
+				g_assert_null(strchr(test_log_text(), '\x7f'));
+			}
+			g_string_free(rec.log, TRUE);
+			g_string_free(rec.modprobe, TRUE);
+		}
+		/* every function taking a module name refuses the same */
+		g_assert_cmpint(modalias_loader_add_blacklist(e.loader, name), ==,
+				rows[i].err == -ENOENT ? 0 : rows[i].err);
+	}
+	{
+		g_autofree char *ins = inserted(e.kernel);
+		g_assert_cmpstr(ins, ==, "");
+	}
+	/* what libkmod takes as a module name still works */
+	g_assert_cmpint(modalias_loader_load_module(e.loader, "mod-b", MODALIAS_LOAD_DRY_RUN, NULL, NULL), ==, 2);
+	g_assert_cmpint(modalias_loader_load_module(e.loader, "mod_a.ko", MODALIAS_LOAD_DRY_RUN, NULL, NULL), ==, 3);
+	g_assert_cmpint(modalias_loader_add_blacklist(e.loader, "mod-c.ko"), ==, 0);
+	g_assert_cmpint(modalias_loader_load_module(e.loader, "mod_c", MODALIAS_LOAD_DRY_RUN, NULL, NULL), ==, 0);
+	env_teardown(&e);
+}
+
+/* A modprobe.d alias to a module that does not exist: modprobe -n -v
+ * prints nothing for it (its real run fails "could not insert"); the dry
+ * run reports it "not found", never "would insert" with an empty path. */
+static void test_missing_modules(void)
+{
+	static const struct {
+		const char *alias;
+		int dry_ret, ret;
+		const char *dry_log, *log; /* "@" is the fixture's module directory */
+	} rows[] = {
+		{ "test:dev:missing", -ENOENT, -ENOENT, "not found nosuchmod ENOENT\n", "not found nosuchmod ENOENT\n" },
+		{ "test:dev:slash", -EINVAL, -EINVAL, "not found a/b EINVAL\n", "not found a/b EINVAL\n" },
+		/* a softdep that is an alias to no module: kmod goes on without it */
+		{ "test:dev:opt", 1, 1, "not found nosuchsoft ENOENT\nwould insert mod_opt @/kernel/test/mod_opt.ko\n",
+		  "not found nosuchsoft ENOENT\ninserted mod_opt @/kernel/test/mod_opt.ko\n" },
+	};
+	g_autofree char *tmp = g_dir_make_tmp("modalias-conf-XXXXXX", NULL);
+	g_autofree char *extra = g_build_filename(tmp, "missing.conf", NULL);
+	struct env e;
+
+	g_assert_true(g_file_set_contents(extra,
+					  "alias test:dev:missing nosuchmod\n"
+					  "alias test:dev:slash a/b\n"
+					  /* (kmod drops a softdep it cannot look up: an alias to none) */
+					  "alias softalias nosuchsoft\n"
+					  "softdep mod_opt pre: softalias\n",
+					  -1, NULL));
+	env_setup_with(&e, extra);
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		const char *argv[] = { "modprobe", "-n", "-v", "-d", fixture_root, "-S", FIXTURE_VERSION, "-C", confdir,
+				       "-C", extra, rows[i].alias, NULL };
+		g_autofree char *out = NULL, *errout = NULL, *ours = NULL, *dry = NULL, *real = NULL;
+		g_autofree char *want_dry = NULL, *want = NULL;
+		g_auto(GStrv) parts = NULL;
+		int status, r;
+
+		parts = g_strsplit(rows[i].dry_log, "@", -1);
+		want_dry = g_strjoinv(moddir, parts);
+		g_strfreev(g_steal_pointer(&parts));
+		parts = g_strsplit(rows[i].log, "@", -1);
+		want = g_strjoinv(moddir, parts);
+
+		dry = load_as(&e, rows[i].alias, MODALIAS_LOAD_DRY_RUN, &r, &ours);
+		g_assert_cmpint(r, ==, rows[i].dry_ret);
+		g_assert_cmpstr(dry, ==, want_dry);
+		if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &errout,
+				  &status, NULL))
+			g_error("cannot run modprobe");
+		if (strcmp(ours, out) != 0)
+			g_error("%s: modprobe -n -v says\n%s\nlibmodalias says\n%s", rows[i].alias, out, ours);
+		real = load(&e, rows[i].alias, 0, &r);
+		g_assert_cmpint(r, ==, rows[i].ret);
+		g_assert_cmpstr(real, ==, want);
+	}
+	{
+		g_autofree char *ins = inserted(e.kernel);
+		g_assert_cmpstr(ins, ==, "mod_opt\n");
+	}
+	env_teardown(&e);
+	rm_rf(tmp);
+}
+
+/* A failed insert is reported once: through the callback (state and errno),
+ * which the caller logs; the library's own line for it is at LOG_INFO. */
+struct log_count {
+	unsigned int errors, infos; /* lines naming mod_fail, by priority */
+};
+
+static void count_log(void *data, int priority, const char *file, int line, const char *fn,
+		      const char *format, va_list args)
+{
+	struct log_count *c = data;
+	g_autofree char *msg = g_strdup_vprintf(format, args);
+
+	if (!strstr(msg, "mod_fail"))
+		return;
+	if (priority <= LOG_WARNING)
+		c->errors++;
+	else if (priority == LOG_INFO)
+		c->infos++;
+}
+
+static void test_failure_logged_once(void)
+{
+	struct log_count c = { 0 };
+	struct env e;
+	g_autofree char *log = NULL, *f = path_of("mod_fail.ko");
+	g_autofree char *want = g_strdup_printf("failed mod_fail %s ENODEV\n", f);
+	int r;
+
+	env_setup(&e);
+	modalias_ctx_set_log_fn(e.ctx, count_log, &c);
+	modalias_ctx_set_log_priority(e.ctx, LOG_INFO);
+	g_setenv("FAKE_KERNEL_FAIL", "mod_fail:19", TRUE);
+	log = load(&e, "test:dev:fail", 0, &r);
+	g_assert_cmpint(r, ==, -ENODEV);
+	/* once for the caller to log … */
+	g_assert_cmpstr(log, ==, want);
+	/* … and not at error level by the library too */
+	g_assert_cmpuint(c.errors, ==, 0);
+	g_assert_cmpuint(c.infos, ==, 1);
 	env_teardown(&e);
 }
 
@@ -288,5 +487,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/failures", test_failures);
 	g_test_add_func("/load/dry-run-like-modprobe", test_dry_run_like_modprobe);
 	g_test_add_func("/load/revalidate", test_revalidate);
+	g_test_add_func("/load/module-names", test_module_names);
+	g_test_add_func("/load/missing-modules", test_missing_modules);
+	g_test_add_func("/load/failure-logged-once", test_failure_logged_once);
 	return g_test_run();
 }

@@ -11,6 +11,15 @@
  * Every lock is waited for with the GIL released.  Messages of the C
  * library are captured per thread and become the text of the exceptions.
  *
+ * While the GIL is released (Py_BEGIN_ALLOW_THREADS), another thread may
+ * change or free any Python object this call did not take a reference to:
+ * a list being resolved, a value in a shared keyword dict, a Map being
+ * closed.  So the code between Py_BEGIN_ALLOW_THREADS and
+ * Py_END_ALLOW_THREADS uses only C memory: strings copied out of the
+ * arguments first (cstr_dup(), struct alias_batch), the bytes of
+ * PyUnicode_FSConverter() objects this call owns (immutable, pointers
+ * taken before), and C references (modalias_*_ref()).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define PY_SSIZE_T_CLEAN
@@ -95,7 +104,8 @@ static PyObject *ParseWarning;     /* UserWarning */
 
 enum err_kind {
 	KIND_IO,    /* files and directories: ENOENT is "not found" */
-	KIND_INPUT, /* values, fields, buses: ENOENT is "no such field/bus" */
+	KIND_INPUT, /* values, fields, buses, module names: ENOENT is "no such
+		     * field/bus", ENAMETOOLONG a name too long */
 };
 
 /* Raises for a negative errno from the C library, with the messages it logged. */
@@ -107,7 +117,7 @@ static PyObject *raise_errno(int err, enum err_kind kind, const char *filename)
 
 	if (e == ENOMEM)
 		return PyErr_NoMemory();
-	if (e == EINVAL || e == ERANGE || e == EDOM || (kind == KIND_INPUT && e == ENOENT))
+	if (e == EINVAL || e == ERANGE || e == EDOM || (kind == KIND_INPUT && (e == ENOENT || e == ENAMETOOLONG)))
 		type = InputError;
 	else if (e == ENOENT)
 		type = NotFoundError;
@@ -187,6 +197,18 @@ static int opt_path_conv(PyObject *o, void *p)
 static const char *bytes_or_null(PyObject *b)
 {
 	return b ? PyBytes_AS_STRING(b) : NULL;
+}
+
+/* *out: a copy in C memory (free(3) it) of a string argument, for use with
+ * the GIL released; NULL stays NULL.  -1 with MemoryError. */
+static int cstr_dup(const char *s, char **out)
+{
+	*out = s ? strdup(s) : NULL;
+	if (s && !*out) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	return 0;
 }
 
 /* A NULL-terminated array of paths from None (NULL: the system's), one
@@ -289,8 +311,9 @@ static PyStructSequence_Field load_record_fields[] = {
 	{ "module", "the module's name" },
 	{ "detail", "its path (what modprobe -n -v prints after insmod), the install command, or ''" },
 	{ "options", "its options from modprobe.d, or ''" },
-	{ "state", "inserted, would insert, install command, already loaded, builtin, blacklisted, failed" },
-	{ "errno", "for failed, the (positive) errno; else 0" },
+	{ "state", "inserted, would insert, install command, already loaded, builtin, blacklisted, failed, "
+		   "not found" },
+	{ "errno", "for failed and not found, the (positive) errno; else 0" },
 	{ NULL, NULL },
 };
 static PyStructSequence_Desc load_record_desc = {
@@ -371,7 +394,19 @@ static int device_set_value(struct modalias_dev *dev, const char *field, PyObjec
 		}
 		r = modalias_dev_set(dev, field, s);
 	} else if (PyList_Check(value) || PyTuple_Check(value)) {
-		PyObject *seq = PySequence_Fast(value, "a list");
+		PyObject *seq;
+		/* the library names an unknown field */
+		r = modalias_dev_get_count(dev, field);
+		if (r < 0) {
+			raise_errno(r, KIND_INPUT, NULL);
+			return -1;
+		}
+		if (!field_is_list(modalias_dev_get_bus(dev), field)) {
+			PyErr_Format(PyExc_TypeError, "%s: one value (str or int), not a %.100s: %s is not a list field",
+				     field, Py_TYPE(value)->tp_name, field);
+			return -1;
+		}
+		seq = PySequence_Fast(value, "a list");
 		if (!seq)
 			return -1;
 		r = modalias_dev_unset(dev, field);
@@ -530,6 +565,19 @@ static PyObject *Device_richcompare(PyObject *a, PyObject *b, int op)
 	return r;
 }
 
+/* KeyError for a field the bus does not have, with the library's message
+ * (from modalias_dev_get_count() or the like, which returned r). */
+static void raise_unknown_field(int r)
+{
+	PyObject *msg = tls_log.count ? PyUnicode_FromString(tls_log.text) : PyUnicode_FromString(strerror(-r));
+
+	if (msg) {
+		PyErr_SetObject(PyExc_KeyError, msg);
+		Py_DECREF(msg);
+	}
+	log_reset();
+}
+
 /* A field's value: str, list of str (list fields), or NULL with KeyError. */
 static PyObject *device_get_field(struct modalias_dev *dev, const char *field, bool keyerror)
 {
@@ -538,7 +586,14 @@ static PyObject *device_get_field(struct modalias_dev *dev, const char *field, b
 	bool list;
 	PyObject *l;
 
-	if (count <= 0) {
+	if (count < 0) {
+		/* the library said "unknown field 'X' of bus Y" */
+		if (keyerror)
+			raise_unknown_field(count);
+		log_reset();
+		return NULL;
+	}
+	if (count == 0) {
 		if (keyerror)
 			PyErr_Format(PyExc_KeyError, "%s", field);
 		return NULL;
@@ -567,13 +622,88 @@ static PyObject *device_get_field(struct modalias_dev *dev, const char *field, b
 	return l;
 }
 
+/* Device.fields: a dict whose missing keys say whether the bus has no such
+ * field ("unknown field 'X' of bus Y") or it is merely not set. */
+typedef struct {
+	PyDictObject dict;
+	PyObject *device; /* the Device it was made from */
+} FieldsObject;
+
+static PyTypeObject FieldsType;
+
+static void Fields_dealloc(FieldsObject *self)
+{
+	PyObject_GC_UnTrack(self);
+	Py_CLEAR(self->device);
+	PyDict_Type.tp_dealloc((PyObject *)self);
+}
+
+static int Fields_traverse(FieldsObject *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->device);
+	return PyDict_Type.tp_traverse((PyObject *)self, visit, arg);
+}
+
+static int Fields_clear(FieldsObject *self)
+{
+	Py_CLEAR(self->device);
+	return PyDict_Type.tp_clear((PyObject *)self);
+}
+
+static PyObject *Fields_missing(FieldsObject *self, PyObject *key)
+{
+	const char *field = PyUnicode_Check(key) && self->device ? PyUnicode_AsUTF8(key) : NULL;
+	int n;
+
+	if (!field) {
+		if (!PyErr_Occurred())
+			PyErr_SetObject(PyExc_KeyError, key);
+		return NULL;
+	}
+	log_reset();
+	n = modalias_dev_get_count(((DeviceObject *)self->device)->dev, field);
+	if (n < 0)
+		raise_unknown_field(n);
+	else
+		PyErr_SetObject(PyExc_KeyError, key);
+	return NULL;
+}
+
+/* pickled and copied as the plain dict it was before */
+static PyObject *Fields_reduce(FieldsObject *self, PyObject *unused)
+{
+	return Py_BuildValue("(O(N))", (PyObject *)&PyDict_Type, PyDict_Copy((PyObject *)self));
+}
+
+static PyMethodDef Fields_methods[] = {
+	{ "__missing__", (PyCFunction)Fields_missing, METH_O,
+	  "KeyError naming an unknown field as such (\"unknown field 'X' of bus Y\")." },
+	{ "__reduce__", (PyCFunction)Fields_reduce, METH_NOARGS, "Pickled as a plain dict." },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject FieldsType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "modalias.Fields",
+	.tp_basicsize = sizeof(FieldsObject),
+	.tp_dealloc = (destructor)Fields_dealloc,
+	.tp_traverse = (traverseproc)Fields_traverse,
+	.tp_clear = (inquiry)Fields_clear,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+	.tp_doc = "The fields of a Device (a dict): a missing key raises KeyError, whose text\n"
+		  "says when the bus has no such field.",
+	.tp_methods = Fields_methods,
+};
+
 static PyObject *Device_get_fields(DeviceObject *self, void *closure)
 {
 	const char *bus = modalias_dev_get_bus(self->dev), *f;
-	PyObject *d = PyDict_New();
+	PyObject *d = PyObject_CallObject((PyObject *)&FieldsType, NULL);
 
 	if (!d)
 		return NULL;
+	Py_INCREF(self);
+	((FieldsObject *)d)->device = (PyObject *)self;
 	if (!modalias_bus_field_name(bus, 0)) {
 		PyObject *raw = device_get_field(self->dev, "raw", false);
 		if (raw) {
@@ -625,6 +755,7 @@ static PyObject *Device_subscript(DeviceObject *self, PyObject *key)
 	field = PyUnicode_AsUTF8(key);
 	if (!field)
 		return NULL;
+	log_reset();
 	return device_get_field(self->dev, field, true);
 }
 
@@ -639,9 +770,19 @@ static int Device_ass_subscript(DeviceObject *self, PyObject *key, PyObject *val
 	field = PyUnicode_AsUTF8(key);
 	if (!field)
 		return -1;
-	if (!value && modalias_dev_get_count(self->dev, field) == 0) {
-		PyErr_Format(PyExc_KeyError, "%s", field);
-		return -1;
+	if (!value) {
+		int n;
+
+		log_reset();
+		n = modalias_dev_get_count(self->dev, field);
+		if (n < 0) {
+			raise_unknown_field(n);
+			return -1;
+		}
+		if (n == 0) {
+			PyErr_Format(PyExc_KeyError, "%s", field);
+			return -1;
+		}
 	}
 	return device_set_value(self->dev, field, value);
 }
@@ -649,13 +790,16 @@ static int Device_ass_subscript(DeviceObject *self, PyObject *key, PyObject *val
 static int Device_contains(DeviceObject *self, PyObject *key)
 {
 	const char *field;
+	int r;
 
 	if (!PyUnicode_Check(key))
 		return 0;
 	field = PyUnicode_AsUTF8(key);
 	if (!field)
 		return -1;
-	return modalias_dev_get_count(self->dev, field) > 0;
+	r = modalias_dev_get_count(self->dev, field) > 0;
+	log_reset(); /* an unknown field is not in it: no error */
+	return r;
 }
 
 static PyObject *Device_set(DeviceObject *self, PyObject *args)
@@ -941,7 +1085,7 @@ static PyMethodDef Device_methods[] = {
 	  "(errno ENODATA) when it has no modalias." },
 	{ "set", (PyCFunction)Device_set, METH_VARARGS,
 	  "set(field, value)\n\nSets a field, replacing its values: value is str (hex for numbers), int, "
-	  "a list of them (list fields), or None to unset." },
+	  "a list of them (list fields only: TypeError for another field), or None to unset." },
 	{ "add", (PyCFunction)Device_add, METH_VARARGS,
 	  "add(field, value)\n\nAppends a value to a list field (OF compatibles, input bitmaps, ...)." },
 	{ "unset", (PyCFunction)Device_unset, METH_VARARGS, "unset(field)\n\nClears a field." },
@@ -958,7 +1102,8 @@ static PyGetSetDef Device_getset[] = {
 	{ "bus", (getter)Device_get_bus, NULL, "The bus name: the modalias prefix ('usb', 'pci', ...).", NULL },
 	{ "fields", (getter)Device_get_fields, NULL,
 	  "A new dict of the set fields in modalias order: str values, lists for list fields\n"
-	  "(a bus the library does not know has one field, 'raw').", NULL },
+	  "(a bus the library does not know has one field, 'raw').  A missing key raises\n"
+	  "KeyError, saying \"unknown field 'X' of bus Y\" for a field the bus does not have.", NULL },
 	{ "modalias", (getter)Device_get_modalias, NULL, "The modalias string (the same as str(device)).", NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
@@ -1161,7 +1306,7 @@ static PyObject *mod_field_help(PyObject *self, PyObject *args)
 		return NULL;
 	help = modalias_bus_field_help(bus, field);
 	if (!help) {
-		PyErr_Format(InputError, "bus '%s' has no field '%s'", bus, field);
+		PyErr_Format(InputError, "unknown field '%s' of bus %s", field, bus);
 		return NULL;
 	}
 	return PyUnicode_FromString(help);
@@ -1246,9 +1391,13 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_table_open(ctx, bytes_or_null(dir), bytes_or_null(cache), &t);
-	Py_END_ALLOW_THREADS
+	{
+		const char *d = bytes_or_null(dir), *c = bytes_or_null(cache);
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_table_open(ctx, d, c, &t);
+		Py_END_ALLOW_THREADS
+	}
 	modalias_ctx_unref(ctx);
 	ret = table_finish_new(self, t, r, dir ? PyBytes_AS_STRING(dir) : "modules.alias",
 			       dir ? PyBytes_AS_STRING(dir) : NULL);
@@ -1304,9 +1453,13 @@ static PyObject *Table_from_file(PyObject *cls, PyObject *args)
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_table_load_file(t, PyBytes_AS_STRING(path));
-	Py_END_ALLOW_THREADS
+	{
+		const char *p = PyBytes_AS_STRING(path);
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_table_load_file(t, p);
+		Py_END_ALLOW_THREADS
+	}
 	ret = table_finish_new(self, t, r, PyBytes_AS_STRING(path), PyBytes_AS_STRING(path));
 	Py_DECREF(path);
 	return ret;
@@ -1352,9 +1505,13 @@ static PyObject *Table_from_cache(PyObject *cls, PyObject *args, PyObject *kwarg
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_table_new_from_cache(ctx, PyBytes_AS_STRING(path), bytes_or_null(dir), &t);
-	Py_END_ALLOW_THREADS
+	{
+		const char *p = PyBytes_AS_STRING(path), *d = bytes_or_null(dir);
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_table_new_from_cache(ctx, p, d, &t);
+		Py_END_ALLOW_THREADS
+	}
 	modalias_ctx_unref(ctx);
 	ret = table_finish_new(self, t, r, PyBytes_AS_STRING(path), PyBytes_AS_STRING(path));
 	Py_DECREF(path);
@@ -1403,7 +1560,7 @@ static int table_change(TableObject *self, table_change_fn fn, void *data, int *
 }
 
 struct add_args {
-	const char *a, *b;
+	const char *a, *b; /* C memory, or bytes this call owns */
 	size_t len;
 	const char *const *v;
 	const void *map;
@@ -1449,11 +1606,22 @@ static int change_load_map(struct modalias_table *t, void *data)
 static PyObject *Table_add(TableObject *self, PyObject *args)
 {
 	struct add_args a = { 0 };
-	int r;
+	const char *pattern, *module;
+	char *pc = NULL, *mc = NULL;
+	int r, rc;
 
-	if (!PyArg_ParseTuple(args, "ss:add", &a.a, &a.b))
+	if (!PyArg_ParseTuple(args, "ss:add", &pattern, &module))
 		return NULL;
-	if (table_change(self, change_add, &a, &r) < 0)
+	if (cstr_dup(pattern, &pc) < 0 || cstr_dup(module, &mc) < 0) {
+		free(pc);
+		return NULL;
+	}
+	a.a = pc;
+	a.b = mc;
+	rc = table_change(self, change_add, &a, &r);
+	free(pc);
+	free(mc);
+	if (rc < 0)
 		return NULL;
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
@@ -1463,11 +1631,16 @@ static PyObject *Table_add(TableObject *self, PyObject *args)
 static PyObject *Table_add_blacklist(TableObject *self, PyObject *args)
 {
 	struct add_args a = { 0 };
-	int r;
+	const char *module;
+	char *mc;
+	int r, rc;
 
-	if (!PyArg_ParseTuple(args, "s:add_blacklist", &a.a))
+	if (!PyArg_ParseTuple(args, "s:add_blacklist", &module) || cstr_dup(module, &mc) < 0)
 		return NULL;
-	if (table_change(self, change_blacklist, &a, &r) < 0)
+	a.a = mc;
+	rc = table_change(self, change_blacklist, &a, &r);
+	free(mc);
+	if (rc < 0)
 		return NULL;
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
@@ -1477,20 +1650,24 @@ static PyObject *Table_add_blacklist(TableObject *self, PyObject *args)
 static PyObject *Table_is_blacklisted(TableObject *self, PyObject *args)
 {
 	const char *module;
+	char *mc;
 	struct modalias_table *t;
 	bool b;
 
-	if (!PyArg_ParseTuple(args, "s:is_blacklisted", &module))
+	if (!PyArg_ParseTuple(args, "s:is_blacklisted", &module) || cstr_dup(module, &mc) < 0)
 		return NULL;
 	t = table_get(self);
-	if (!t)
+	if (!t) {
+		free(mc);
 		return NULL;
+	}
 	Py_BEGIN_ALLOW_THREADS
 	pthread_rwlock_rdlock(&self->lock);
-	b = modalias_table_is_blacklisted(t, module);
+	b = modalias_table_is_blacklisted(t, mc);
 	pthread_rwlock_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	table_put(t);
+	free(mc);
 	return PyBool_FromLong(b);
 }
 
@@ -1523,19 +1700,36 @@ static PyObject *Table_load_string(TableObject *self, PyObject *args, PyObject *
 {
 	static const char *kwlist[] = { "text", "name", NULL };
 	struct add_args a = { 0 };
+	const char *text, *name = NULL;
+	char *tc, *nc = NULL;
 	Py_ssize_t len;
-	int r, w;
+	int r, rc;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|z:load_string", (char **)kwlist, &a.a, &len, &a.b))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|z:load_string", (char **)kwlist, &text, &len, &name))
 		return NULL;
+	/* the text may be a value of a dict another thread changes */
+	tc = malloc((size_t)len + 1);
+	if (!tc)
+		return PyErr_NoMemory();
+	if (cstr_dup(name, &nc) < 0) {
+		free(tc);
+		return NULL;
+	}
+	memcpy(tc, text, (size_t)len);
+	tc[len] = '\0';
+	a.a = tc;
+	a.b = nc;
 	a.len = (size_t)len;
-	if (table_change(self, change_load_buffer, &a, &r) < 0)
-		return NULL;
-	if (r < 0)
-		return raise_errno(r, KIND_INPUT, NULL);
+	rc = table_change(self, change_load_buffer, &a, &r);
+	free(tc);
+	if (rc < 0 || r < 0) {
+		free(nc);
+		return rc < 0 ? NULL : raise_errno(r, KIND_INPUT, NULL);
+	}
 	self->skipped += r;
-	w = warn_skipped(r, a.b ? a.b : "(string)");
-	return w < 0 ? NULL : PyLong_FromLong(r);
+	rc = warn_skipped(r, nc ? nc : "(string)");
+	free(nc);
+	return rc < 0 ? NULL : PyLong_FromLong(r);
 }
 
 static PyObject *Table_load_config(TableObject *self, PyObject *args, PyObject *kwargs)
@@ -1566,6 +1760,7 @@ static PyObject *Table_save(TableObject *self, PyObject *args)
 {
 	PyObject *path = NULL;
 	struct modalias_table *t;
+	const char *p;
 	int r;
 
 	if (!PyArg_ParseTuple(args, "O&:save", PyUnicode_FSConverter, &path))
@@ -1576,9 +1771,10 @@ static PyObject *Table_save(TableObject *self, PyObject *args)
 		return NULL;
 	}
 	log_reset();
+	p = PyBytes_AS_STRING(path);
 	Py_BEGIN_ALLOW_THREADS
 	pthread_rwlock_rdlock(&self->lock);
-	r = modalias_table_save(t, PyBytes_AS_STRING(path));
+	r = modalias_table_save(t, p);
 	pthread_rwlock_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	table_put(t);
@@ -1691,39 +1887,103 @@ static PyObject *table_resolve_one(TableObject *self, struct modalias_table *t, 
 static PyObject *Table_resolve(TableObject *self, PyObject *arg)
 {
 	const char *alias = alias_arg(arg);
+	char *copy;
 	struct modalias_table *t;
 	struct modalias_result *res = NULL;
 	PyObject *list;
 	int r;
 
-	if (!alias)
+	if (!alias || cstr_dup(alias, &copy) < 0)
 		return NULL;
 	t = table_get(self);
-	if (!t)
+	if (!t) {
+		free(copy);
 		return NULL;
+	}
 	r = modalias_result_new(&res);
 	if (r < 0) {
+		free(copy);
 		table_put(t);
 		return raise_errno(r, KIND_IO, NULL);
 	}
 	log_reset();
-	list = table_resolve_one(self, t, res, alias);
+	list = table_resolve_one(self, t, res, copy);
 	modalias_result_unref(res);
 	table_put(t);
+	free(copy);
 	return list;
+}
+
+/* The aliases of one resolve_many(), copied into C memory before the first
+ * lookup: the GIL is released for each lookup, and meanwhile another
+ * thread may empty the list, shrink it, or replace its strings (freeing
+ * them).  The call resolves the aliases the iterable held when it began. */
+struct alias_batch {
+	char *text;    /* the aliases, each NUL-terminated, one after another */
+	size_t *start; /* where each begins in text */
+	Py_ssize_t n;
+};
+
+static void alias_batch_clear(struct alias_batch *b)
+{
+	free(b->text);
+	free(b->start);
+	memset(b, 0, sizeof(*b));
+}
+
+static int alias_batch_init(struct alias_batch *b, PyObject *iterable)
+{
+	/* a tuple of our own: owned references, out of other threads' reach */
+	PyObject *seq = PySequence_Fast(iterable, "resolve_many() takes an iterable of str"), *items;
+	size_t total = 0, pos = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!seq)
+		return -1;
+	items = PySequence_Tuple(seq);
+	Py_DECREF(seq);
+	if (!items)
+		return -1;
+	b->n = PyTuple_GET_SIZE(items);
+	for (Py_ssize_t i = 0; i < b->n; i++) {
+		const char *alias = alias_arg(PyTuple_GET_ITEM(items, i));
+		if (!alias)
+			goto fail;
+		total += strlen(alias) + 1;
+	}
+	b->text = malloc(total ? total : 1);
+	b->start = malloc((size_t)(b->n ? b->n : 1) * sizeof(*b->start));
+	if (!b->text || !b->start) {
+		PyErr_NoMemory();
+		goto fail;
+	}
+	for (Py_ssize_t i = 0; i < b->n; i++) {
+		/* alias_arg() succeeded above: the UTF-8 form is cached */
+		const char *alias = PyUnicode_AsUTF8(PyTuple_GET_ITEM(items, i));
+		size_t len = strlen(alias) + 1;
+
+		b->start[i] = pos;
+		memcpy(b->text + pos, alias, len);
+		pos += len;
+	}
+	Py_DECREF(items);
+	return 0;
+fail:
+	Py_DECREF(items);
+	alias_batch_clear(b);
+	return -1;
 }
 
 static PyObject *Table_resolve_many(TableObject *self, PyObject *arg)
 {
-	PyObject *seq = PySequence_Fast(arg, "resolve_many() takes an iterable of str"), *out = NULL;
+	struct alias_batch batch;
 	struct modalias_table *t = NULL;
 	struct modalias_result *res = NULL;
-	Py_ssize_t n;
+	PyObject *out = NULL;
 	int r;
 
-	if (!seq)
+	if (alias_batch_init(&batch, arg) < 0)
 		return NULL;
-	n = PySequence_Fast_GET_SIZE(seq);
 	t = table_get(self);
 	if (!t)
 		goto done;
@@ -1732,18 +1992,14 @@ static PyObject *Table_resolve_many(TableObject *self, PyObject *arg)
 		raise_errno(r, KIND_IO, NULL);
 		goto done;
 	}
-	out = PyList_New(n);
+	out = PyList_New(batch.n);
 	if (!out)
 		goto done;
-	for (Py_ssize_t i = 0; i < n; i++) {
-		const char *alias = alias_arg(PySequence_Fast_GET_ITEM(seq, i));
+	for (Py_ssize_t i = 0; i < batch.n; i++) {
 		PyObject *l;
-		if (!alias) {
-			Py_CLEAR(out);
-			goto done;
-		}
+
 		log_reset();
-		l = table_resolve_one(self, t, res, alias);
+		l = table_resolve_one(self, t, res, batch.text + batch.start[i]);
 		if (!l) {
 			Py_CLEAR(out);
 			goto done;
@@ -1753,7 +2009,7 @@ static PyObject *Table_resolve_many(TableObject *self, PyObject *arg)
 done:
 	modalias_result_unref(res);
 	table_put(t);
-	Py_DECREF(seq);
+	alias_batch_clear(&batch);
 	return out;
 }
 
@@ -1864,7 +2120,8 @@ static PyMethodDef Table_methods[] = {
 	  "may share a table." },
 	{ "resolve_many", (PyCFunction)Table_resolve_many, METH_O,
 	  "resolve_many(aliases) -> list[list[Module]]\n\nresolve() for each alias of an iterable, in "
-	  "order." },
+	  "order.  The aliases are copied\nwhen the call begins: changes another thread makes to the list "
+	  "meanwhile\ndo not affect it." },
 	{ "close", (PyCFunction)Table_close, METH_NOARGS,
 	  "close()\n\nReleases the C table now (lookups in flight finish first); later calls raise\n"
 	  "ValueError.  Closing twice is harmless." },
@@ -2360,17 +2617,22 @@ static PyObject *Table_load_map(TableObject *self, PyObject *args, PyObject *kwa
 {
 	static const char *kwlist[] = { "map", "dialect_2_6", NULL };
 	PyObject *mapo;
-	int dialect = 0, r;
+	struct modalias_map *map;
+	int dialect = 0, r, rc;
 	struct add_args a = { 0 };
 
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|p:load_map", (char **)kwlist, &MapType, &mapo, &dialect))
 		return NULL;
 	if (map_check((MapObject *)mapo) < 0)
 		return NULL;
-	a.map = ((MapObject *)mapo)->map;
+	/* a C reference of our own: another thread may close() the Map while
+	 * the GIL is released */
+	map = modalias_map_ref(((MapObject *)mapo)->map);
+	a.map = map;
 	a.flags = dialect ? MODALIAS_MAP_DIALECT_2_6 : 0;
-	/* the map object stays alive (it is an argument), and maps do not change */
-	if (table_change(self, change_load_map, &a, &r) < 0)
+	rc = table_change(self, change_load_map, &a, &r);
+	modalias_map_unref(map);
+	if (rc < 0)
 		return NULL;
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
@@ -2549,7 +2811,8 @@ static void recs_free(struct recs *rs)
 	free(rs->v);
 }
 
-static PyObject *recs_to_list(struct recs *rs, int ret)
+/* The records as LoadRecords; a failure no record tells of raises. */
+static PyObject *recs_to_list(struct recs *rs, int ret, enum err_kind kind)
 {
 	PyObject *l;
 	bool failure_reported = false;
@@ -2557,9 +2820,9 @@ static PyObject *recs_to_list(struct recs *rs, int ret)
 	if (rs->oom)
 		return PyErr_NoMemory();
 	for (size_t i = 0; i < rs->n; i++)
-		failure_reported |= rs->v[i].state == MODALIAS_LOAD_FAILED;
+		failure_reported |= rs->v[i].state == MODALIAS_LOAD_FAILED || rs->v[i].state == MODALIAS_LOAD_NOT_FOUND;
 	if (ret < 0 && !failure_reported)
-		return raise_errno(ret, KIND_IO, NULL);
+		return raise_errno(ret, kind, NULL);
 	log_reset();
 	l = PyList_New((Py_ssize_t)rs->n);
 	for (size_t i = 0; l && i < rs->n; i++) {
@@ -2608,9 +2871,14 @@ static PyObject *Loader_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 		return NULL;
 	}
 	log_reset();
-	Py_BEGIN_ALLOW_THREADS
-	r = modalias_loader_new(ctx, bytes_or_null(dir), pl.v, &loader);
-	Py_END_ALLOW_THREADS
+	{
+		const char *d = bytes_or_null(dir);
+		const char *const *v = pl.v;
+
+		Py_BEGIN_ALLOW_THREADS
+		r = modalias_loader_new(ctx, d, v, &loader);
+		Py_END_ALLOW_THREADS
+	}
 	modalias_ctx_unref(ctx);
 	path_list_clear(&pl);
 	if (r < 0) {
@@ -2651,6 +2919,7 @@ static PyObject *Loader_load(LoaderObject *self, PyObject *args, PyObject *kwarg
 	PyObject *tableo, *aliaso, *l;
 	int dry_run = 1, r;
 	const char *alias;
+	char *copy;
 	struct modalias_loader *loader;
 	struct modalias_table *t;
 	struct recs rs = { 0 };
@@ -2659,29 +2928,37 @@ static PyObject *Loader_load(LoaderObject *self, PyObject *args, PyObject *kwarg
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!U|p:load", (char **)kwlist, &TableType, &tableo, &aliaso,
 					 &dry_run))
 		return NULL;
-	to = (TableObject *)tableo;
 	alias = alias_arg(aliaso);
-	if (!alias)
+	if (!alias || cstr_dup(alias, &copy) < 0)
 		return NULL;
 	loader = loader_get(self);
-	if (!loader)
+	if (!loader) {
+		free(copy);
 		return NULL;
+	}
+	/* our own reference: its lock is used with the GIL released */
+	to = (TableObject *)tableo;
+	Py_INCREF(to);
 	t = table_get(to);
 	if (!t) {
+		Py_DECREF(to);
 		modalias_loader_unref(loader);
+		free(copy);
 		return NULL;
 	}
 	log_reset();
 	Py_BEGIN_ALLOW_THREADS
 	pthread_mutex_lock(&self->lock);
 	pthread_rwlock_rdlock(&to->lock);
-	r = modalias_loader_load(loader, t, alias, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
+	r = modalias_loader_load(loader, t, copy, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
 	pthread_rwlock_unlock(&to->lock);
 	pthread_mutex_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	table_put(t);
+	Py_DECREF(to);
 	modalias_loader_unref(loader);
-	l = recs_to_list(&rs, r);
+	free(copy);
+	l = recs_to_list(&rs, r, KIND_IO);
 	recs_free(&rs);
 	return l;
 }
@@ -2690,24 +2967,31 @@ static PyObject *Loader_load_module(LoaderObject *self, PyObject *args, PyObject
 {
 	static const char *kwlist[] = { "module", "dry_run", NULL };
 	const char *module;
+	char *copy;
 	int dry_run = 1, r;
 	struct modalias_loader *loader;
 	struct recs rs = { 0 };
 	PyObject *l;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|p:load_module", (char **)kwlist, &module, &dry_run))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|p:load_module", (char **)kwlist, &module, &dry_run) ||
+	    cstr_dup(module, &copy) < 0)
 		return NULL;
 	loader = loader_get(self);
-	if (!loader)
+	if (!loader) {
+		free(copy);
 		return NULL;
+	}
 	log_reset();
+	/* the library refuses what is not a module name (InputError) before
+	 * libkmod sees it */
 	Py_BEGIN_ALLOW_THREADS
 	pthread_mutex_lock(&self->lock);
-	r = modalias_loader_load_module(loader, module, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
+	r = modalias_loader_load_module(loader, copy, dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_load, &rs);
 	pthread_mutex_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	modalias_loader_unref(loader);
-	l = recs_to_list(&rs, r);
+	free(copy);
+	l = recs_to_list(&rs, r, KIND_INPUT);
 	recs_free(&rs);
 	return l;
 }
@@ -2715,21 +2999,25 @@ static PyObject *Loader_load_module(LoaderObject *self, PyObject *args, PyObject
 static PyObject *Loader_add_blacklist(LoaderObject *self, PyObject *args)
 {
 	const char *module;
+	char *copy;
 	struct modalias_loader *loader;
 	int r;
 
-	if (!PyArg_ParseTuple(args, "s:add_blacklist", &module))
+	if (!PyArg_ParseTuple(args, "s:add_blacklist", &module) || cstr_dup(module, &copy) < 0)
 		return NULL;
 	loader = loader_get(self);
-	if (!loader)
+	if (!loader) {
+		free(copy);
 		return NULL;
+	}
 	log_reset();
 	Py_BEGIN_ALLOW_THREADS
 	pthread_mutex_lock(&self->lock);
-	r = modalias_loader_add_blacklist(loader, module);
+	r = modalias_loader_add_blacklist(loader, copy);
 	pthread_mutex_unlock(&self->lock);
 	Py_END_ALLOW_THREADS
 	modalias_loader_unref(loader);
+	free(copy);
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
 	Py_RETURN_NONE;
@@ -2786,13 +3074,18 @@ static PyMethodDef Loader_methods[] = {
 	  "load(table, alias, dry_run=True) -> list[LoadRecord]\n\nLoads every module the table "
 	  "resolves alias to, with dependencies and\nsoftdeps, as udev does (blacklists apply; builtin "
 	  "and loaded modules are\nskipped).  By default a dry run: the records say what modprobe -n -v "
-	  "says.\nA module that fails is a record with state 'failed' and its errno; other\nfailures "
-	  "raise." },
+	  "says.\nA module that fails is a record with state 'failed' and its errno, one that\ndoes not "
+	  "exist a record with state 'not found' (errno ENOENT, or EINVAL for\na name in the table that is "
+	  "not a module name); other failures raise." },
 	{ "load_module", (PyCFunction)(void (*)(void))Loader_load_module, METH_VARARGS | METH_KEYWORDS,
 	  "load_module(module, dry_run=True) -> list[LoadRecord]\n\nLoads one module by name, with its "
-	  "dependencies and softdeps." },
+	  "dependencies and softdeps.  A module that\ndoes not exist is a record with state 'not found' "
+	  "(errno ENOENT), as modprobe\nsays \"not found\".  A name that is not a module name (longer than "
+	  "255 bytes,\nwith a '/' or a control character, empty once '-' is '_' and a '.' ends it)\nraises "
+	  "InputError (a ValueError) before libkmod sees it." },
 	{ "add_blacklist", (PyCFunction)Loader_add_blacklist, METH_VARARGS,
-	  "add_blacklist(module)\n\nA module never to load, on top of modprobe.d's blacklist." },
+	  "add_blacklist(module)\n\nA module never to load, on top of modprobe.d's blacklist.  InputError "
+	  "for a\nname that is not a module name." },
 	{ "revalidate", (PyCFunction)Loader_revalidate, METH_NOARGS,
 	  "revalidate() -> bool\n\nReloads libkmod's indexes and configuration when they changed on disk; "
 	  "True\nwhen they were reloaded." },
@@ -2914,8 +3207,9 @@ PyMODINIT_FUNC PyInit_modalias(void)
 {
 	PyObject *m;
 
+	FieldsType.tp_base = &PyDict_Type;
 	if (PyType_Ready(&DeviceType) < 0 || PyType_Ready(&TableType) < 0 || PyType_Ready(&MapType) < 0 ||
-	    PyType_Ready(&LoaderType) < 0)
+	    PyType_Ready(&LoaderType) < 0 || PyType_Ready(&FieldsType) < 0)
 		return NULL;
 	m = PyModule_Create(&moduledef);
 	if (!m)

@@ -744,7 +744,7 @@ modalias build: no modalias from the environment: No such file or directory" exi
 	-- env -i "SUBSYSTEM=$(printf '%0100000d' 0 | tr 0 s)" "$cli" build --env
 Q200=$(printf '%0200d' 0 | tr 0 q)
 row build-field-huge in: '`build usb` with a 5,000-byte field name `qqq…=1`' \
-	err: "modalias: usb has no field '$Q200'
+	err: "modalias: unknown field '$Q200' of bus usb
 modalias build: bad field '$Q200'" exit: 2 out: '' also: 'each message quotes 200 bytes' \
 	-- "$cli" build usb "$(printf '%05000d' 0 | tr 0 q)=1"
 row build-bus-huge in: '`build` a 5,000-byte bus name' \
@@ -1042,6 +1042,32 @@ row conf-missing in: '`--config` a file that does not exist' \
 row conf-directory in: '`--config` a directory' \
 	err: "modalias: @TMP@/r: Error reading file ${LQ}@TMP@/r${RQ}: Is a directory" \
 	exit: 2 out: '' -- "$cli" --config "$r" resolve -C /dev/null acme:x
+
+# ---- module names, missing modules, unknown fields (load, build) --------------------
+
+LM="$data/load/lib/modules/9.9.9-test"
+fresh
+printf 'alias test:dev:missing nosuchmod\nalias test:dev:slash /tmp/evil\n' >"$r/missing.conf"
+row load-dry-missing-module in: '`load --dry-run` of a modprobe.d `alias test:dev:missing nosuchmod` (no such module)' \
+	err: "modalias load: module 'nosuchmod' not found" exit: 1 out: '' \
+	also: 'stdout: nothing, as `modprobe -n -v` prints for it; exit 1, as the real run fails' \
+	fixed: 'libmodalias/load.c `modalias_loader_load_module`: a module libkmod has no file for was "would insert", and the dry run printed `insmod  ` (an empty path) and exited 0' \
+	-- "$cli" load --dry-run -m "$LM" -C "$r/missing.conf" test:dev:missing
+row load-json-missing-module in: '`load --dry-run --json` of the same alias' \
+	err: '' exit: 1 out: '[
+  {"alias": "test:dev:missing", "modules": [{"name": "nosuchmod", "state": "not found", "detail": "", "options": "", "errno": 2}]}
+]' also: 'stdout: the module, "not found", errno ENOENT' \
+	-- "$cli" load --dry-run --json -m "$LM" -C "$r/missing.conf" test:dev:missing
+row load-dry-slash-name in: '`load --dry-run` of a modprobe.d `alias test:dev:slash /tmp/evil` (a path for a module name)' \
+	err: "modalias load: '/tmp/evil' is not a module name (Invalid argument)" exit: 1 out: '' \
+	also: 'libkmod is not asked about it' \
+	fixed: 'libmodalias/load.c `modalias_loader_load`: any name from the table went to libkmod; `/tmp/evil` "would insert" (`insmod  `), exit 0' \
+	-- "$cli" load --dry-run -m "$LM" -C "$r/missing.conf" test:dev:slash
+row build-unknown-field in: '`build usb nosuch=1`' \
+	err: "modalias: unknown field 'nosuch' of bus usb
+modalias build: bad field 'nosuch=1'" exit: 2 out: '' \
+	fixed: 'libmodalias/dev.c `field_of`: an unknown field was "usb has no field" from set and add, and was not logged by set_uint, unset, get_count, get and get_uint (the front ends said ENOENT'"'"'s "No such file or directory")' \
+	-- "$cli" build usb nosuch=1
 
 # ---- the catalogue -----------------------------------------------------------------
 

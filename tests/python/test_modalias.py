@@ -69,6 +69,20 @@ def rss_kib():
         return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
 
 
+def run_child(code, *args, timeout=600):
+    """Runs code in a fresh interpreter with this one's modalias: a crash
+    there (as the code before issue 13 did) fails one test, not the run.
+    Returns (returncode, stdout, stderr); a negative code is a signal."""
+    p = subprocess.run([sys.executable, "-c", code] + [str(a) for a in args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=timeout,
+                       env=dict(os.environ, PYTHONFAULTHANDLER="1"))
+    return p.returncode, p.stdout, p.stderr
+
+
+def child_failure(rc, err):
+    return "exit status %d%s\n%s" % (rc, " (signal %d)" % -rc if rc < 0 else "", err[-3000:])
+
+
 _shared = {}
 
 
@@ -203,6 +217,65 @@ class TestBuild(unittest.TestCase):
             d.add("colour", "x")
         with self.assertRaises(TypeError):
             d.add("idVendor", 1.0)
+
+
+    def test_unknown_field_is_named(self):
+        """An unknown field says so, not 'No such file or directory' (issue 13, item 9)."""
+        want = "unknown field 'nosuch' of bus usb"
+        for call in (lambda: modalias.build("usb", nosuch=1), lambda: modalias.build("usb", nosuch="1"),
+                     lambda: modalias.Device("usb", nosuch=[1]), lambda: modalias.Device("usb").set("nosuch", 1),
+                     lambda: modalias.Device("usb").add("nosuch", 1),
+                     lambda: modalias.Device("usb").unset("nosuch"), lambda: modalias.Device("usb").count("nosuch"),
+                     lambda: modalias.Device("usb").get_uint("nosuch")):
+            with self.assertRaises(modalias.InputError) as cm:
+                call()
+            self.assertEqual(cm.exception.errno, errno.ENOENT)
+            self.assertEqual(cm.exception.strerror, want)
+            self.assertNotIn("No such file", str(cm.exception))
+        with self.assertRaises(modalias.InputError) as cm:
+            modalias.field_help("usb", "nosuch")
+        self.assertIn(want, str(cm.exception))
+        # lookups in a parsed device and in its fields
+        d = modalias.parse("usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip01")
+        for get in (lambda: d["nosuch"], lambda: d.fields["nosuch"]):
+            with self.assertRaises(KeyError) as cm:
+                get()
+            self.assertEqual(cm.exception.args, (want,))
+        with self.assertRaises(KeyError) as cm:
+            del d["nosuch"]
+        self.assertEqual(cm.exception.args, (want,))
+        # a field that is merely unset is the plain KeyError of a mapping
+        for get in (lambda: d["bInterfaceNumber"], lambda: d.fields["bInterfaceNumber"]):
+            with self.assertRaises(KeyError) as cm:
+                get()
+            self.assertEqual(cm.exception.args, ("bInterfaceNumber",))
+        self.assertNotIn("nosuch", d)
+        self.assertIsNone(d.fields.get("nosuch"))
+        with self.assertRaises(KeyError) as cm:
+            modalias.parse("frob:xyz").fields["x"]
+        self.assertEqual(cm.exception.args, ("unknown field 'x' of bus frob",))
+        # still a dict: compared, copied and pickled as one
+        import pickle
+        self.assertEqual(d.fields, dict(d.fields))
+        self.assertIs(type(pickle.loads(pickle.dumps(d.fields))), dict)
+        self.assertEqual(modalias.build("usb", **d.fields), str(d))
+
+    def test_one_value_where_one_number_is_meant(self):
+        """A list (or any non-scalar) for a scalar field is refused, naming it (issue 13, item 9)."""
+        for value in ([0x46D, 0xC52B], [0x46D], ("046d",), [], {"a": 1}, 1.5, b"046d", object()):
+            for call in (lambda: modalias.Device("usb", idVendor=value),
+                         lambda: modalias.build("usb", idVendor=value),
+                         lambda: modalias.Device("usb").set("idVendor", value)):
+                with self.assertRaises(TypeError, msg=repr(value)) as cm:
+                    call()
+                self.assertIn("idVendor", str(cm.exception))
+            d = modalias.Device("usb", idVendor="046d")
+            with self.assertRaises(TypeError):
+                d["idVendor"] = value
+            self.assertEqual(d["idVendor"], "046D")
+        # list fields take lists
+        self.assertEqual(modalias.build("of", name="n", type="t", compatible=["a", "b"]), "of:NnTtCaCb")
+        self.assertEqual(modalias.Device("input", ev=[0, 1])["ev"], ["0", "1"])
 
 
 class TestParse(unittest.TestCase):
@@ -714,6 +787,67 @@ class TestLoader(unittest.TestCase):
                     ours += "install %s %s\n" % (r.detail, r.options)
             self.assertEqual(ours, out, alias)
 
+    def test_module_names(self):
+        """Only module names reach libkmod: 'x'*5000 smashed its stack, and
+        '/etc/passwd', '', 'a/b' and an unknown module 'would insert' (issue 13, item 4)."""
+        # in a child: on the code before, the overlong names abort the interpreter
+        code = """if 1:
+            import errno, sys, modalias
+            l = modalias.Loader(sys.argv[1], [sys.argv[2]])
+            for n in (5000, 4093, 256):
+                try:
+                    r = l.load_module("x" * n)
+                except modalias.InputError as e:
+                    assert e.errno == errno.ENAMETOOLONG, e
+                    assert "is not a module name" in e.strerror, e
+                else:
+                    sys.exit("%d bytes: %r" % (n, r))
+            print("ok")
+        """
+        rc, out, err = run_child(code, LOAD_MODDIR, LOAD_CONF)
+        self.assertEqual((rc, out), (0, "ok\n"), child_failure(rc, err))
+        for name in ("/etc/passwd", "a/b", "../mod_a", "", ".", ".ko", "mod_a\nforged", "x" * 256):
+            for dry in (True, False):
+                with self.assertRaises(modalias.InputError, msg=repr(name)) as cm:
+                    self.loader.load_module(name, dry_run=dry)
+                self.assertIsInstance(cm.exception, ValueError)
+                self.assertIn(cm.exception.errno, (errno.EINVAL, errno.ENAMETOOLONG))
+                self.assertIn("is not a module name", cm.exception.strerror)
+                self.assertNotIn("\n", cm.exception.strerror)
+            with self.assertRaises(modalias.InputError):
+                self.loader.add_blacklist(name)
+        # a name, of no module: not found, as modprobe says
+        for name in ("nosuchmod", "x" * 255):
+            recs = self.loader.load_module(name)
+            self.assertEqual([(r.module, r.state, r.detail, r.errno) for r in recs],
+                             [(name, "not found", "", errno.ENOENT)])
+        # what libkmod takes as a name still works
+        self.assertEqual([r.module for r in self.loader.load_module(module="mod-b")], ["mod_c", "mod_b"])
+        self.assertEqual([r.module for r in self.loader.load_module("mod_a.ko")], ["mod_c", "mod_b", "mod_a"])
+
+    def test_alias_to_a_missing_module(self):
+        """A modprobe.d alias to a missing module is 'not found', where modprobe -n -v
+        prints nothing (the old dry run said 'insmod  ') (issue 13, item 9)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            extra = os.path.join(tmp, "missing.conf")
+            with open(extra, "w") as f:
+                f.write("alias test:dev:missing nosuchmod\nalias test:dev:slash a/b\n")
+            with modalias.Table(LOAD_MODDIR) as table, modalias.Loader(LOAD_MODDIR, [LOAD_CONF, extra]) as loader:
+                table.load_config([LOAD_CONF, extra])
+                recs = loader.load(table, "test:dev:missing")
+                self.assertEqual([(r.module, r.state, r.detail, r.errno) for r in recs],
+                                 [("nosuchmod", "not found", "", errno.ENOENT)])
+                recs = loader.load(table, "test:dev:slash")
+                self.assertEqual([(r.module, r.state, r.errno) for r in recs], [("a/b", "not found", errno.EINVAL)])
+                modprobe = shutil.which("modprobe") or next(
+                    (p for p in ("/sbin/modprobe", "/usr/sbin/modprobe") if os.path.exists(p)), None)
+                if modprobe:
+                    for alias in ("test:dev:missing", "test:dev:slash"):
+                        out = subprocess.run([modprobe, "-n", "-v", "-d", LOAD_ROOT, "-S", LOAD_VERSION, "-C",
+                                              LOAD_CONF, "-C", extra, alias], stdout=subprocess.PIPE,
+                                             stderr=subprocess.DEVNULL, universal_newlines=True).stdout
+                        self.assertEqual(out, "", alias)
+
     def test_revalidate(self):
         with tempfile.TemporaryDirectory() as tmp:
             copy = os.path.join(tmp, "m")
@@ -972,6 +1106,107 @@ class TestThreads(unittest.TestCase):
             th.join()
         diag("threads: 4 threads, %d lookups in one table, %d wrong" % (sum(counts), len(errors)))
         self.assertEqual(errors, [])
+
+    def test_resolve_many_while_the_list_changes(self):
+        """resolve_many() copies its aliases before it releases the GIL: another thread
+        emptying, shrinking or refilling the list (freeing its strings) during the call
+        crashes nothing, and the answer is that of the list as it was when the call
+        began (issue 13, item 4).  Before, this crashed (SIGSEGV) in the first rounds."""
+        code = """if 1:
+            import sys, threading, time, modalias
+            moddir, n, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+            t = modalias.Table(moddir)
+            t.load_config([])
+
+            def fresh(k):
+                # new str objects each time, owned by the list alone
+                return ["usb:v%04Xp%04Xd0000dc00dsc00dp00ic03isc01ip01in00" % (0x046D + i % 7, i)
+                        for i in range(k)]
+
+            lst = fresh(n)
+            full = t.resolve_many(list(lst))
+            assert sum(map(bool, full)) > n // 2, "too few aliases resolve"
+            answers = {0: [], n // 2: full[:n // 2], n: full}
+            in_call, stop = threading.Event(), threading.Event()
+            mutations = [0]
+
+            def mutate():
+                k = 0
+                while not stop.is_set():
+                    if not in_call.wait(0.01):
+                        continue
+                    k += 1
+                    if k % 3 == 0:
+                        lst.clear()
+                    elif k % 3 == 1:
+                        del lst[n // 2:]
+                    else:
+                        lst[:] = fresh(n)
+                    mutations[0] += 1
+                    time.sleep(0)
+                    lst[:] = fresh(n)
+                    time.sleep(0)
+
+            th = threading.Thread(target=mutate)
+            th.start()
+            sys.setswitchinterval(1e-5)
+            wrong = changed = 0
+            try:
+                for rnd in range(rounds):
+                    before = mutations[0]
+                    in_call.set()
+                    out = t.resolve_many(lst)
+                    in_call.clear()
+                    changed += mutations[0] != before
+                    wrong += out != answers.get(len(out))
+            finally:
+                stop.set()
+                th.join()
+            print(rounds, changed, mutations[0], wrong)
+        """
+        rc, out, err = run_child(code, MODDIR, 20000, 30)
+        self.assertEqual(rc, 0, child_failure(rc, err))
+        rounds, changed, mutations, wrong = map(int, out.split())
+        diag("threads: %d resolve_many() calls of 20000 aliases, %d of them with the list changed "
+             "under them (%d changes), %d answers not of the list as it was" % (rounds, changed, mutations, wrong))
+        self.assertGreater(changed, 0)
+        self.assertEqual(wrong, 0)
+
+    def test_load_map_while_the_map_closes(self):
+        """Table.load_map() holds its own reference to the C map while the GIL is
+        released: another thread closing the Map meanwhile frees nothing in use."""
+        code = """if 1:
+            import sys, threading, modalias
+            # a big map: loading it takes a while, and its rows are freed with it
+            text = "".join("m%d 0x0003 0x%04x 0x%04x 0x0000 0x0000 0x00 0x00 0x00 0x00 0x00 0x00 "
+                           "0x0\\n" % (i, i % 65536, i // 7) for i in range(int(sys.argv[1])))
+            want = modalias.Table.empty()
+            want.load_map(modalias.Map.from_string(text, type="usb"))
+            loaded = during = wrong = 0
+            for rnd in range(int(sys.argv[2])):
+                m = modalias.Map.from_string(text, type="usb")
+                t = modalias.Table.empty()
+                go = threading.Event()
+                th = threading.Thread(target=lambda: (go.wait(), m.close()))
+                th.start()
+                try:
+                    go.set()
+                    t.load_map(m)
+                    loaded += 1
+                    during += m.closed  # closed before load_map() returned
+                    wrong += t.pattern_count != want.pattern_count
+                except ValueError:
+                    pass  # closed before the call
+                th.join()
+            print(loaded, during, wrong)
+        """
+        rc, out, err = run_child(code, 20000, 20)
+        self.assertEqual(rc, 0, child_failure(rc, err))
+        loaded, during, wrong = map(int, out.split())
+        diag("threads: %d load_map() calls of a 20000-row map, %d of them with the map closed under "
+             "them, %d wrong" % (loaded, during, wrong))
+        self.assertGreater(during, 0)
+        self.assertEqual(wrong, 0)
 
     def test_changes_and_close_while_looking_up(self):
         t = modalias.Table(MODDIR)
