@@ -96,6 +96,10 @@ static const char *const tricky[] = {
 	/* duplicate lines and patterns shared by several modules */
 	"auxiliary:i915.mei-gsc", "auxiliary:i915.mei_gsc", "mdio:00000011101000011011011000010000",
 	"hid:b0003g0001v0000046Dp0000C090", "pci:v000010ECd00005763sv00000000sd00000000bc01sc08i02",
+	/* the newer buses' device strings, as their drivers write them */
+	"slim:217:1a0:1:0", "fsl-mc:v00001957ddpni", "tbsvc:knetworkp00000001v00000001r00000001",
+	"ssam:d01c02t02i01f00", "ishtp:{33AECD58-B679-4E54-9BD9-A04D34F0C226}", "coreboot:t00000017",
+	"vfio_pci:v000010DEd00001DB6sv000010DEsd00001212bc03sc02i00", "cxl:t3", "dax:t0",
 	/* nearly nothing */
 	"", ":", "*", "?", "-", "_", "alias",
 };
@@ -147,6 +151,13 @@ static const struct {
 	{ "linux-6.1.0-57-amd64", "pci:v[0", "error -22" },
 	{ "linux-6.12.118+deb12-arm64", "x[]]y", "error -22" },
 	{ "linux-6.1.0-57-amd64", "of:NfooTBCvendor,dev", "" },
+	{ "linux-6.12.118+deb12-arm64", "slim:217:1a0:1:0", "snd_soc_wcd9335" },
+	{ "linux-6.12.118+deb12-arm64", "fsl-mc:v00001957ddpni", "fsl_dpaa2_eth" },
+	{ "linux-6.12.118+deb12-amd64", "tbsvc:knetworkp00000001v00000001r00000001", "thunderbolt_net" },
+	{ "linux-6.12.118+deb12-amd64", "ssam:d01c02t02i01f00", "surface_battery" },
+	{ "linux-6.12.118+deb12-amd64", "ishtp:{33AECD58-B679-4E54-9BD9-A04D34F0C226}", "intel_ishtp_hid" },
+	{ "linux-6.12.118+deb12-arm64", "coreboot:t00000017", "memconsole_coreboot" },
+	{ "linux-6.12.118+deb12-amd64", "vfio_pci:v000010DEd00001DB6sv000010DEsd00001212bc03sc02i00", "vfio_pci" },
 };
 
 static void test_oracle(gconstpointer data)
