@@ -229,6 +229,41 @@ static void test_lookup_order(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* arm64 6.12's aliases with spaces and the lookup order, the same from
+ * the text and from the index cache written and mapped back. */
+static void test_spaces_cached(void)
+{
+	g_autofree char *dir = g_test_build_filename(G_TEST_DIST, "data", "linux-6.12.118+deb12-arm64", NULL);
+	g_autofree char *cache = g_dir_make_tmp("modalias-cache-XXXXXX", NULL);
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t;
+
+	for (int round = 0; round < 3; round++) {
+		/* 0: from the text, 1: from it and the cache written, 2: mapped */
+		g_assert_cmpint(round == 0 ? modalias_table_new_from_directory(ctx, dir, &t) :
+					     modalias_table_open(ctx, dir, cache, &t), ==, 0);
+		assert_answer(t, "mt8188 mt6359 soc card", "mt8188_mt6359");
+		assert_answer(t, "mt8186-mt6366 soc card", "mt8186_mt6366");
+		assert_answer(t, "platform: mt8365_mt6357", "mt8365_mt6357");
+		assert_answer(t, "crc64-rocksoft", "crc64_rocksoft");
+		modalias_table_unref(t);
+	}
+	{
+		g_autoptr(GDir) d = g_dir_open(cache, 0, NULL);
+		const char *f;
+		int n = 0;
+		while ((f = g_dir_read_name(d))) {
+			g_autofree char *path = g_build_filename(cache, f, NULL);
+			g_assert_true(g_str_has_suffix(f, ".idx"));
+			unlink(path);
+			n++;
+		}
+		g_assert_cmpint(n, ==, 1); /* round 2 mapped what round 1 wrote */
+	}
+	rmdir(cache);
+	modalias_ctx_unref(ctx);
+}
+
 /* modprobe.d: the first source with a match wins, exactly as in kmod. */
 static void test_config(void)
 {
@@ -327,6 +362,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/table/queries", test_queries);
 	g_test_add_func("/table/config", test_config);
 	g_test_add_func("/table/lookup-order", test_lookup_order);
+	g_test_add_func("/table/spaces-cached", test_spaces_cached);
 	g_test_add_func("/table/memory", test_memory);
 	g_test_add_func("/table/directory-errors", test_directory_errors);
 	return g_test_run();
