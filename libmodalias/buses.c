@@ -884,7 +884,7 @@ static int i3c_parse(struct modalias_dev *dev, const char *s, size_t len)
 
 static int tbsvc_parse(struct modalias_dev *dev, const char *s, size_t len)
 {
-	const size_t tail = 3 * (1 + 8); /* p…v…r… */
+	const size_t tail = (size_t)3 * (1 + 8); /* p…v…r… */
 	size_t used = 0;
 	int r;
 
