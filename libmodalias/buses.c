@@ -251,6 +251,99 @@ static const struct field_desc x86cpu_fields[] = {
 	LIST("feature", "", 4, "feature bits (hex, comma-separated)"),
 };
 
+/* ---- the buses of scripts/mod/file2alias.c (Linux 6.12) that the kernel
+ * writes with named fields; the field names are mod_devicetable.h's, the
+ * strings each bus's uevent/modalias_show() ones ---------------------------- */
+
+/* arch/parisc/kernel/drivers.c make_modalias() */
+static const struct field_desc parisc_fields[] = {
+	HEX("hw_type", "t", 2, "hardware type (hex)"),
+	HEX("hversion", "hv", 4, "hardware version (hex)"),
+	HEX("hversion_rev", "rev", 2, "hardware version revision (hex)"),
+	HEX("sversion", "sv", 8, "software version (hex)"),
+};
+/* drivers/i3c/master.c i3c_device_uevent() */
+enum { I3C_DCR, I3C_MANUF, I3C_PART, I3C_EXT };
+static const struct field_desc i3c_fields[] = {
+	HEX("dcr", "dcr", 2, "device characteristics register (hex)"),
+	HEX("manuf_id", "manuf", 4, "manufacturer id of the provisioned id (hex)"),
+	HEXF("part_id", "part", 4, FF_OPTIONAL,
+	     "part id (hex); part_id and extra_info unset: both left out, as for a random provisioned id"),
+	HEXF("extra_info", "ext", 4, FF_OPTIONAL, "extra info (hex), written with part_id"),
+};
+/* drivers/slimbus/core.c slim_device_uevent(): the device's name, "%x:%x:%x:%x" */
+#define SLIM(n, t, h) { .name = (n), .tag = (t), .kind = FK_HEX, .width = 1, \
+			.flags = FF_LOWER | FF_VARWIDTH, .max = 0xffff, .help = (h) }
+static const struct field_desc slim_fields[] = {
+	SLIM("manf_id", "", "manufacturer id (hex, lower-case, unpadded)"),
+	SLIM("prod_code", ":", "product code (hex, lower-case, unpadded)"),
+	SLIM("dev_index", ":", "device index (hex, lower-case, unpadded)"),
+	SLIM("instance", ":", "instance (hex, lower-case, unpadded)"),
+};
+/* drivers/zorro/zorro-driver.c: ZORRO_DEVICE_MODALIAS_FMT */
+static const struct field_desc zorro_fields[] = {
+	HEX("id", "i", 8, "device id (hex)"),
+};
+/* drivers/ipack/ipack.c ipack_uevent() */
+static const struct field_desc ipack_fields[] = {
+	HEX("format", "f", 2, "id format (hex)"),
+	HEX("vendor", "v", 8, "vendor id (hex)"),
+	HEX("device", "d", 8, "device id (hex)"),
+};
+/* drivers/bus/mips_cdmm.c mips_cdmm_uevent() */
+static const struct field_desc mipscdmm_fields[] = {
+	HEX("type", "t", 2, "device type (hex)"),
+};
+/* drivers/rapidio/rio-driver.c rio_uevent() */
+static const struct field_desc rapidio_fields[] = {
+	HEX("vid", "v", 4, "vendor id (hex)"),
+	HEX("did", "d", 4, "device id (hex)"),
+	HEX("asm_vid", "av", 4, "assembly vendor id (hex)"),
+	HEX("asm_did", "ad", 4, "assembly device id (hex)"),
+};
+/* drivers/bus/fsl-mc/fsl-mc-bus.c fsl_mc_bus_uevent() */
+static const struct field_desc fsl_mc_fields[] = {
+	HEX("vendor", "v", 8, "vendor id (hex; a 16-bit id written with 8 digits)"),
+	STR("obj_type", "d", 0, "object type (dpni, dprtc, …)"),
+};
+/* drivers/thunderbolt/xdomain.c get_modalias() */
+enum { TBSVC_KEY, TBSVC_ID };
+static const struct field_desc tbsvc_fields[] = {
+	STR("protocol_key", "k", 0, "protocol key (up to 8 characters)"),
+	HEX("protocol_id", "p", 8, "protocol id (hex)"),
+	HEX("protocol_version", "v", 8, "protocol version (hex)"),
+	HEX("protocol_revision", "r", 8, "protocol revision (hex)"),
+};
+/* drivers/platform/surface/aggregator/bus.c ssam_device_uevent() */
+static const struct field_desc ssam_fields[] = {
+	HEX("domain", "d", 2, "domain (hex)"),
+	HEX("category", "c", 2, "target category (hex)"),
+	HEX("target", "t", 2, "target id (hex)"),
+	HEX("instance", "i", 2, "instance id (hex)"),
+	HEX("function", "f", 2, "function id (hex)"),
+};
+/* drivers/fpga/dfl.c dfl_bus_uevent() */
+static const struct field_desc dfl_fields[] = {
+	HEX("type", "t", 4, "feature type (hex)"),
+	HEX("feature_id", "f", 4, "feature id (hex)"),
+};
+/* drivers/hid/intel-ish-hid/ishtp/bus.c: the device's name, "{%pUL}" */
+static const struct field_desc ishtp_fields[] = {
+	STR("guid", "", 0, "client GUID, upper-case, without the braces"),
+};
+/* drivers/cdx/cdx.c modalias_show() (also the vfio_cdx: form of its aliases) */
+static const struct field_desc cdx_fields[] = {
+	HEX("vendor", "v", 4, "vendor id (hex)"),
+	HEX("device", "d", 4, "device id (hex)"),
+	HEX("subvendor", "sv", 4, "subsystem vendor id (hex)"),
+	HEX("subdevice", "sd", 4, "subsystem device id (hex)"),
+	HEX("class", "c", 6, "class (hex)"),
+};
+/* drivers/firmware/google/coreboot_table.c coreboot_bus_uevent() */
+static const struct field_desc coreboot_fields[] = {
+	HEX("tag", "t", 8, "coreboot table entry tag (hex)"),
+};
+
 static const struct field_desc raw_fields[] = {
 	STR("raw", "", FF_EMPTY_OK, "everything after the bus prefix"),
 };
@@ -392,46 +485,86 @@ static int of_format(const struct modalias_dev *dev, struct strbuf *sb)
 	return sb->oom ? -ENOMEM : 0;
 }
 
-/* Where does the type start?  Types are "(null)", "<NULL>", empty, or a
- * lower-case word: take the first 'T' followed by one of those and then a
- * compatible ('C') or the end. */
-static bool of_type_at(const char *s, size_t len, size_t t)
-{
-	size_t p = t + 1;
-
-	if (len - p >= 6 && (memcmp(s + p, "(null)", 6) == 0 || memcmp(s + p, "<NULL>", 6) == 0))
-		p += 6;
-	else
-		while (p < len && s[p] != 'C' && !isupper((unsigned char)s[p]))
-			p++;
-	return p == len || s[p] == 'C';
-}
-
-/* Compatibles are split at a 'C' followed by a lower-case letter or a
- * digit: compatibles begin with a vendor prefix in lower case, while a
- * 'C' inside one ("nxp,PCF8563") is followed by upper case. */
+/* Whether a compatible starts at p: a 'C' followed by a lower-case letter
+ * (vendor prefixes are lower case), or by a digit or an upper-case letter
+ * when a ',' comes before the next 'C' ("CSUNW,hme"), so that the 'C' of
+ * "nxp,PCF8563" or "fsl,MPC8572DS" stays inside its compatible; or a final
+ * 'C' (an empty compatible).  of_parse() applies the same rule. */
 static bool of_compat_split(const char *s, size_t len, size_t p)
 {
-	return s[p] == 'C' && p + 1 < len &&
-	       (islower((unsigned char)s[p + 1]) || isdigit((unsigned char)s[p + 1]));
+	unsigned char c;
+
+	if (s[p] != 'C')
+		return false;
+	if (p + 1 == len)
+		return true; /* an empty compatible */
+	c = (unsigned char)s[p + 1];
+	if (islower(c))
+		return true;
+	if (!isdigit(c) && !isupper(c))
+		return false;
+	for (size_t q = p + 1; q < len && s[q] != 'C'; q++)
+		if (s[q] == ',')
+			return true;
+	return false;
 }
 
+/* How much a type looks like one the kernel writes: "(null)" (or the
+ * older "<NULL>") when the node has no device_type, empty for ACPI's
+ * PRP0001 devices, else a device_type ("serial", "cpu", "pci"). */
+static int of_type_score(const char *t, size_t n, size_t n_odd)
+{
+	if (n == 6 && (memcmp(t, "(null)", 6) == 0 || memcmp(t, "<NULL>", 6) == 0))
+		return 3;
+	if (n == 0)
+		return 2;
+	return n_odd == 0 ? 1 : 0;
+}
+
+static bool of_type_odd(char c)
+{
+	return !islower((unsigned char)c) && !isdigit((unsigned char)c) && !strchr("-_,.+", c);
+}
+
+/* of:N<name>T<type>C<compatible>C<compatible>…, where the kernel puts any
+ * character in the name and the type (drivers/of/module.c of_modalias()),
+ * so the split is chosen: the type runs from a 'T' to the first
+ * compatible (or the end), and of the 'T's the one whose type looks most
+ * like a type (of_type_score()) is taken, the leftmost of equals.  One
+ * pass from the right: linear in the length. */
 static int of_parse(struct modalias_dev *dev, const char *s, size_t len)
 {
-	size_t t, c, pos;
-	int r;
+	size_t t = 0, c = len, next_split = len, n_odd = 0, pos;
+	int best = -1, r;
+	bool comma = false;
 
 	if (len == 0 || s[0] != 'N')
 		return parse_error(dev, "name", 0, "'N' missing");
-	for (t = 1; t < len; t++)
-		if (s[t] == 'T' && of_type_at(s, len, t))
-			break;
-	if (t >= len)
+	for (size_t i = len; i-- > 1;) {
+		/* is i a 'T' whose type is s[i+1, next_split)? */
+		if (s[i] == 'T') {
+			int score = of_type_score(s + i + 1, next_split - i - 1, n_odd);
+			if (score >= best) {
+				best = score;
+				t = i;
+				c = next_split;
+			}
+		}
+		/* then s[i] as part of a type that starts further left */
+		if (s[i] == 'C' && (i + 1 == len || islower((unsigned char)s[i + 1]) ||
+		     ((isdigit((unsigned char)s[i + 1]) || isupper((unsigned char)s[i + 1])) && comma))) {
+			next_split = i;
+			n_odd = 0;
+		} else {
+			n_odd += of_type_odd(s[i]);
+		}
+		if (s[i] == 'C')
+			comma = false;
+		else if (s[i] == ',')
+			comma = true;
+	}
+	if (best < 0)
 		return parse_error(dev, "type", len, "'T' missing");
-	/* the type ends at the first compatible */
-	for (c = t + 1; c < len; c++)
-		if (s[c] == 'C')
-			break;
 	if ((r = dev_put_text(dev, OF_NAME, s + 1, t - 1, false)) < 0 ||
 	    (r = dev_put_text(dev, OF_TYPE, s + t + 1, c - t - 1, false)) < 0)
 		return r;
@@ -441,8 +574,6 @@ static int of_parse(struct modalias_dev *dev, const char *s, size_t len)
 
 		while (end < len && !of_compat_split(s, len, end))
 			end++;
-		if (end == pos + 1)
-			return parse_error(dev, "compatible", pos, "empty compatible");
 		/* the kernel writes white space in compatibles as '_' */
 		for (size_t i = pos + 1; i < end; i++)
 			if (isspace((unsigned char)s[i]))
@@ -724,6 +855,69 @@ static int vio_parse(struct modalias_dev *dev, const char *s, size_t len)
 	return dev_put_text(dev, 1, sep + 1, len - (size_t)(sep + 1 - s), false);
 }
 
+/* ---- i3c: part and ext both, or neither ---------------------------------- */
+
+static int i3c_format(const struct modalias_dev *dev, struct strbuf *sb)
+{
+	int r = dev_format_generic(dev, sb, I3C_DCR, I3C_PART);
+
+	if (r < 0 || (!dev_isset(dev, I3C_PART) && !dev_isset(dev, I3C_EXT)))
+		return r;
+	strbuf_printf(sb, "part%sext%s", dev_text(dev, I3C_PART, "0000"), dev_text(dev, I3C_EXT, "0000"));
+	return sb->oom ? -ENOMEM : 0;
+}
+
+static int i3c_parse(struct modalias_dev *dev, const char *s, size_t len)
+{
+	size_t pos = 0;
+	int r = dev_parse_generic(dev, s, len, I3C_DCR, I3C_EXT + 1, &pos);
+
+	if (r == 0 && dev_isset(dev, I3C_PART) != dev_isset(dev, I3C_EXT))
+		r = parse_error(dev, dev_isset(dev, I3C_PART) ? "extra_info" : "part_id", pos,
+				"written with part_id and extra_info both, or neither");
+	if (r == 0 && pos != len)
+		r = parse_error(dev, NULL, pos, "trailing characters");
+	return r;
+}
+
+/* ---- tbsvc: k<key>p<8 hex>v<8 hex>r<8 hex> -------------------------------- */
+
+static int tbsvc_parse(struct modalias_dev *dev, const char *s, size_t len)
+{
+	const size_t tail = (size_t)3 * (1 + 8); /* p…v…r… */
+	size_t used = 0;
+	int r;
+
+	if (len == 0 || s[0] != 'k')
+		return parse_error(dev, "protocol_key", 0, "'k' missing");
+	if (len < 2 + tail)
+		return parse_error(dev, "protocol_key", 1, "too short for k<key>p<id>v<version>r<revision>");
+	if (s[len - tail] != 'p')
+		return parse_error(dev, "protocol_id", len - tail,
+				   "not of the form p<8 hex digits>v<8 hex digits>r<8 hex digits> at the end");
+	r = dev_put_text(dev, TBSVC_KEY, s + 1, len - 1 - tail, false);
+	if (r == 0)
+		r = dev_parse_generic(dev, s + len - tail, tail, TBSVC_ID, dev->bus->n_fields, &used);
+	if (r == 0 && used != tail)
+		r = parse_error(dev, NULL, len - tail + used, "trailing characters");
+	return r;
+}
+
+/* ---- ishtp: {GUID} -------------------------------------------------------- */
+
+static int ishtp_format(const struct modalias_dev *dev, struct strbuf *sb)
+{
+	strbuf_printf(sb, "{%s}", dev_text(dev, 0, ""));
+	return sb->oom ? -ENOMEM : 0;
+}
+
+static int ishtp_parse(struct modalias_dev *dev, const char *s, size_t len)
+{
+	if (len < 3 || s[0] != '{' || s[len - 1] != '}')
+		return parse_error(dev, "guid", 0, "not of the form {GUID}");
+	return dev_put_text(dev, 0, s + 1, len - 2, false);
+}
+
 /* ---- setters ---------------------------------------------------------- */
 
 static int pci_set_special(struct modalias_dev *dev, unsigned int field, const char *value)
@@ -793,6 +987,22 @@ static const struct bus_desc buses[] = {
 	BUS("idxd", "idxd:", dec_type_fields),
 	BUS("mei", "mei:", mei_fields, .format = mei_format, .parse = mei_parse),
 	BUS("vio", "vio:", vio_fields, .format = vio_format, .parse = vio_parse),
+	BUS("vfio_pci", "vfio_pci:", pci_fields, .set_special = pci_set_special),
+	BUS("parisc", "parisc:", parisc_fields),
+	BUS("i3c", "i3c:", i3c_fields, .format = i3c_format, .parse = i3c_parse),
+	BUS("slim", "slim:", slim_fields),
+	BUS("zorro", "zorro:", zorro_fields),
+	BUS("ipack", "ipack:", ipack_fields),
+	BUS("mipscdmm", "mipscdmm:", mipscdmm_fields),
+	BUS("rapidio", "rapidio:", rapidio_fields),
+	BUS("fsl-mc", "fsl-mc:", fsl_mc_fields),
+	BUS("tbsvc", "tbsvc:", tbsvc_fields, .parse = tbsvc_parse),
+	BUS("ssam", "ssam:", ssam_fields),
+	BUS("dfl", "dfl:", dfl_fields),
+	BUS("ishtp", "ishtp:", ishtp_fields, .format = ishtp_format, .parse = ishtp_parse),
+	BUS("cdx", "cdx:", cdx_fields),
+	BUS("vfio_cdx", "vfio_cdx:", cdx_fields),
+	BUS("coreboot", "coreboot:", coreboot_fields),
 };
 
 const struct bus_desc bus_unknown = BUS("", ":", raw_fields);

@@ -25,7 +25,6 @@
 
 #define CROWDED 8         /* a prefix shared by more patterns is a poor key */
 #define TRI_COUNT_BITS 18 /* temporary trigram frequency table */
-#define QUERY_MAX 4095    /* kmod normalises at most PATH_MAX - 1 bytes */
 
 static inline uint32_t tri_pack(const char *s)
 {
@@ -688,6 +687,44 @@ static int group_modules(const struct modalias_table *t, const struct layer *ly,
 	return 0;
 }
 
+/* kmod 30's kmod_module_new_from_lookup() tries its sources in this order
+ * (libkmod/libkmod-module.c): modprobe.d aliases, modules.dep names,
+ * modules.symbols, modprobe.d install then remove commands, modules.alias,
+ * modules.builtin names (kmod_lookup_alias_from_builtin_file), then the
+ * builtin modules' aliases (…_from_kernel_builtin_file).  The first one
+ * that yields a module wins. */
+static const enum layer_id lookup_order[] = {
+	LAYER_CONFIG, LAYER_NAME,	  LAYER_SYMBOL,	       LAYER_COMMAND,
+	LAYER_ALIAS,  LAYER_BUILTIN_NAME, LAYER_BUILTIN_ALIAS,
+};
+_Static_assert(ARRAY_SIZE(lookup_order) == LAYER_LOOKUP_MAX, "every lookup layer, once");
+
+/* Where kmod makes a module object "from an alias", its key is the module
+ * name, '\' and the alias (the query, or a modprobe.d alias's pattern):
+ * one too long for its buffer fails the whole lookup (see KMOD_KEY_MAX). */
+static int check_key_length(const struct modalias_table *t, enum layer_id l,
+			    const struct modalias_result *res, const char *alias, size_t qlen)
+{
+	const struct layer *ly = &t->layers[l];
+
+	if (l != LAYER_CONFIG && l != LAYER_SYMBOL && l != LAYER_ALIAS && l != LAYER_BUILTIN_ALIAS)
+		return 0;
+	for (size_t i = 0; i < res->n_hits; i++) {
+		const struct pattern *p = &ly->patterns[res->hits[i]];
+		const char *mod = table_module_name(t, p->module);
+		size_t alen = l == LAYER_CONFIG ? strlen(t->pool.buf + p->str) : qlen;
+
+		if (strlen(mod) + alen + 2 > KMOD_KEY_MAX) {
+			err(t->ctx,
+			    "'%.60s…' (%zu bytes) is too long for kmod: with the module name '%s' it "
+			    "exceeds kmod's %d-byte key, and kmod answers nothing\n",
+			    alias, strlen(alias), mod, KMOD_KEY_MAX);
+			return -ENAMETOOLONG;
+		}
+	}
+	return 0;
+}
+
 MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *alias,
 					  struct modalias_result *res)
 {
@@ -705,16 +742,17 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 	if (r < 0)
 		return r;
 	len = strlen(alias);
-	if (len > QUERY_MAX)
-		len = QUERY_MAX;
 	if (!grow((void **)&res->query, &res->query_cap, len + 1, 1))
 		return -ENOMEM;
+	/* as kmod: the alias is cut at KMOD_NORMALIZE_MAX bytes */
 	if (alias_normalize(alias, len, res->query, &qlen) < 0) {
-		err(t->ctx, "'%.*s' has unbalanced brackets\n", LOG_ECHO_LEN(alias, len));
+		err(t->ctx, "'%.*s' has unbalanced brackets\n",
+		    LOG_ECHO_LEN(alias, len));
 		return -EINVAL;
 	}
 
-	for (unsigned int l = 0; l < LAYER_LOOKUP_MAX; l++) {
+	for (size_t o = 0; o < ARRAY_SIZE(lookup_order); o++) {
+		enum layer_id l = lookup_order[o];
 		const struct layer *ly = &t->layers[l];
 
 		if (!ly->n)
@@ -724,9 +762,17 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 		if (r < 0)
 			return r;
 		if (res->n_hits) {
-			res->layer = l;
 			r = group_modules(t, ly, res, l != LAYER_CONFIG);
-			return r < 0 ? r : (int)res->n_mods;
+			/* in kmod's order, so the message names the module kmod fails on */
+			if (r == 0)
+				r = check_key_length(t, l, res, alias, qlen);
+			if (r < 0) {
+				res->n_hits = 0;
+				res->n_mods = 0;
+				return r;
+			}
+			res->layer = l;
+			return (int)res->n_mods;
 		}
 	}
 	return 0;

@@ -214,9 +214,17 @@ const char *modalias_bus_field_help(const char *bus, const char *field);
  * strerror() of ENOENT); an unset field is -ENOENT too where it says so,
  * without a message.
  *
- * A modalias of a bus the library does not know is still taken apart: its
- * bus is the prefix before the first ':' and its only field, "raw", holds
- * the rest.
+ * A modalias of a bus the library does not know (cxl:, dax:, xen:, …) is
+ * still taken apart, generically: its bus is the text before the first ':'
+ * (not empty) and its only field, "raw", holds everything after that ':'
+ * as it is (empty, or with more ':'), so it formats back byte for byte.
+ *
+ * of: strings are split as the kernel cannot tell: it writes any character
+ * in the name and the type, so of the 'T's the one whose type looks most
+ * like one ("(null)", "<NULL>", empty, then a lower-case word) starts the
+ * type, the leftmost of equals, and compatibles start at a 'C' followed by
+ * a lower-case letter (or a digit or capital with a ',' before the next
+ * 'C', or at a final 'C').
  */
 struct modalias_dev;
 
@@ -530,12 +538,14 @@ int modalias_sysfs_foreach(struct modalias_ctx *ctx, modalias_sysfs_fn fn,
  *
  * An alias table answers "which modules does this modalias want?" the way
  * kmod_module_new_from_lookup() does, from the same sources in the same
- * order, the first source with a match winning: modprobe.d "alias" lines,
- * module names (modules.dep), symbols (modules.symbols), modprobe.d
- * install/remove commands, modules.alias (and any table loaded with
- * modalias_table_load_file(), modalias_table_load_buffer() or
- * modalias_table_add()), the builtin modules' aliases
- * (modules.builtin.modinfo), and builtin module names (modules.builtin).
+ * order (kmod 30), the first source with a match winning: modprobe.d
+ * "alias" lines, module names (modules.dep), symbols (modules.symbols),
+ * modprobe.d install then remove commands, modules.alias (and any table
+ * loaded with modalias_table_load_file(), modalias_table_load_buffer() or
+ * modalias_table_add()), builtin module names (modules.builtin), and the
+ * builtin modules' aliases (modules.builtin.modinfo).  modules.alias lines
+ * are read as depmod writes them: the module is the last word, the pattern
+ * all before it, spaces included.
  * Patterns and queries are normalised as kmod does ('-' is '_' outside
  * brackets) and matched with fnmatch(3) semantics; every matching module is
  * reported once, in modules.order order.
@@ -815,10 +825,13 @@ struct modalias_result *modalias_result_unref(struct modalias_result *result);
  * @result: where the answer goes.
  *
  * Looks @alias up as kmod_module_new_from_lookup() does.  Like kmod, only
- * the first 4095 bytes of @alias are considered.
+ * the first 4095 bytes of @alias are considered, and like kmod there is no
+ * answer when @alias and the name of a module it matches do not fit kmod's
+ * 4096-byte key (the name, '\\', the alias, a NUL): kmod fails the lookup.
  *
  * Returns: the number of modules found (0: none), -EINVAL for an alias
- * with unbalanced brackets, -ENOMEM.
+ * with unbalanced brackets, -ENAMETOOLONG for an alias too long for kmod
+ * (each logged), -ENOMEM.
  *
  * Since: 1
  */

@@ -18,8 +18,20 @@ static inline uint32_t fnv_step(uint32_t h, unsigned char c)
 }
 uint32_t hash_bytes(const char *s, size_t len);
 
+/* kmod 30's buffers (PATH_MAX, 4096 bytes), which decide what it answers:
+ *  - shared/util.c alias_normalize() copies at most KMOD_NORMALIZE_MAX
+ *    bytes of an alias or pattern (more only to close a bracket that
+ *    straddles the limit): the rest is cut off, in depmod's patterns and
+ *    in libkmod's lookups alike;
+ *  - libkmod/libkmod-module.c kmod_module_new_from_alias() refuses, with
+ *    -ENAMETOOLONG, a module whose name, '\', the alias and a NUL exceed
+ *    KMOD_KEY_MAX: that error ends the whole lookup, so no answer. */
+#define KMOD_KEY_MAX 4096
+#define KMOD_NORMALIZE_MAX (KMOD_KEY_MAX - 1)
+
 /* kmod's alias_normalize(): '-' → '_' outside brackets; a stray ']' or an
- * unterminated '[' is -EINVAL.  out has room for len + 1 bytes. */
+ * unterminated '[' is -EINVAL; cut at KMOD_NORMALIZE_MAX bytes as kmod
+ * does.  out has room for len + 1 bytes. */
 int alias_normalize(const char *in, size_t len, char *out, size_t *out_len);
 
 struct pool {
@@ -40,8 +52,10 @@ struct map {
 	unsigned int n, cap;
 };
 
-/* The sources of kmod_module_new_from_lookup(), in its order: the first
- * one that matches wins. */
+/* The sources of kmod_module_new_from_lookup().  These numbers are where
+ * each is stored (an index cache keeps them); the order in which lookups
+ * try them — kmod's, the first one that matches wins — is lookup_order[]
+ * in index.c. */
 enum layer_id {
 	LAYER_CONFIG,        /* modprobe.d "alias" (fnmatch, config order) */
 	LAYER_NAME,          /* modules.dep: a module's own name (exact) */

@@ -96,7 +96,8 @@ int alias_normalize(const char *in, size_t len, char *out, size_t *out_len)
 {
 	size_t i;
 
-	for (i = 0; i < len; i++) {
+	/* kmod's loop bound; a bracket may carry i past it, as in kmod */
+	for (i = 0; i < len && i < KMOD_NORMALIZE_MAX; i++) {
 		char c = in[i];
 
 		switch (c) {
@@ -440,9 +441,23 @@ static const char *token_end(const char *s, const char *end)
 	return s;
 }
 
+static const char *rskip_ws(const char *start, const char *s)
+{
+	while (s > start && (s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\r'))
+		s--;
+	return s;
+}
+
 /* "alias PATTERN MODULE" lines (modules.alias, modules.symbols, or a file
  * of the same form); comments and blank lines are skipped.  Returns the
- * number of rejected lines. */
+ * number of rejected lines.
+ *
+ * depmod writes each line as "alias %s %s\n" with the module's alias as the
+ * kernel has it, spaces included (arm64's "mt8186_mt6366 soc card"), and
+ * keys modules.alias.bin, which kmod reads, on that whole alias: so the
+ * module is the last word and the pattern everything between, its inner
+ * white space kept (only white space at its ends cannot be told from the
+ * separators). */
 static int load_alias_text(struct modalias_table *t, enum layer_id layer, const char *name,
 			   const char *buf, size_t len)
 {
@@ -457,7 +472,7 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 	if (t->pool.oom || !pool_reserve(&t->pool, len))
 		return -ENOMEM;
 	while (next_line(&it, &s, &n)) {
-		const char *end = s + n, *kw, *kw_end, *pat, *pat_end, *mod, *mod_end, *rest;
+		const char *end = s + n, *kw, *kw_end, *pat, *pat_end, *mod, *mod_end;
 		int r;
 
 		if (memchr(s, '\0', n)) {
@@ -476,19 +491,15 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 			continue;
 		}
 		pat = skip_ws(kw_end, end);
-		pat_end = token_end(pat, end);
-		mod = skip_ws(pat_end, end);
-		mod_end = token_end(mod, end);
-		rest = skip_ws(mod_end, end);
-		if (pat == pat_end || mod == mod_end) {
+		mod_end = rskip_ws(pat, end);
+		mod = mod_end;
+		while (mod > pat && mod[-1] != ' ' && mod[-1] != '\t' && mod[-1] != '\r')
+			mod--;
+		pat_end = rskip_ws(pat, mod);
+		if (pat == pat_end) {
 			if (bad++ < BAD_NAMED)
 				err(t->ctx, "%s:%u: missing %s\n", name, it.line,
-				    pat == pat_end ? "pattern and module" : "module name");
-			continue;
-		}
-		if (rest != end) {
-			if (bad++ < BAD_NAMED)
-				err(t->ctx, "%s:%u: unexpected text after the module name\n", name, it.line);
+				    mod == mod_end ? "pattern and module" : "module name");
 			continue;
 		}
 		r = add_pattern(t, layer, pat, (size_t)(pat_end - pat), mod, (size_t)(mod_end - mod),

@@ -85,9 +85,11 @@ static GPtrArray *alias_lines(const char *path, bool patterns)
 	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
 	lines = g_strsplit(text, "\n", -1);
 	for (char **l = lines; *l; l++) {
-		g_auto(GStrv) f = g_strsplit_set(*l, " \t", -1);
-		if (g_strv_length(f) == 3 && strcmp(f[0], "alias") == 0)
-			g_ptr_array_add(out, g_strdup(patterns ? f[1] : f[2]));
+		/* depmod's "alias %s %s": the module is the last word, the
+		 * pattern all between (arm64 has aliases with spaces) */
+		const char *sp = strrchr(*l, ' ');
+		if (g_str_has_prefix(*l, "alias ") && sp && sp > *l + 6)
+			g_ptr_array_add(out, patterns ? g_strndup(*l + 6, (gsize)(sp - *l - 6)) : g_strdup(sp + 1));
 	}
 	g_strfreev(lines);
 	return out;

@@ -57,7 +57,7 @@ static void test_malformed(void)
 	g_string_append(buf, "alias pci:v[0-9* broken\n");                                     /* 8 */
 	g_string_append(buf, "alias pci:v]* broken\n");                                        /* 9 */
 	g_string_append(buf, "options foo bar=1\n");                                           /* 10 */
-	g_string_append(buf, "alias a b c\n");                                                 /* 11 */
+	g_string_append(buf, "alias a b c\n");                                                 /* 11: "a b" */
 	g_string_append_len(buf, "alias nul\0x mod\n", 16);                                    /* 12 */
 	g_string_append(buf, "alias platform:after-bad after_bad\n");                          /* 13 */
 	g_string_append(buf, "alias long:");                                                   /* 14 */
@@ -65,11 +65,15 @@ static void test_malformed(void)
 		g_string_append_c(buf, "0123456789abcdef"[i % 16]);
 	g_string_append(buf, "* longmod\n");
 	g_string_append(buf, "\talias\tspi:tabs\ttabbed\r\n");                                 /* 15 */
-	g_string_append(buf, "alias dmi*:svn*LENOVO*: last-line-no-newline");                   /* 16 */
+	g_string_append(buf, "alias mt8188 mt6359 soc card mt8188_mt6359\n");                  /* 16: arm64 6.12 */
+	g_string_append(buf, "alias  two  spaces\tand\ta tab  spaced \r\n");                 /* 17 */
+	g_string_append(buf, "alias dmi*:svn*LENOVO*: last-line-no-newline");                   /* 18 */
 
 	g_assert_cmpint(modalias_table_new(ctx, &t), ==, 0);
-	g_assert_cmpint(modalias_table_load_buffer(t, "test.alias", buf->str, buf->len), ==, 7);
+	g_assert_cmpint(modalias_table_load_buffer(t, "test.alias", buf->str, buf->len), ==, 6);
 	for (int line = 6; line <= 12; line++) {
+		if (line == 11)
+			continue;
 		g_autofree char *where = g_strdup_printf("test.alias:%d:", line);
 		if (!strstr(test_log_text(), where))
 			g_error("no message for line %d in:\n%s", line, test_log_text());
@@ -77,7 +81,17 @@ static void test_malformed(void)
 	g_assert_nonnull(strstr(test_log_text(), "test.alias:8: unbalanced brackets"));
 	g_assert_nonnull(strstr(test_log_text(), "test.alias:12: NUL byte"));
 	g_assert_nonnull(strstr(test_log_text(), "test.alias:7: missing module name"));
-	g_assert_cmpint(modalias_table_get_pattern_count(t), ==, 6);
+	g_assert_nonnull(strstr(test_log_text(), "test.alias:6: missing pattern and module"));
+	g_assert_null(strstr(test_log_text(), "test.alias:11:"));
+	g_assert_null(strstr(test_log_text(), "test.alias:16:"));
+	g_assert_cmpint(modalias_table_get_pattern_count(t), ==, 9);
+	/* depmod writes an alias with spaces as it is: the module is the last
+	 * word, the pattern all before it, its inner white space kept */
+	assert_answer(t, "a b", "c");
+	assert_answer(t, "mt8188 mt6359 soc card", "mt8188_mt6359");
+	assert_answer(t, "mt8188_mt6359 soc card", "");
+	assert_answer(t, "mt8188  mt6359 soc card", "");
+	assert_answer(t, "two  spaces\tand\ta tab", "spaced");
 	/* good lines, before and after the bad ones, all answer */
 	assert_answer(t, "usb:v1234p0001d0100dc00dsc00dp00ic03isc01ip01in00", "good_one");
 	assert_answer(t, "platform:after-bad", "after_bad");
@@ -160,6 +174,93 @@ static void test_queries(void)
 
 	modalias_result_unref(res);
 	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+}
+
+/* kmod tries builtin module names before the builtin modules' aliases:
+ * 6.12's crc64-rocksoft is both (lib/crc64-rocksoft.ko is builtin, and
+ * crc64_rocksoft_generic has the alias crc64-rocksoft). */
+static void test_lookup_order(void)
+{
+	g_autofree char *dir = g_test_build_filename(G_TEST_DIST, "data", "linux-6.12.118+deb12-amd64", NULL);
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t;
+	struct modalias_result *res;
+	GString *q = g_string_new("acpi:PNP0C0A:");
+
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, dir, &t), ==, 0);
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+	g_assert_cmpint(modalias_table_lookup(t, "crc64-rocksoft", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_source(res), ==, "builtin");
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "crc64_rocksoft");
+	g_assert_true(modalias_result_is_builtin(res, 0));
+	g_assert_cmpint(modalias_table_lookup(t, "crypto-crc64-rocksoft", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_source(res), ==, "builtin-alias");
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "crc64_rocksoft_generic");
+
+	/* kmod's 4096-byte key: "battery\" and the alias and a NUL */
+	while (q->len < 4096 - 2 - strlen("battery"))
+		g_string_append_c(q, 'X');
+	g_assert_cmpint(modalias_table_lookup(t, q->str, res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "battery");
+	g_string_append_c(q, 'X');
+	test_log_clear();
+	g_assert_cmpint(modalias_table_lookup(t, q->str, res), ==, -ENAMETOOLONG);
+	g_assert_cmpuint(modalias_result_get_count(res), ==, 0);
+	g_assert_nonnull(strstr(test_log_text(), "(4088 bytes) is too long for kmod: with the module name 'battery'"));
+	/* a longer one is cut at 4095 bytes first: still no answer */
+	for (int i = 0; i < 10000; i++)
+		g_string_append_c(q, 'X');
+	g_assert_cmpint(modalias_table_lookup(t, q->str, res), ==, -ENAMETOOLONG);
+	/* where nothing matches, nothing is too long */
+	q->str[0] = 'z';
+	g_assert_cmpint(modalias_table_lookup(t, q->str, res), ==, 0);
+	/* a bracket that straddles the cut is kept whole, as kmod does */
+	g_string_truncate(q, 4090);
+	g_string_append(q, "[abcdefgh]XXXX");
+	g_assert_cmpint(modalias_table_lookup(t, q->str, res), ==, 0);
+	g_string_truncate(q, 4090);
+	g_string_append(q, "[abcdefghXXXX");
+	g_assert_cmpint(modalias_table_lookup(t, q->str, res), ==, -EINVAL);
+
+	g_string_free(q, TRUE);
+	modalias_result_unref(res);
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+}
+
+/* arm64 6.12's aliases with spaces and the lookup order, the same from
+ * the text and from the index cache written and mapped back. */
+static void test_spaces_cached(void)
+{
+	g_autofree char *dir = g_test_build_filename(G_TEST_DIST, "data", "linux-6.12.118+deb12-arm64", NULL);
+	g_autofree char *cache = g_dir_make_tmp("modalias-cache-XXXXXX", NULL);
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t;
+
+	for (int round = 0; round < 3; round++) {
+		/* 0: from the text, 1: from it and the cache written, 2: mapped */
+		g_assert_cmpint(round == 0 ? modalias_table_new_from_directory(ctx, dir, &t) :
+					     modalias_table_open(ctx, dir, cache, &t), ==, 0);
+		assert_answer(t, "mt8188 mt6359 soc card", "mt8188_mt6359");
+		assert_answer(t, "mt8186-mt6366 soc card", "mt8186_mt6366");
+		assert_answer(t, "platform: mt8365_mt6357", "mt8365_mt6357");
+		assert_answer(t, "crc64-rocksoft", "crc64_rocksoft");
+		modalias_table_unref(t);
+	}
+	{
+		g_autoptr(GDir) d = g_dir_open(cache, 0, NULL);
+		const char *f;
+		int n = 0;
+		while ((f = g_dir_read_name(d))) {
+			g_autofree char *path = g_build_filename(cache, f, NULL);
+			g_assert_true(g_str_has_suffix(f, ".idx"));
+			unlink(path);
+			n++;
+		}
+		g_assert_cmpint(n, ==, 1); /* round 2 mapped what round 1 wrote */
+	}
+	rmdir(cache);
 	modalias_ctx_unref(ctx);
 }
 
@@ -260,6 +361,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/table/malformed", test_malformed);
 	g_test_add_func("/table/queries", test_queries);
 	g_test_add_func("/table/config", test_config);
+	g_test_add_func("/table/lookup-order", test_lookup_order);
+	g_test_add_func("/table/spaces-cached", test_spaces_cached);
 	g_test_add_func("/table/memory", test_memory);
 	g_test_add_func("/table/directory-errors", test_directory_errors);
 	return g_test_run();

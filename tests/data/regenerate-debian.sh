@@ -1,0 +1,93 @@
+#!/bin/bash
+# Regenerates tests/data/linux-KVER/: Debian's real depmod output for the
+# kernel package linux-image-KVER of architecture ARCH (index files only,
+# no .ko files).  The output directory is itself a valid kmod module
+# directory, read by the oracle test (tests/test-oracle.c) with libkmod.
+#
+# Usage: regenerate-debian.sh KVER [ARCH] [OUTDIR]
+#   KVER    the kernel's release, as in /lib/modules: 6.1.0-57-amd64,
+#           6.12.118+deb12-arm64, …  (the package is linux-image-KVER)
+#   ARCH    the package's architecture (default: the last '-' part of
+#           KVER, e.g. amd64, arm64).  A foreign one needs
+#           `dpkg --add-architecture ARCH && apt-get update` first.
+#   OUTDIR  defaults to linux-KVER/ next to this script.
+#
+# The fixtures of this tree, one line each (a new kernel is one more line
+# here and one in tests/test-oracle.c):
+#   regenerate-debian.sh 6.1.0-57-amd64          (bookworm)
+#   regenerate-debian.sh 6.12.118+deb12-amd64    (bookworm-security)
+#   regenerate-debian.sh 6.12.118+deb12-arm64    (bookworm-security)
+#
+# Needs apt-get (access to Debian's archive), dpkg-deb and depmod (kmod).
+# Idempotent: the index files in OUTDIR are overwritten, nothing else is
+# touched.  Set DEB=/path/to/linux-image-KVER_*.deb to skip the download.
+set -euo pipefail
+
+if [ $# -lt 1 ] || [ $# -gt 3 ]; then
+	echo "usage: $0 KVER [ARCH] [OUTDIR]" >&2
+	exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+kver=$1
+arch=${2:-${kver##*-}}
+out=${3:-$here/linux-$kver}
+pkg=linux-image-$kver
+
+tmp=$(mktemp -d)
+chmod 755 "$tmp"   # lets apt-get download as user _apt
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -n "${DEB:-}" ]; then
+	deb=$(readlink -f "$DEB")
+else
+	(cd "$tmp" && apt-get download "$pkg:$arch" >/dev/null)
+	deb=$(ls "$tmp/${pkg}"_*.deb)
+fi
+
+dpkg-deb -x "$deb" "$tmp/root"
+# depmod's warnings (unmatched brackets, …) are part of the record
+depmod -b "$tmp/root" "$kver" 2> "$tmp/depmod.err" || { cat "$tmp/depmod.err" >&2; exit 1; }
+moddir=$tmp/root/lib/modules/$kver
+
+files="modules.alias modules.alias.bin modules.builtin modules.builtin.bin
+       modules.builtin.alias.bin modules.builtin.modinfo modules.dep
+       modules.dep.bin modules.order modules.softdep modules.symbols
+       modules.symbols.bin modules.devname"
+# modules.weakdep only exists with kmod >= 33
+[ -f "$moddir/modules.weakdep" ] && files="$files modules.weakdep"
+
+mkdir -p "$out"
+for f in $files; do
+	install -m 0644 "$moddir/$f" "$out/$f"
+done
+
+version=$(dpkg-deb -f "$deb" Version)
+{
+	echo "# linux-$kver: Debian depmod output"
+	echo
+	echo "Index files only (no \`.ko\` files) produced by kmod's \`depmod\` from"
+	echo "Debian's real kernel package:"
+	echo
+	echo "- package: \`$pkg\` ($arch), version \`$version\` (\`dpkg-deb -f\`)"
+	echo "- commands: \`apt-get download $pkg:$arch\`, \`dpkg-deb -x *.deb ROOT\`,"
+	echo "  \`depmod -b ROOT $kver\` ($(depmod --version | head -1)),"
+	echo "  then the index files of \`ROOT/lib/modules/$kver/\` were copied here"
+	echo "- depmod's warnings: $(if [ -s "$tmp/depmod.err" ]; then echo; sed 's/^/  /' "$tmp/depmod.err"; else echo none; fi)"
+	echo "- generated: $(date -u +%Y-%m-%d) on $(. /etc/os-release && echo "$PRETTY_NAME")"
+	echo "- regenerate: \`tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
+	echo
+	echo "This directory is a valid kmod module directory, e.g."
+	echo "\`kmod_new(\"tests/data/linux-$kver\", (const char *[]){NULL})\`."
+	echo
+	echo "- modules.alias: $(grep -c '^alias' "$out/modules.alias") aliases"
+	echo "  ($(awk '/^alias/ && NF != 3' "$out/modules.alias" | wc -l) of them with spaces)"
+	echo "- modules.order: $(wc -l < "$out/modules.order") modules"
+	echo "- modules.builtin: $(wc -l < "$out/modules.builtin") built-in modules"
+	echo
+	echo "| file | bytes |"
+	echo "|------|------:|"
+	for f in $files; do
+		echo "| $f | $(stat -c %s "$out/$f") |"
+	done
+} > "$out/README.md"
+echo "wrote $out"
