@@ -19,6 +19,8 @@
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
 
 /* ---- logging ---------------------------------------------------------- */
 
@@ -212,7 +214,8 @@ bool glob_match_libc(const char *pattern, const char *s);
 
 /* ---- module names (load.c) -------------------------------------------- */
 
-/* 0 when name can be a module's name, as libkmod takes it (at most
- * NAME_MAX bytes, no '/', no control character, not empty once
- * normalised); else -ENAMETOOLONG, or -EINVAL with why set to the reason. */
-int module_name_check(const char *name, const char **why);
+/* 0 when the first len bytes of name (or up to its NUL) can be a module's
+ * name, as libkmod takes it (at most NAME_MAX bytes, no '/', no control
+ * character, not empty once normalised); else -ENAMETOOLONG, or -EINVAL
+ * with why set to the reason.  Tables, configs and the loader all ask it. */
+int module_name_check(const char *name, size_t len, const char **why);

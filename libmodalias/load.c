@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,9 @@ struct modalias_loader {
  * name is one path component: at most NAME_MAX bytes, no '/', no control
  * character (it is written to logs), and not empty once normalised.
  */
-int module_name_check(const char *name, const char **why)
+int module_name_check(const char *name, size_t len, const char **why)
 {
-	size_t len = strnlen(name, NAME_MAX + 1);
-
+	len = strnlen(name, len < NAME_MAX + 1 ? len : NAME_MAX + 1);
 	*why = NULL;
 	if (len > NAME_MAX)
 		return -ENAMETOOLONG;
@@ -73,7 +73,7 @@ int module_name_check(const char *name, const char **why)
 static int module_name_ok(const struct modalias_loader *l, const char *name, int priority)
 {
 	const char *why, *more;
-	int r = module_name_check(name, &why);
+	int r = module_name_check(name, SIZE_MAX, &why);
 	size_t n = 0;
 
 	if (r == 0)

@@ -195,18 +195,19 @@ static int map_find(struct map *m, const struct pool *pool, struct pool *ipool,
 	return ipool->oom ? -ENOMEM : 0;
 }
 
-static int module_id(struct modalias_table *t, const char *name, size_t len, uint32_t *id)
+/* The id of a module, added when new; -ENAMETOOLONG/-EINVAL (why set) for
+ * what is not a module name (module_name_check()). */
+static int module_id(struct modalias_table *t, const char *name, size_t len, uint32_t *id, const char **why)
 {
-	char norm[256];
+	char norm[NAME_MAX + 1];
 	size_t nlen;
 	uint32_t v;
 	int r;
 
-	if (len >= sizeof(norm))
-		return -ENAMETOOLONG;
+	r = module_name_check(name, len, why);
+	if (r < 0)
+		return r;
 	modname_normalize(name, len, norm, &nlen);
-	if (nlen == 0)
-		return -EINVAL;
 	v = t->n_modules;
 	r = map_find(&t->module_map, &t->pool, &t->pool, norm, nlen, &v, true);
 	if (r < 0)
@@ -291,6 +292,7 @@ static int add_pattern(struct modalias_table *t, enum layer_id l, const char *pa
 		       size_t plen, const char *module, size_t mlen, uint32_t origin, uint32_t line)
 {
 	char stackbuf[512], *norm = plen < sizeof(stackbuf) ? stackbuf : malloc(plen + 1);
+	const char *why = NULL;
 	uint32_t mod;
 	size_t nlen;
 	int r;
@@ -303,10 +305,17 @@ static int add_pattern(struct modalias_table *t, enum layer_id l, const char *pa
 		    table_origin_name(t, origin), line, LOG_ECHO_LEN(pattern, plen));
 		goto out;
 	}
-	r = module_id(t, module, mlen, &mod);
+	r = module_id(t, module, mlen, &mod, &why);
 	if (r < 0) {
-		err(t->ctx, "%s:%u: bad module name '%.*s'\n", table_origin_name(t, origin), line,
-		    LOG_ECHO_LEN(module, mlen));
+		if (r == -ENAMETOOLONG)
+			why = "longer than " STRINGIFY(NAME_MAX) " bytes";
+		if (line)
+			err(t->ctx, "%s:%u: bad module name '%.*s': %s\n", table_origin_name(t, origin), line,
+			    LOG_ECHO_LEN(module, mlen), why ? why : strerror(-r));
+		else
+			err(t->ctx, "%s: bad module name '%.*s': %s\n", table_origin_name(t, origin),
+			    LOG_ECHO_LEN(module, mlen), why ? why : strerror(-r));
+		r = -EINVAL;
 		goto out;
 	}
 	if (l == LAYER_BUILTIN_ALIAS || l == LAYER_BUILTIN_NAME)
@@ -583,7 +592,7 @@ static int load_order(struct modalias_table *t, const char *buf, size_t len)
 	size_t n;
 
 	while (next_line(&it, &s, &n)) {
-		const char *base = s, *end = s + n;
+		const char *base = s, *end = s + n, *why;
 		uint32_t id;
 		int r;
 
@@ -593,7 +602,7 @@ static int load_order(struct modalias_table *t, const char *buf, size_t len)
 				base = q + 1;
 		if (base >= end)
 			continue;
-		r = module_id(t, base, (size_t)(end - base), &id);
+		r = module_id(t, base, (size_t)(end - base), &id, &why);
 		if (r == -ENOMEM)
 			return r;
 		if (r == 0 && t->modules[id].prio == UINT32_MAX)
@@ -824,7 +833,8 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		if (r == -EINVAL)
 			r = 0; /* logged; kmod would not match it either */
 	}
-	kmod_dl.kmod_config_iter_free_iter(iter);
+	if (iter)
+		kmod_dl.kmod_config_iter_free_iter(iter);
 	/* install and remove commands make their module names resolvable */
 	for (int k = 0; r >= 0 && k < 2; k++) {
 		iter = k == 0 ? kmod_dl.kmod_config_get_install_commands(kctx) : kmod_dl.kmod_config_get_remove_commands(kctx);
@@ -835,7 +845,8 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 			if (r == -EINVAL)
 				r = 0;
 		}
-		kmod_dl.kmod_config_iter_free_iter(iter);
+		if (iter)
+			kmod_dl.kmod_config_iter_free_iter(iter);
 	}
 	/* blacklists: not for lookups, for modalias_table_is_blacklisted() */
 	iter = r >= 0 ? kmod_dl.kmod_config_get_blacklists(kctx) : NULL;
@@ -845,7 +856,8 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		if (r == -EINVAL)
 			r = 0;
 	}
-	kmod_dl.kmod_config_iter_free_iter(iter);
+	if (iter)
+		kmod_dl.kmod_config_iter_free_iter(iter);
 	kmod_dl.kmod_unref(kctx);
 	if (r >= 0)
 		r = table_build(t);

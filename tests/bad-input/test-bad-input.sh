@@ -1023,7 +1023,8 @@ row conf-directory in: '`--config` a directory' \
 
 LM="$data/load/lib/modules/9.9.9-test"
 fresh
-printf 'alias test:dev:missing nosuchmod\nalias test:dev:slash /tmp/evil\n' >"$r/missing.conf"
+printf 'alias test:dev:missing nosuchmod\n' >"$r/missing.conf"
+printf 'alias test:dev:slash /tmp/evil\n' >"$r/slash.conf"
 row load-dry-missing-module in: '`load --dry-run` of a modprobe.d `alias test:dev:missing nosuchmod` (no such module)' \
 	err: "modalias load: module 'nosuchmod' not found" exit: 1 out: '' \
 	also: 'stdout: nothing, as `modprobe -n -v` prints for it; exit 1, as the real run fails' \
@@ -1035,10 +1036,17 @@ row load-json-missing-module in: '`load --dry-run --json` of the same alias' \
 ]' also: 'stdout: the module, "not found", errno ENOENT' \
 	-- "$cli" load --dry-run --json -m "$LM" -C "$r/missing.conf" test:dev:missing
 row load-dry-slash-name in: '`load --dry-run` of a modprobe.d `alias test:dev:slash /tmp/evil` (a path for a module name)' \
-	err: "modalias load: '/tmp/evil' is not a module name (Invalid argument)" exit: 1 out: '' \
-	also: 'libkmod is not asked about it' \
-	fixed: 'libmodalias/load.c `modalias_loader_load`: any name from the table went to libkmod; `/tmp/evil` "would insert" (`insmod  `), exit 0' \
-	-- "$cli" load --dry-run -m "$LM" -C "$r/missing.conf" test:dev:slash
+	err: "modalias: modprobe.d: bad module name '/tmp/evil': it has a '/'" exit: 1 out: '' \
+	also: 'the line is refused when the configuration is read (one rule of what a module name is, module_name_check(), for tables, configs and the loader); libkmod is never asked about it' \
+	fixed: 'libmodalias/load.c `modalias_loader_load`, libmodalias/table.c `module_id`: any name from the table went to libkmod; `/tmp/evil` "would insert" (`insmod  `), exit 0' \
+	-- "$cli" load --dry-run -m "$LM" -C "$r/slash.conf" test:dev:slash
+long_mod=$(printf 'm%.0s' $(seq 300))
+printf 'alias acme:long %s\nalias acme:good snd_ens1370\n' "$long_mod" >"$r/long.conf"
+row conf-long-module in: 'a modprobe.d `alias acme:long mmm…` whose module name is 300 bytes, before a good alias' \
+	err: "modalias: modprobe.d: bad module name '${long_mod:0:200}': longer than 255 bytes" exit: 0 out: 'snd_ens1370' \
+	also: 'stdout: the good alias of the same file answers; the long one is skipped, as libkmod cannot take it' \
+	fixed: 'libmodalias/table.c `modalias_table_load_config`: the name stopped the whole configuration with ENAMETOOLONG, then a NULL iterator went to kmod_config_iter_free_iter() and every command reading that file crashed (SIGSEGV)' \
+	-- "$cli" resolve --no-cache -m "$D" -C "$r/long.conf" acme:good acme:long
 row build-unknown-field in: '`build usb nosuch=1`' \
 	err: "modalias: unknown field 'nosuch' of bus usb
 modalias build: bad field 'nosuch=1'" exit: 2 out: '' \

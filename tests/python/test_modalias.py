@@ -837,8 +837,10 @@ class TestLoader(unittest.TestCase):
                 recs = loader.load(table, "test:dev:missing")
                 self.assertEqual([(r.module, r.state, r.detail, r.errno) for r in recs],
                                  [("nosuchmod", "not found", "", errno.ENOENT)])
+                # a path is no module name: the table refuses the line when it reads the
+                # configuration, so the alias answers nothing at all
                 recs = loader.load(table, "test:dev:slash")
-                self.assertEqual([(r.module, r.state, r.errno) for r in recs], [("a/b", "not found", errno.EINVAL)])
+                self.assertEqual(recs, [])
                 modprobe = shutil.which("modprobe") or next(
                     (p for p in ("/sbin/modprobe", "/usr/sbin/modprobe") if os.path.exists(p)), None)
                 if modprobe:
