@@ -30,6 +30,7 @@
 #include <glib.h>
 
 #include "cli-config.h"
+#include "read-file.h"
 #include "uevent.h"
 #include "libmodalias.h"
 
@@ -683,7 +684,7 @@ static int run_daemon(void)
 	if (opt.netlink_group == 1 && !opt.trust_any_sender) {
 		/* the kernel's group: what came before we listened is not awaited */
 		g_autofree char *text = NULL;
-		if (g_file_get_contents("/sys/kernel/uevent_seqnum", &text, NULL, NULL)) {
+		if (read_file("/sys/kernel/uevent_seqnum", READ_FILE_ATTR_MAX, 0, &text, NULL) == 0) {
 			arrived_seq = g_ascii_strtoull(text, NULL, 10);
 			arrived_known = true;
 		}

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "cli-config.h"
+#include "read-file.h"
 #include "libmodalias.h"
 
 enum {
@@ -709,7 +710,8 @@ static const char *module_state(struct list_state *st, unsigned int i)
 
 	if (modalias_result_is_builtin(st->res, i))
 		return "builtin";
-	if (g_file_get_contents(sysmod, &state, NULL, NULL) && g_str_has_prefix(state, "live"))
+	/* a sysfs attribute: bounded, and a FIFO there cannot block */
+	if (read_file(sysmod, READ_FILE_ATTR_MAX, 0, &state, NULL) == 0 && g_str_has_prefix(state, "live"))
 		return "loaded";
 	if (modalias_table_is_blacklisted(st->table, m))
 		return "blacklisted";

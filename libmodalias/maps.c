@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "libmodalias-private.h"
+#include "read-file.h"
 #include "table-private.h"
 #include "maps-private.h"
 
@@ -778,29 +779,21 @@ MODALIAS_EXPORT int modalias_map_new_from_buffer(struct modalias_ctx *ctx, const
 MODALIAS_EXPORT int modalias_map_new_from_file(struct modalias_ctx *ctx, const char *path,
 					       int type, struct modalias_map **ret)
 {
-	FILE *f;
-	struct strbuf sb;
-	char chunk[65536];
-	size_t n;
+	char why[64], *buf;
+	size_t len;
 	int r;
 
 	if (!ctx || !path || !ret)
 		return -EINVAL;
-	r = open_regular_file(path, &f);
+	/* bounded: documented in libmodalias.h */
+	r = read_file(path, READ_FILE_TABLE_MAX, 0, &buf, &len);
 	if (r < 0) {
-		err(ctx, "cannot open %s: %s\n", path, r == -EINVAL ? "not a regular file" : strerror(-r));
+		err(ctx, "cannot %s %s: %s\n", r == -EFBIG ? "read" : "open", path,
+		    read_file_error(r, READ_FILE_TABLE_MAX, why, sizeof(why)));
 		return r;
 	}
-	strbuf_init(&sb);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_putn(&sb, chunk, n);
-	r = ferror(f) ? -EIO : sb.oom ? -ENOMEM : 0;
-	fclose(f);
-	if (r == -EIO)
-		err(ctx, "cannot read %s\n", path);
-	if (r == 0)
-		r = modalias_map_new_from_buffer(ctx, path, sb.buf ? sb.buf : "", sb.len, type, ret);
-	strbuf_release(&sb);
+	r = modalias_map_new_from_buffer(ctx, path, buf, len, type, ret);
+	free(buf);
 	return r;
 }
 
