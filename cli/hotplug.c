@@ -30,6 +30,7 @@
 #include <glib.h>
 
 #include "cli-config.h"
+#include "cli-output.h"
 #include "read-file.h"
 #include "uevent.h"
 #include "libmodalias.h"
@@ -96,7 +97,9 @@ static void out(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
-	fflush(stdout);
+	/* a line at a time: a dry run that cannot write ends at once (exit
+	 * status 3; a closed pipe: SIGPIPE) */
+	cli_output_flush();
 	pthread_mutex_unlock(&out_lock);
 }
 
@@ -837,6 +840,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	std_fds();
+	/* standard output checked at exit; SIGPIPE at its default action */
+	cli_output_init("hotplug");
 	g_option_context_set_summary(oc, "The kernel's uevent helper (hotplug SUBSYSTEM, the event in the environment),\n"
 				     "or a netlink uevent daemon: modules through libmodalias, then the handlers\n"
 				     "HOTPLUG_DIR/SUBSYSTEM/*.hotplug and HOTPLUG_DIR/default/*.hotplug.");

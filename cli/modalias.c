@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "cli-config.h"
+#include "cli-output.h"
 #include "read-file.h"
 #include "libmodalias.h"
 
@@ -106,21 +107,6 @@ static int print_dev(struct modalias_dev *dev)
 	puts(s);
 	free(s);
 	return EXIT_FOUND;
-}
-
-static void json_string(GString *out, const char *s)
-{
-	g_string_append_c(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c < 0x20)
-			g_string_append_printf(out, "\\u%04x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-	g_string_append_c(out, '"');
 }
 
 /* {"modalias": …, "bus": …, "fields": {"name": "value" | ["v", …]}} */
@@ -509,7 +495,7 @@ static int cmd_parse(int argc, char **argv)
 	}
 	if (json) {
 		g_string_append(j, n_json ? "\n]\n" : "]\n");
-		fputs(j->str, stdout);
+		cli_output_puts(j->str);
 	}
 	g_string_free(j, TRUE);
 	modalias_ctx_unref(ctx);
@@ -659,6 +645,8 @@ static int cmd_resolve(int argc, char **argv)
 			}
 			resolved += r > 0;
 			emit(&o, line, res);
+			/* a filter: a write error ends it now, not at end of input */
+			cli_output_check();
 		}
 		free(line);
 	} else {
@@ -676,7 +664,7 @@ static int cmd_resolve(int argc, char **argv)
 	}
 	if (o.json) {
 		g_string_append(o.json_buf, o.json_n ? "\n]\n" : "]\n");
-		fputs(o.json_buf->str, stdout);
+		cli_output_puts(o.json_buf->str);
 	}
 	if (ret != EXIT_USAGE)
 		ret = resolved ? EXIT_FOUND : EXIT_NOTHING;
@@ -761,6 +749,8 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		putchar('\n');
 	}
 	free(s);
+	/* a write error ends the walk at once, not after the last device */
+	cli_output_check();
 	return 0;
 }
 
@@ -806,7 +796,7 @@ static int cmd_list(int argc, char **argv)
 	r = modalias_sysfs_foreach(ctx, list_one, &st);
 	if (st.json) {
 		g_string_append(st.out, st.devices ? "\n]\n" : "]\n");
-		fputs(st.out->str, stdout);
+		cli_output_puts(st.out->str);
 	}
 	if (r >= 0 && st.table)
 		fprintf(stderr, "%u devices, %u without a driver\n", st.devices, st.driverless);
@@ -941,7 +931,7 @@ static int cmd_load(int argc, char **argv)
 	}
 	if (o.json) {
 		g_string_append(o.out, argc > 1 ? "\n]\n" : "]\n");
-		fputs(o.out->str, stdout);
+		cli_output_puts(o.out->str);
 	}
 	if (ret != EXIT_USAGE)
 		ret = (!resolved || o.failed) ? EXIT_NOTHING : EXIT_FOUND;
@@ -1146,7 +1136,7 @@ static int cmd_map(int argc, char **argv)
 	}
 	if (out) {
 		g_string_append(out, n_json ? "\n]\n" : "]\n");
-		fputs(out->str, stdout);
+		cli_output_puts(out->str);
 		g_string_free(out, TRUE);
 	}
 	modalias_dev_unref(dev);
@@ -1179,11 +1169,13 @@ static void usage(FILE *out)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n--config=FILE reads FILE instead of the default modalias.conf (see modalias.conf(5)).\n"
 		     "Run 'modalias COMMAND --help' for a command's options.\n"
-		     "Exit status: 0 found, 1 nothing found, 2 usage or input error.\n");
+		     "Exit status: 0 found, 1 nothing found, 2 usage or input error,\n"
+		     "3 standard output cannot be written.\n");
 }
 
 int main(int argc, char **argv)
 {
+	cli_output_init("modalias");
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
