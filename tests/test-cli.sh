@@ -61,7 +61,7 @@ check "build: unknown field" 2 - "no field 'colour'" -- "$cli" build usb colour=
 check "build: not FIELD=VALUE" 2 - "is not FIELD=VALUE" -- "$cli" build usb idVendor
 check "build: unknown bus" 2 - "unknown bus 'nosuch'" -- "$cli" build nosuch a=b
 check "build: no bus" 2 - "a BUS is needed" -- "$cli" build
-check "build: bad option" 2 - "Unknown option" -- "$cli" build --frobnicate
+check "build: bad option" 2 - "unknown option --frobnicate" -- "$cli" build --frobnicate
 # a real recorded event (LENOVO_T430S, tests/data/uevents), legacy variables only
 check "build --env usb" 0 build-env-usb "" -- env -i SUBSYSTEM=usb PRODUCT=bdb/1926/0 TYPE=0/0/0 \
 	INTERFACE=2/2/1 DEVPATH=/devices/pci0000:00/0000:00:14.0/usb3/3-4/3-4:1.3 \
@@ -322,5 +322,31 @@ json_ok "load --json: an alias that is not UTF-8" \
 json_ok "build --json: a string field that is not UTF-8" \
 	'd["fields"]["name"] == "a\u00ff" and d["modalias"] == "of:Na\u00ffT<NULL>Cx"' -- \
 	"$cli" build --json of "name=$(printf 'a\377')" 'type=<NULL>' compatible=x
+# ---- '--' ends the options; an unknown option is a usage error ------------------------
+mkdir -p "$tmp/dash"
+printf 'alias -hmac dashmod\nalias acpi:PNP0C0A:* battery\n' >"$tmp/dash/modules.alias"
+printf 'dashof name * compat\n' >"$tmp/dash/-x.ofmap"
+for c in resolve load parse; do
+	check "$c -hmac: an unknown option, not the help" 2 - \
+		"^modalias $c: unknown option -hmac (an alias starting with '-' goes after '--')\$" -- "$cli" $c -hmac
+done
+check "map -hmac: an unknown option" 2 - "^modalias map: unknown option -hmac (a file starting with '-' goes after '--')\$" -- \
+	"$cli" map -hmac
+check "build -hmac: an unknown option" 2 - "^modalias build: unknown option -hmac (an argument starting with '-' goes after '--')\$" -- \
+	"$cli" build -hmac usb
+check "list -hmac: an unknown option" 2 - "^modalias list: unknown option -hmac\$" -- "$cli" list -hmac
+check "modalias -hmac: an unknown option before the command" 2 - "^modalias: unknown option -hmac\$" -- "$cli" -hmac resolve
+check "resolve --frobnicate=1: an unknown long option" 2 - "^modalias resolve: unknown option --frobnicate=1 " -- \
+	"$cli" resolve --frobnicate=1 x
+check "resolve -mj DIR: a value option must end its group" 2 - "unknown option -mj " -- "$cli" resolve -mj "$D" x
+check "resolve -jx: flags grouped" 0 - "" -- "$cli" resolve -jx -m "$D" -C /dev/null acpi:PNP0C0A:
+check "resolve --json -- -hmac acpi:PNP0C0A: ('--' is no alias)" 0 resolve-dashdash "" -- \
+	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- -hmac acpi:PNP0C0A:
+check "resolve --json -- --explain (an option after '--' is an alias)" 1 resolve-dashdash-option "" -- \
+	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- --explain
+check "load --json -- -hmac test:dev:abc" 0 load-dashdash "" -- "$cli" load --json --no-cache --dry-run \
+	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" -- -hmac test:dev:abc
+check "parse -- -x:y" 0 parse-dashdash "" -- "$cli" parse -- -x:y
+check "map -- -x.ofmap" 0 map-dashdash "" -- sh -c "cd '$tmp/dash' && '$cli' map -- -x.ofmap"
 echo "1..$n"
 exit $fail
