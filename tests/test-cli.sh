@@ -12,6 +12,23 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
 
+# report NAME WHY [FILE LABEL]...: the TAP line of test $n ("" for WHY: it
+# passed); on failure the start of each FILE, its lines marked LABEL
+report() {
+	name=$1 why=$2
+	shift 2
+	if [ -z "$why" ]; then
+		echo "ok $n - $name"
+		return
+	fi
+	echo "not ok $n - $name: $why"
+	while [ $# -gt 1 ]; do
+		head -c 3000 "$1" | sed "s/^/# $2: /" | head -20
+		shift 2
+	done
+	fail=1
+}
+
 # check NAME STATUS GOLDEN|- [STDERR-PATTERN] -- COMMAND...
 check() {
 	name=$1 want_status=$2 gold=$3 pattern=$4
@@ -33,14 +50,7 @@ check() {
 	if [ -z "$why" ] && [ -n "$pattern" ] && ! grep -q -e "$pattern" "$tmp/err"; then
 		why="stderr does not say '$pattern'"
 	fi
-	if [ -z "$why" ]; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name: $why"
-		sed 's/^/# out: /' "$tmp/out" | head -20
-		sed 's/^/# err: /' "$tmp/err" | head -20
-		fail=1
-	fi
+	report "$name" "$why" "$tmp/out" out "$tmp/err" err
 }
 
 check "help" 0 help "" -- "$cli" --help
@@ -203,18 +213,17 @@ agent=${HOTPLUG_AGENT:?}
 M="$data/maps"
 printf 'acpi:PNP0C0A:\nnosuch:x\n' >"$tmp/stdin-aliases"
 ended_on_closed_pipe() { # COMMAND...: "signal N" or "exit N", then its stderr
-	python3 - "$@" <"$tmp/stdin-aliases" <<'PY'
+	python3 - "$tmp/stdin-aliases" "$@" <<'PY'
 import os, signal, subprocess, sys
 signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 r, w = os.pipe()
 os.close(r)
-p = subprocess.run(sys.argv[1:], stdin=open(os.environ["STDIN_FILE"]), stdout=w, stderr=subprocess.PIPE,
+p = subprocess.run(sys.argv[2:], stdin=open(sys.argv[1]), stdout=w, stderr=subprocess.PIPE,
                    restore_signals=False)
 print("signal %d" % -p.returncode if p.returncode < 0 else "exit %d" % p.returncode)
 sys.stdout.write(p.stderr.decode("utf-8", "replace"))
 PY
 }
-export STDIN_FILE="$tmp/stdin-aliases"
 while IFS='|' read -r prog args; do
 	[ -n "$prog" ] || continue
 	case $prog in modalias) set -- "$cli" ;; hotplug) set -- env -i ACTION=add MODALIAS=platform:pcspkr "$agent" ;; esac
@@ -232,14 +241,7 @@ while IFS='|' read -r prog args; do
 	ended_on_closed_pipe "$@" >"$tmp/pipe"
 	[ "$(head -1 "$tmp/pipe")" = "signal 13" ] || why="${why:+$why; }to a closed pipe: $(head -1 "$tmp/pipe"), wanted signal 13"
 	! grep -q 'write error' "$tmp/pipe" || why="${why:+$why; }to a closed pipe: a write error reported"
-	if [ -z "$why" ]; then
-		echo "ok $n - output checked: $prog $args"
-	else
-		echo "not ok $n - output checked: $prog $args: $why"
-		sed 's/^/# err: /' "$tmp/err" | head -5
-		sed 's/^/# pipe: /' "$tmp/pipe" | head -5
-		fail=1
-	fi
+	report "output checked: $prog $args" "$why" "$tmp/err" err "$tmp/pipe" pipe
 done <<EOT
 modalias|--help
 modalias|--version
@@ -272,12 +274,10 @@ EOT
 n=$((n + 1))
 yes acpi:PNP0C0A: | timeout -k 2 20 "$cli" resolve -m "$D" -C /dev/null - >/dev/full 2>"$tmp/err"
 status=$?
-if [ "$status" = 3 ] && grep -qx 'modalias: write error: No space left on device' "$tmp/err"; then
-	echo "ok $n - resolve - of an endless input to /dev/full: stops, exit status 3"
-else
-	echo "not ok $n - resolve - of an endless input to /dev/full: exit status $status (124: did not stop)"
-	fail=1
-fi
+why=""
+[ "$status" = 3 ] || why="exit status $status, wanted 3 (124: it did not stop)"
+grep -qx 'modalias: write error: No space left on device' "$tmp/err" || why="${why:+$why; }no write error"
+report "resolve - of an endless input to /dev/full stops" "$why" "$tmp/err" err
 
 # ---- JSON is always JSON: bytes that are not UTF-8, control characters ------------------
 # Each output is checked by python3 -m json.tool reading the file (strict
@@ -293,15 +293,14 @@ json_ok() {
 	shift 3
 	n=$((n + 1))
 	"$@" >"$tmp/json" 2>"$tmp/err"
-	if python3 -m json.tool "$tmp/json" >/dev/null 2>"$tmp/jerr" &&
-		python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert '"$assertion"', d' "$tmp/json" 2>>"$tmp/jerr"; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name"
-		sed 's/^/# /' "$tmp/jerr" | tail -3
-		head -c 600 "$tmp/json" | sed 's/^/# out: /'
-		fail=1
+	why=""
+	if ! python3 -m json.tool "$tmp/json" >/dev/null 2>"$tmp/jerr"; then
+		why="not JSON"
+	elif ! python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert '"$assertion"', d' \
+		"$tmp/json" 2>"$tmp/jerr"; then
+		why="not the strings wanted"
 	fi
+	report "$name" "$why" "$tmp/jerr" python "$tmp/json" out
 }
 json_ok "resolve --json: an alias and a module name that are not UTF-8" \
 	'[m["name"] for e in d for m in e["modules"]] == ["mod\u00ffule", "ctl\u0001mod"] and d[0]["alias"] == "hostile:\u00fe\u00e9"' -- \
