@@ -527,6 +527,9 @@ static int parse_row(struct parser *p, const char *s, size_t len)
 	r = tokenize(s, len, tk);
 	if (r < 0)
 		return r;
+	/* the caller gives rows with a word in them; a blank one is no row */
+	if (tk->n == 0)
+		return 0;
 	/* inputmap: a name of 20 characters or more is glued to matchBits */
 	if (map->type == MODALIAS_MAP_INPUT && (tk->n == 14 || tk->n == 15)) {
 		const struct token *t0 = &tk->t[0];
@@ -779,7 +782,7 @@ MODALIAS_EXPORT int modalias_map_new_from_buffer(struct modalias_ctx *ctx, const
 MODALIAS_EXPORT int modalias_map_new_from_file(struct modalias_ctx *ctx, const char *path,
 					       int type, struct modalias_map **ret)
 {
-	char why[64], *buf;
+	char *buf;
 	size_t len;
 	int r;
 
@@ -788,8 +791,10 @@ MODALIAS_EXPORT int modalias_map_new_from_file(struct modalias_ctx *ctx, const c
 	/* bounded: documented in libmodalias.h */
 	r = read_file(path, READ_FILE_TABLE_MAX, 0, &buf, &len);
 	if (r < 0) {
-		err(ctx, "cannot %s %s: %s\n", r == -EFBIG ? "read" : "open", path,
-		    read_file_error(r, READ_FILE_TABLE_MAX, why, sizeof(why)));
+		char buf_why[64];
+		const char *why = read_file_error(r, READ_FILE_TABLE_MAX, buf_why, sizeof(buf_why));
+
+		err(ctx, "cannot %s %s: %s\n", r == -EFBIG ? "read" : "open", path, why);
 		return r;
 	}
 	r = modalias_map_new_from_buffer(ctx, path, buf, len, type, ret);

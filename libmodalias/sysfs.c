@@ -46,10 +46,11 @@ static int sys_read(const struct sysdev *sd, const char *name, char **ret)
 		return r;
 	r = read_text_file(path, ret, READ_FILE_ATTR_MAX);
 	if (r < 0 && r != -ENOENT && !(r == -ENODEV && dir_gone(sd->dir))) {
-		char why[64];
+		char buf_why[64];
+		const char *why = r == -EBADMSG ? "a NUL byte in it"
+						: read_file_error(r, READ_FILE_ATTR_MAX, buf_why, sizeof(buf_why));
 
-		err(sd->ctx, "cannot read %s: %s\n", path,
-		    r == -EBADMSG ? "a NUL byte in it" : read_file_error(r, READ_FILE_ATTR_MAX, why, sizeof(why)));
+		err(sd->ctx, "cannot read %s: %s\n", path, why);
 	}
 	free(path);
 	return r;

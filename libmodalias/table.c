@@ -520,12 +520,14 @@ MODALIAS_EXPORT int modalias_table_load_buffer(struct modalias_table *t, const c
  * libmodalias.h); quiet: a missing file is no error here. */
 static int slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet)
 {
-	char why[64];
 	int r = read_file(path, READ_FILE_TABLE_MAX, 0, buf, len);
 
-	if (r < 0 && (!quiet || r != -ENOENT))
-		err(t->ctx, "cannot %s %s: %s\n", r == -EFBIG ? "read" : "open", path,
-		    read_file_error(r, READ_FILE_TABLE_MAX, why, sizeof(why)));
+	if (r < 0 && (!quiet || r != -ENOENT)) {
+		char buf_why[64];
+		const char *why = read_file_error(r, READ_FILE_TABLE_MAX, buf_why, sizeof(buf_why));
+
+		err(t->ctx, "cannot %s %s: %s\n", r == -EFBIG ? "read" : "open", path, why);
+	}
 	return r;
 }
 
