@@ -147,6 +147,12 @@ static int options_end(const char *cmd, const GOptionEntry *const *sets, int arg
 
 			e = option_find(sets, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2), 0);
 			next = e && !eq && option_takes_next(e);
+			/* GOption would drop the value of a flag (--json=no) */
+			if (e && eq && (e->arg == G_OPTION_ARG_NONE || (e->flags & G_OPTION_FLAG_NO_ARG))) {
+				fprintf(stderr, "modalias %s: option --%s takes no value\nTry 'modalias %s --help'.\n", cmd,
+					e->long_name, cmd);
+				exit(EXIT_USAGE);
+			}
 		} else {
 			for (const char *c = a + 1; *c; c++) {
 				e = option_find(sets, NULL, 0, *c);

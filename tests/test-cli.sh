@@ -337,6 +337,8 @@ check "list -hmac: an unknown option" 2 - "^modalias list: unknown option -hmac\
 check "modalias -hmac: an unknown option before the command" 2 - "^modalias: unknown option -hmac\$" -- "$cli" -hmac resolve
 check "resolve --frobnicate=1: an unknown long option" 2 - "^modalias resolve: unknown option --frobnicate=1 " -- \
 	"$cli" resolve --frobnicate=1 x
+check "resolve --json=no: a flag takes no value" 2 - "^modalias resolve: option --json takes no value\$" -- \
+	"$cli" resolve --json=no -m "$D" -C /dev/null acpi:PNP0C0A:
 check "resolve -mj DIR: a value option must end its group" 2 - "unknown option -mj " -- "$cli" resolve -mj "$D" x
 check "resolve -jx: flags grouped" 0 - "" -- "$cli" resolve -jx -m "$D" -C /dev/null acpi:PNP0C0A:
 check "resolve --json -- -hmac acpi:PNP0C0A: ('--' is no alias)" 0 resolve-dashdash "" -- \
