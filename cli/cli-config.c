@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "cli-config.h"
+#include "read-file.h"
 
 static const struct known {
 	const char *group;
@@ -132,19 +133,22 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	g_auto(GStrv) groups = NULL;
 	g_autoptr(GError) e = NULL;
 	const char *file = path ? path : CLI_CONFIG_DEFAULT;
-	gsize len;
+	size_t len;
+	int r;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->log_level = -1;
 	cfg->max_parallel = -1;
-	/* the usual case, asked first: GLib's error path would set up charset
-	 * conversion for its message, a cost every one-shot run would pay */
-	if (!path && access(file, F_OK) < 0 && errno == ENOENT)
-		return TRUE; /* no default file: defaults */
-	if (!g_file_get_contents(file, &text, &len, &e)) {
-		if (!path && g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+	/* bounded (READ_FILE_CONFIG_MAX, modalias.conf(5)), never blocking: a
+	 * regular file, or a device (/dev/null: no settings) */
+	r = read_file(file, READ_FILE_CONFIG_MAX, READ_FILE_DEVICE, &text, &len);
+	if (r < 0) {
+		char why[64];
+
+		if (!path && r == -ENOENT)
 			return TRUE; /* no default file: defaults */
-		g_set_error(error, G_FILE_ERROR, e->code, "%s: %s", file, e->message);
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(-r), "%s: %s", file,
+			    read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)));
 		return FALSE;
 	}
 	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {

@@ -30,6 +30,8 @@
 #include <glib.h>
 
 #include "cli-config.h"
+#include "cli-output.h"
+#include "read-file.h"
 #include "uevent.h"
 #include "libmodalias.h"
 
@@ -95,7 +97,9 @@ static void out(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
-	fflush(stdout);
+	/* a line at a time: a dry run that cannot write ends at once (exit
+	 * status 3; a closed pipe: SIGPIPE) */
+	cli_output_flush();
 	pthread_mutex_unlock(&out_lock);
 }
 
@@ -683,7 +687,7 @@ static int run_daemon(void)
 	if (opt.netlink_group == 1 && !opt.trust_any_sender) {
 		/* the kernel's group: what came before we listened is not awaited */
 		g_autofree char *text = NULL;
-		if (g_file_get_contents("/sys/kernel/uevent_seqnum", &text, NULL, NULL)) {
+		if (read_file("/sys/kernel/uevent_seqnum", READ_FILE_ATTR_MAX, 0, &text, NULL) == 0) {
 			arrived_seq = g_ascii_strtoull(text, NULL, 10);
 			arrived_known = true;
 		}
@@ -836,6 +840,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	std_fds();
+	/* standard output checked at exit; SIGPIPE at its default action */
+	cli_output_init("hotplug");
 	g_option_context_set_summary(oc, "The kernel's uevent helper (hotplug SUBSYSTEM, the event in the environment),\n"
 				     "or a netlink uevent daemon: modules through libmodalias, then the handlers\n"
 				     "HOTPLUG_DIR/SUBSYSTEM/*.hotplug and HOTPLUG_DIR/default/*.hotplug.");

@@ -17,6 +17,8 @@
 #include <glib.h>
 
 #include "cli-config.h"
+#include "cli-output.h"
+#include "read-file.h"
 #include "libmodalias.h"
 
 enum {
@@ -74,23 +76,138 @@ static struct modalias_ctx *new_ctx(const char *sysfs)
 	return ctx;
 }
 
-/* Parses the options of one subcommand; exits 2 on a usage error. */
+/* ---- options: GOption, with '--' and unknown options made strict ----------- */
+
+/* What a command's arguments are, for "… starting with '-' goes after '--'" */
+static const char *argument_noun(const char *cmd)
+{
+	if (strcmp(cmd, "resolve") == 0 || strcmp(cmd, "load") == 0 || strcmp(cmd, "parse") == 0)
+		return "an alias";
+	if (strcmp(cmd, "map") == 0)
+		return "a file";
+	if (strcmp(cmd, "build") == 0)
+		return "an argument";
+	return NULL; /* list: none */
+}
+
+/* The entry of these sets with this long name (LEN bytes) or, when NAME is
+ * NULL, this short name; NULL when there is none.  GOption's own -h,
+ * --help, -? and --help-all are options too. */
+static const GOptionEntry *option_find(const GOptionEntry *const *sets, const char *name, size_t len, char c)
+{
+	/* -? is GOption's other name for --help; here it rides with --help-all */
+	static const GOptionEntry help[] = {
+		{ "help", 'h', 0, G_OPTION_ARG_NONE, NULL, NULL, NULL },
+		{ "help-all", '?', 0, G_OPTION_ARG_NONE, NULL, NULL, NULL },
+		{ NULL }
+	};
+
+	for (const GOptionEntry *const *set = sets;; set++) {
+		const GOptionEntry *e = *set ? *set : help;
+
+		for (; e->long_name; e++)
+			if (name ? strlen(e->long_name) == len && strncmp(e->long_name, name, len) == 0 : e->short_name == c)
+				return e;
+		if (!*set)
+			return NULL;
+	}
+}
+
+/* Whether the option takes the next argument as its value (when not given
+ * as --name=VALUE) */
+static bool option_takes_next(const GOptionEntry *e)
+{
+	if (e->arg == G_OPTION_ARG_NONE)
+		return false;
+	if (e->arg == G_OPTION_ARG_CALLBACK && (e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG)))
+		return false;
+	return true;
+}
+
+/* The index of the '--' that ends the options (argc when there is none).
+ * Before it, every argument starting with '-' (but '-' alone) must be an
+ * option of SETS: --name, --name=VALUE, -x, or a group of flags -xyz of
+ * which only the last may take a value (the next argument, as GOption
+ * reads it).  GOption would take an unknown -hmac for -h (the help, exit 0)
+ * and leave a '--' followed by '-…' arguments in place; an alias may start
+ * with '-'.  Exits 2 naming the first unknown option. */
+static int options_end(const char *cmd, const GOptionEntry *const *sets, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const GOptionEntry *e = NULL;
+		bool next = false;
+
+		if (strcmp(a, "--") == 0)
+			return i;
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+
+			e = option_find(sets, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2), 0);
+			next = e && !eq && option_takes_next(e);
+			/* GOption would drop the value of a flag (--json=no) */
+			if (e && eq && (e->arg == G_OPTION_ARG_NONE || (e->flags & G_OPTION_FLAG_NO_ARG))) {
+				fprintf(stderr, "modalias %s: option --%s takes no value\nTry 'modalias %s --help'.\n", cmd,
+					e->long_name, cmd);
+				exit(EXIT_USAGE);
+			}
+		} else {
+			for (const char *c = a + 1; *c; c++) {
+				e = option_find(sets, NULL, 0, *c);
+				/* a value-taking one ends the group */
+				if (!e || (c[1] && option_takes_next(e))) {
+					e = NULL;
+					break;
+				}
+				next = option_takes_next(e);
+			}
+		}
+		if (!e) {
+			const char *noun = argument_noun(cmd);
+
+			fprintf(stderr, "modalias %s: unknown option %.*s", cmd, ECHO(a));
+			if (noun)
+				fprintf(stderr, " (%s starting with '-' goes after '--')", noun);
+			fprintf(stderr, "\nTry 'modalias %s --help'.\n", cmd);
+			exit(EXIT_USAGE);
+		}
+		i += next;
+	}
+	return argc;
+}
+
+/* Parses the options of one subcommand; exits 2 on a usage error.  After
+ * '--', every argument is the command's, whatever it starts with. */
 static void parse_options(const char *cmd, const char *params, const char *summary,
 			  const GOptionEntry *entries, int *argc, char ***argv)
 {
 	g_autoptr(GOptionContext) oc = g_option_context_new(params);
 	g_autoptr(GError) error = NULL;
 	g_autofree char *prog = g_strdup_printf("modalias %s", cmd);
+	const GOptionEntry *const sets[] = { entries ? entries : common_entries, common_entries, NULL };
+	const char *noun = argument_noun(cmd);
+	g_autofree char *full_summary = noun ? g_strdup_printf("%s\n%c%s starting with '-' goes after '--'.", summary,
+							       g_ascii_toupper(noun[0]), noun + 1)
+					     : g_strdup(summary);
+	int end = options_end(cmd, sets, *argc, *argv), rest = *argc - end - (end < *argc);
 
 	g_set_prgname(prog);
-	g_option_context_set_summary(oc, summary);
+	g_option_context_set_summary(oc, full_summary);
 	if (entries)
 		g_option_context_add_main_entries(oc, entries, NULL);
 	g_option_context_add_main_entries(oc, common_entries, NULL);
+	/* GOption reads what comes before the '--'; what follows it is put
+	 * back after what GOption left */
+	*argc = end;
 	if (!g_option_context_parse(oc, argc, argv, &error)) {
 		fprintf(stderr, "modalias %s: %s\nTry 'modalias %s --help'.\n", cmd, error->message, cmd);
 		exit(EXIT_USAGE);
 	}
+	memmove(*argv + *argc, *argv + end + 1, (size_t)rest * sizeof(char *));
+	*argc += rest;
+	(*argv)[*argc] = NULL;
 }
 
 static int print_dev(struct modalias_dev *dev)
@@ -105,21 +222,6 @@ static int print_dev(struct modalias_dev *dev)
 	puts(s);
 	free(s);
 	return EXIT_FOUND;
-}
-
-static void json_string(GString *out, const char *s)
-{
-	g_string_append_c(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c < 0x20)
-			g_string_append_printf(out, "\\u%04x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-	g_string_append_c(out, '"');
 }
 
 /* {"modalias": …, "bus": …, "fields": {"name": "value" | ["v", …]}} */
@@ -508,7 +610,7 @@ static int cmd_parse(int argc, char **argv)
 	}
 	if (json) {
 		g_string_append(j, n_json ? "\n]\n" : "]\n");
-		fputs(j->str, stdout);
+		cli_output_puts(j->str);
 	}
 	g_string_free(j, TRUE);
 	modalias_ctx_unref(ctx);
@@ -658,6 +760,8 @@ static int cmd_resolve(int argc, char **argv)
 			}
 			resolved += r > 0;
 			emit(&o, line, res);
+			/* a filter: a write error ends it now, not at end of input */
+			cli_output_check();
 		}
 		free(line);
 	} else {
@@ -675,7 +779,7 @@ static int cmd_resolve(int argc, char **argv)
 	}
 	if (o.json) {
 		g_string_append(o.json_buf, o.json_n ? "\n]\n" : "]\n");
-		fputs(o.json_buf->str, stdout);
+		cli_output_puts(o.json_buf->str);
 	}
 	if (ret != EXIT_USAGE)
 		ret = resolved ? EXIT_FOUND : EXIT_NOTHING;
@@ -709,7 +813,8 @@ static const char *module_state(struct list_state *st, unsigned int i)
 
 	if (modalias_result_is_builtin(st->res, i))
 		return "builtin";
-	if (g_file_get_contents(sysmod, &state, NULL, NULL) && g_str_has_prefix(state, "live"))
+	/* a sysfs attribute: bounded, and a FIFO there cannot block */
+	if (read_file(sysmod, READ_FILE_ATTR_MAX, 0, &state, NULL) == 0 && g_str_has_prefix(state, "live"))
 		return "loaded";
 	if (modalias_table_is_blacklisted(st->table, m))
 		return "blacklisted";
@@ -759,6 +864,8 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		putchar('\n');
 	}
 	free(s);
+	/* a write error ends the walk at once, not after the last device */
+	cli_output_check();
 	return 0;
 }
 
@@ -804,7 +911,7 @@ static int cmd_list(int argc, char **argv)
 	r = modalias_sysfs_foreach(ctx, list_one, &st);
 	if (st.json) {
 		g_string_append(st.out, st.devices ? "\n]\n" : "]\n");
-		fputs(st.out->str, stdout);
+		cli_output_puts(st.out->str);
 	}
 	if (r >= 0 && st.table)
 		fprintf(stderr, "%u devices, %u without a driver\n", st.devices, st.driverless);
@@ -945,7 +1052,7 @@ static int cmd_load(int argc, char **argv)
 	}
 	if (o.json) {
 		g_string_append(o.out, argc > 1 ? "\n]\n" : "]\n");
-		fputs(o.out->str, stdout);
+		cli_output_puts(o.out->str);
 	}
 	if (ret != EXIT_USAGE)
 		ret = (!resolved || o.failed) ? EXIT_NOTHING : EXIT_FOUND;
@@ -1150,7 +1257,7 @@ static int cmd_map(int argc, char **argv)
 	}
 	if (out) {
 		g_string_append(out, n_json ? "\n]\n" : "]\n");
-		fputs(out->str, stdout);
+		cli_output_puts(out->str);
 		g_string_free(out, TRUE);
 	}
 	modalias_dev_unref(dev);
@@ -1182,12 +1289,15 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n--config=FILE reads FILE instead of the default modalias.conf (see modalias.conf(5)).\n"
-		     "Run 'modalias COMMAND --help' for a command's options.\n"
-		     "Exit status: 0 found, 1 nothing found, 2 usage or input error.\n");
+		     "Run 'modalias COMMAND --help' for a command's options; '--' ends them\n"
+		     "(an alias starting with '-' goes after it: modalias resolve -- -hmac).\n"
+		     "Exit status: 0 found, 1 nothing found, 2 usage or input error,\n"
+		     "3 standard output cannot be written.\n");
 }
 
 int main(int argc, char **argv)
 {
+	cli_output_init("modalias");
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -1215,6 +1325,19 @@ int main(int argc, char **argv)
 			conf = argv[2];
 			argv += 2;
 			argc -= 2;
+		}
+		/* before the command: these options only ('--' may end them) */
+		if (argc >= 2 && strcmp(argv[1], "--") == 0) {
+			argv++;
+			argc--;
+		} else if (argc >= 2 && argv[1][0] == '-') {
+			if (strcmp(argv[1], "--config") == 0)
+				fprintf(stderr, "modalias: --config needs a FILE\n");
+			else
+				fprintf(stderr, "modalias: unknown option %.*s\n", ECHO(argv[1]));
+			fprintf(stderr, "Try 'modalias --help'.\n");
+			g_string_free(warnings, TRUE);
+			return EXIT_USAGE;
 		}
 		if (!cli_config_load(conf, &config, warnings, &error)) {
 			fprintf(stderr, "modalias: %s\n", error->message);

@@ -89,14 +89,14 @@ int strbuf_steal(struct strbuf *sb, char **ret);
 int parse_hex(const char *s, size_t len, uint64_t max, uint64_t *ret);
 /* Parses decimal fully; same errors. */
 int parse_dec(const char *s, size_t len, uint64_t max, uint64_t *ret);
-/* Reads a whole (small) file; strips one trailing newline. */
+/* Reads a whole (small) regular file, at most max bytes: read_file() of
+ * shared/read-file.h and its errors (-EFBIG, -EINVAL: not a regular file,
+ * …), and -EBADMSG when the text holds a NUL byte.  Strips one trailing
+ * newline. */
 int read_text_file(const char *path, char **ret, size_t max);
 /* A DEVPATH that stays below the sysfs root: absolute, no ".." component
  * (a trailing "/.." too: ROOT/../type is outside it), shorter than PATH_MAX. */
 bool devpath_is_safe(const char *devpath);
-/* Opens a regular file to read it whole; -EISDIR for a directory, -EINVAL
- * for anything else that is not a regular file. */
-int open_regular_file(const char *path, FILE **ret);
 /* The PCMCIA product-id hash: the kernel's crc32(0, s, len). */
 uint32_t pcmcia_crc32(const char *s, size_t len);
 

@@ -489,9 +489,15 @@ int modalias_dev_new_from_env(struct modalias_ctx *ctx, const char *subsystem,
  * subsystem_vendor, subsystem_device, class; input: id/ and capabilities/;
  * serio: id/; scsi: type; virtio: vendor, device).
  *
+ * Each attribute is read only when it is a regular file of 64 KiB at most,
+ * opened without blocking: a FIFO, a device or an endless file in its place
+ * (a copied or hostile tree) is an error, not a stall.
+ *
  * Returns: 0; -ENODATA when the device has no modalias; -ENOENT when
- * @devpath does not exist; -EINVAL for an attribute that does not parse;
- * other errors of reading files (-EACCES, …), logged with the file name.
+ * @devpath does not exist; -EINVAL for an attribute that does not parse or
+ * is not a regular file; -EFBIG for one larger than 64 KiB; -EBADMSG for
+ * one holding a NUL byte; other errors of reading files (-EACCES, …); each
+ * logged with the file name.
  *
  * Since: 1
  */
@@ -578,9 +584,14 @@ int modalias_table_new(struct modalias_ctx *ctx, struct modalias_table **ret);
  * modules.dep, modules.symbols, modules.builtin and modules.builtin.modinfo.
  * No modprobe.d configuration is read: see modalias_table_load_config().
  *
+ * Each file is read whole, and only when it is a regular file of 64 MiB at
+ * most (a distribution's modules.alias is about 1.5 MiB).
+ *
  * Returns: the number of malformed lines that were skipped (each logged as
  * FILE:LINE with the reason), or a negative errno: -ENOENT when there is
- * no modules.alias, other errors of reading files, -ENOMEM.
+ * no modules.alias, -EFBIG for a file larger than 64 MiB (or one that
+ * never ends, as /proc/self/pagemap), -EINVAL for one that is not a
+ * regular file, other errors of reading files, -ENOMEM.
  *
  * Since: 1
  */
@@ -662,10 +673,13 @@ int modalias_table_load_config(struct modalias_table *table, const char *const *
  * @path: a file of "alias PATTERN MODULE" lines ('#' comments and blank
  *   lines allowed), such as another kernel's modules.alias.
  *
- * Adds its aliases to the modules.alias source.
+ * Adds its aliases to the modules.alias source.  The file must be a
+ * regular file of 64 MiB at most.
  *
  * Returns: the number of malformed lines skipped (each logged as
- * FILE:LINE), or a negative errno.
+ * FILE:LINE), or a negative errno: -EFBIG past 64 MiB, -EINVAL for a file
+ * that is not a regular file, the errors of reading it (each logged with
+ * its name).
  *
  * Since: 1
  */
@@ -1266,8 +1280,11 @@ int modalias_map_new_from_buffer(struct modalias_ctx *ctx, const char *name, con
  *   modalias_map_new_from_buffer()).
  * @ret: (out): the map.
  *
+ * The file must be a regular file of 64 MiB at most.
+ *
  * Returns: as modalias_map_new_from_buffer(), and the errors of reading
- * the file (-ENOENT, -EACCES, …; logged with its name).
+ * the file (-ENOENT, -EACCES, -EINVAL when not a regular file, -EFBIG past
+ * 64 MiB, …; logged with its name).
  *
  * Since: 1
  */

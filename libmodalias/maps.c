@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "libmodalias-private.h"
+#include "read-file.h"
 #include "table-private.h"
 #include "maps-private.h"
 
@@ -526,6 +527,9 @@ static int parse_row(struct parser *p, const char *s, size_t len)
 	r = tokenize(s, len, tk);
 	if (r < 0)
 		return r;
+	/* the caller gives rows with a word in them; a blank one is no row */
+	if (tk->n == 0)
+		return 0;
 	/* inputmap: a name of 20 characters or more is glued to matchBits */
 	if (map->type == MODALIAS_MAP_INPUT && (tk->n == 14 || tk->n == 15)) {
 		const struct token *t0 = &tk->t[0];
@@ -778,29 +782,23 @@ MODALIAS_EXPORT int modalias_map_new_from_buffer(struct modalias_ctx *ctx, const
 MODALIAS_EXPORT int modalias_map_new_from_file(struct modalias_ctx *ctx, const char *path,
 					       int type, struct modalias_map **ret)
 {
-	FILE *f;
-	struct strbuf sb;
-	char chunk[65536];
-	size_t n;
+	char *buf;
+	size_t len;
 	int r;
 
 	if (!ctx || !path || !ret)
 		return -EINVAL;
-	r = open_regular_file(path, &f);
+	/* bounded: documented in libmodalias.h */
+	r = read_file(path, READ_FILE_TABLE_MAX, 0, &buf, &len);
 	if (r < 0) {
-		err(ctx, "cannot open %s: %s\n", path, r == -EINVAL ? "not a regular file" : strerror(-r));
+		char buf_why[64];
+		const char *why = read_file_error(r, READ_FILE_TABLE_MAX, buf_why, sizeof(buf_why));
+
+		err(ctx, "cannot %s %s: %s\n", r == -EFBIG ? "read" : "open", path, why);
 		return r;
 	}
-	strbuf_init(&sb);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_putn(&sb, chunk, n);
-	r = ferror(f) ? -EIO : sb.oom ? -ENOMEM : 0;
-	fclose(f);
-	if (r == -EIO)
-		err(ctx, "cannot read %s\n", path);
-	if (r == 0)
-		r = modalias_map_new_from_buffer(ctx, path, sb.buf ? sb.buf : "", sb.len, type, ret);
-	strbuf_release(&sb);
+	r = modalias_map_new_from_buffer(ctx, path, buf, len, type, ret);
+	free(buf);
 	return r;
 }
 

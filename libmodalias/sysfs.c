@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 #include "libmodalias-private.h"
-
-#define ATTR_MAX ((size_t)64 * 1024)
+#include "read-file.h"
 
 struct sysdev {
 	struct modalias_ctx *ctx;
@@ -30,8 +29,11 @@ static bool dir_gone(const char *dir)
 	return stat(dir, &st) < 0 && errno == ENOENT;
 }
 
-/* Reads DIR/name; -ENOENT quietly, other errors logged with the path (but
- * not -ENODEV, what an attribute of a device that went away gives). */
+/* Reads DIR/name: a regular file of READ_FILE_ATTR_MAX bytes at most,
+ * opened without blocking (a FIFO named modalias or uevent in a copied tree
+ * cannot stall the walk); -ENOENT quietly, other errors logged with the
+ * path (but not -ENODEV, what an attribute of a device that went away
+ * gives). */
 static int sys_read(const struct sysdev *sd, const char *name, char **ret)
 {
 	struct strbuf sb;
@@ -42,9 +44,14 @@ static int sys_read(const struct sysdev *sd, const char *name, char **ret)
 	strbuf_printf(&sb, "%s/%s", sd->dir, name);
 	if ((r = strbuf_steal(&sb, &path)) < 0)
 		return r;
-	r = read_text_file(path, ret, ATTR_MAX);
-	if (r < 0 && r != -ENOENT && !(r == -ENODEV && dir_gone(sd->dir)))
-		err(sd->ctx, "cannot read %s: %s\n", path, strerror(-r));
+	r = read_text_file(path, ret, READ_FILE_ATTR_MAX);
+	if (r < 0 && r != -ENOENT && !(r == -ENODEV && dir_gone(sd->dir))) {
+		char buf_why[64];
+		const char *why = r == -EBADMSG ? "a NUL byte in it"
+						: read_file_error(r, READ_FILE_ATTR_MAX, buf_why, sizeof(buf_why));
+
+		err(sd->ctx, "cannot read %s: %s\n", path, why);
+	}
 	free(path);
 	return r;
 }

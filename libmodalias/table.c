@@ -15,6 +15,7 @@
 
 
 #include "libmodalias-private.h"
+#include "read-file.h"
 #include "table-private.h"
 #include "kmod-dl.h"
 #include "maps-private.h"
@@ -535,35 +536,19 @@ MODALIAS_EXPORT int modalias_table_load_buffer(struct modalias_table *t, const c
 	return load_alias_text(t, LAYER_ALIAS, name ? name : "(buffer)", buf ? buf : "", len);
 }
 
+/* A table file, whole and bounded (READ_FILE_TABLE_MAX: documented in
+ * libmodalias.h); quiet: a missing file is no error here. */
 static int slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet)
 {
-	FILE *f = NULL;
-	struct strbuf sb;
-	char chunk[65536];
-	size_t n;
-	int r = open_regular_file(path, &f);
+	int r = read_file(path, READ_FILE_TABLE_MAX, 0, buf, len);
 
-	if (r < 0) {
-		if (!quiet || r != -ENOENT)
-			err(t->ctx, "cannot open %s: %s\n", path, r == -EINVAL ? "not a regular file" : strerror(-r));
-		return r;
+	if (r < 0 && (!quiet || r != -ENOENT)) {
+		char buf_why[64];
+		const char *why = read_file_error(r, READ_FILE_TABLE_MAX, buf_why, sizeof(buf_why));
+
+		err(t->ctx, "cannot %s %s: %s\n", r == -EFBIG ? "read" : "open", path, why);
 	}
-	strbuf_init(&sb);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_putn(&sb, chunk, n);
-	if (ferror(f)) {
-		r = -EIO;
-		err(t->ctx, "cannot read %s\n", path);
-	}
-	fclose(f);
-	if (r == 0 && sb.oom)
-		r = -ENOMEM;
-	if (r < 0) {
-		strbuf_release(&sb);
-		return r;
-	}
-	*len = sb.len;
-	return strbuf_steal(&sb, buf);
+	return r;
 }
 
 MODALIAS_EXPORT int modalias_table_load_file(struct modalias_table *t, const char *path)

@@ -4,15 +4,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "libmodalias-private.h"
+#include "read-file.h"
 
 void strbuf_init(struct strbuf *sb)
 {
@@ -160,78 +158,19 @@ bool devpath_is_safe(const char *devpath)
 
 int read_text_file(const char *path, char **ret, size_t max)
 {
-	struct strbuf sb;
-	int fd, r = 0;
+	char *buf;
+	size_t len;
+	int r = read_file(path, max, 0, &buf, &len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	strbuf_init(&sb);
-	for (;;) {
-		ssize_t n;
-
-		if (!strbuf_reserve(&sb, 4096)) {
-			r = -ENOMEM;
-			break;
-		}
-		n = read(fd, sb.buf + sb.len, 4096);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		sb.len += (size_t)n;
-		if (sb.len > max) {
-			r = -EFBIG;
-			break;
-		}
-	}
-	close(fd);
-	if (r < 0) {
-		strbuf_release(&sb);
+	if (r < 0)
 		return r;
+	if (memchr(buf, '\0', len)) {
+		free(buf);
+		return -EBADMSG;
 	}
-	if (!strbuf_reserve(&sb, 0))
-		return -ENOMEM;
-	sb.buf[sb.len] = '\0';
-	if (memchr(sb.buf, '\0', sb.len)) {
-		strbuf_release(&sb);
-		return -EINVAL;
-	}
-	if (sb.len > 0 && sb.buf[sb.len - 1] == '\n')
-		sb.buf[--sb.len] = '\0';
-	return strbuf_steal(&sb, ret);
-}
-
-/* Opens a file that is read whole: a regular file only (a directory fails
- * late with EIO, a FIFO blocks, /dev/zero never ends). */
-int open_regular_file(const char *path, FILE **ret)
-{
-	struct stat st;
-	/* O_NONBLOCK: a FIFO does not block the open; on a regular file it
-	 * changes nothing */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	}
-	*ret = fdopen(fd, "r");
-	if (!*ret) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	*ret = buf;
 	return 0;
 }
 

@@ -12,6 +12,23 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 fail=0
 
+# report NAME WHY [FILE LABEL]...: the TAP line of test $n ("" for WHY: it
+# passed); on failure the start of each FILE, its lines marked LABEL
+report() {
+	name=$1 why=$2
+	shift 2
+	if [ -z "$why" ]; then
+		echo "ok $n - $name"
+		return
+	fi
+	echo "not ok $n - $name: $why"
+	while [ $# -gt 1 ]; do
+		head -c 3000 "$1" | sed "s/^/# $2: /" | head -20
+		shift 2
+	done
+	fail=1
+}
+
 # check NAME STATUS GOLDEN|- [STDERR-PATTERN] -- COMMAND...
 check() {
 	name=$1 want_status=$2 gold=$3 pattern=$4
@@ -33,14 +50,7 @@ check() {
 	if [ -z "$why" ] && [ -n "$pattern" ] && ! grep -q -e "$pattern" "$tmp/err"; then
 		why="stderr does not say '$pattern'"
 	fi
-	if [ -z "$why" ]; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name: $why"
-		sed 's/^/# out: /' "$tmp/out" | head -20
-		sed 's/^/# err: /' "$tmp/err" | head -20
-		fail=1
-	fi
+	report "$name" "$why" "$tmp/out" out "$tmp/err" err
 }
 
 check "help" 0 help "" -- "$cli" --help
@@ -61,7 +71,7 @@ check "build: unknown field" 2 - "unknown field 'colour' of bus usb" -- "$cli" b
 check "build: not FIELD=VALUE" 2 - "is not FIELD=VALUE" -- "$cli" build usb idVendor
 check "build: unknown bus" 2 - "unknown bus 'nosuch'" -- "$cli" build nosuch a=b
 check "build: no bus" 2 - "a BUS is needed" -- "$cli" build
-check "build: bad option" 2 - "Unknown option" -- "$cli" build --frobnicate
+check "build: bad option" 2 - "unknown option --frobnicate" -- "$cli" build --frobnicate
 # a real recorded event (LENOVO_T430S, tests/data/uevents), legacy variables only
 check "build --env usb" 0 build-env-usb "" -- env -i SUBSYSTEM=usb PRODUCT=bdb/1926/0 TYPE=0/0/0 \
 	INTERFACE=2/2/1 DEVPATH=/devices/pci0000:00/0000:00:14.0/usb3/3-4/3-4:1.3 \
@@ -195,5 +205,149 @@ check "map --match: bad field" 2 - "unknown field 'colour' of bus usb" -- "$cli"
 check "map: bad row named with line and column" 2 - "bad.usbmap:2:7: idVendor" -- sh -c \
 	"printf '# usb module\nx 0x3 0x04zz 0x1 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0\n' > '$tmp/bad.usbmap' && '$cli' map '$tmp/bad.usbmap'"
 check "map: unknown dialect" 2 - "unknown dialect" -- "$cli" map --to-aliases --dialect=2.4 "$M/usb.usermap"
+# ---- standard output that cannot be written (every command) -------------------------
+# To /dev/full: exit status 3 and "PROG: write error: REASON"; to a pipe whose
+# reader is gone: killed by SIGPIPE and nothing said (141 in the shell), even
+# when the caller left SIGPIPE ignored (python does: restore_signals=False).
+agent=${HOTPLUG_AGENT:?}
+M="$data/maps"
+printf 'acpi:PNP0C0A:\nnosuch:x\n' >"$tmp/stdin-aliases"
+ended_on_closed_pipe() { # COMMAND...: "signal N" or "exit N", then its stderr
+	python3 - "$tmp/stdin-aliases" "$@" <<'PY'
+import os, signal, subprocess, sys
+signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[2:], stdin=open(sys.argv[1]), stdout=w, stderr=subprocess.PIPE,
+                   restore_signals=False)
+print("signal %d" % -p.returncode if p.returncode < 0 else "exit %d" % p.returncode)
+sys.stdout.write(p.stderr.decode("utf-8", "replace"))
+PY
+}
+while IFS='|' read -r prog args; do
+	[ -n "$prog" ] || continue
+	case $prog in modalias) set -- "$cli" ;; hotplug) set -- env -i ACTION=add MODALIAS=platform:pcspkr "$agent" ;; esac
+	# shellcheck disable=SC2086
+	set -- "$@" $args
+	n=$((n + 1))
+	why=""
+	"$@" <"$tmp/stdin-aliases" >"$tmp/out" 2>/dev/null
+	[ -s "$tmp/out" ] || why="writes nothing to begin with"
+	"$@" <"$tmp/stdin-aliases" >/dev/full 2>"$tmp/err"
+	status=$?
+	[ "$status" = 3 ] || why="${why:+$why; }to /dev/full: exit status $status, wanted 3"
+	grep -qx "$prog: write error: No space left on device" "$tmp/err" ||
+		why="${why:+$why; }to /dev/full: no '$prog: write error: No space left on device'"
+	ended_on_closed_pipe "$@" >"$tmp/pipe"
+	[ "$(head -1 "$tmp/pipe")" = "signal 13" ] || why="${why:+$why; }to a closed pipe: $(head -1 "$tmp/pipe"), wanted signal 13"
+	! grep -q 'write error' "$tmp/pipe" || why="${why:+$why; }to a closed pipe: a write error reported"
+	report "output checked: $prog $args" "$why" "$tmp/err" err "$tmp/pipe" pipe
+done <<EOT
+modalias|--help
+modalias|--version
+modalias|resolve --help
+modalias|resolve -m $D -C /dev/null acpi:PNP0C0A:
+modalias|resolve -m $D -C /dev/null --json acpi:PNP0C0A:
+modalias|resolve -m $D -C /dev/null --explain acpi:PNP0C0A:
+modalias|resolve -m $D -C /dev/null -
+modalias|list --sysfs $data/sysfs/qemu-q35 --moddir $D -C /dev/null
+modalias|list --json --sysfs $data/sysfs/qemu-q35 --moddir $D -C /dev/null
+modalias|list --no-modules --sysfs $data/sysfs/host-vm
+modalias|load --no-cache --dry-run -d $L -S 9.9.9-test -C $L/modprobe.d test:dev:abc
+modalias|load --json --no-cache --dry-run -d $L -S 9.9.9-test -C $L/modprobe.d test:dev:abc
+modalias|build usb idVendor=046d
+modalias|build --json usb idVendor=046d
+modalias|build --buses
+modalias|build --fields pci
+modalias|parse platform:pcspkr
+modalias|parse --json platform:pcspkr
+modalias|map $M/modules.pcimap
+modalias|map --json $M/modules.ofmap
+modalias|map --to-aliases $M/usb.usermap
+modalias|map --match usb idVendor=1234 idProduct=5678 bcdDevice=0155 $M/usb.usermap
+hotplug|--help
+hotplug|--dry-run --moddir $D -C /dev/null --hotplug-dir /nonexistent platform
+hotplug|--coldplug --dry-run --sysfs $data/sysfs/host-vm --moddir $D -C /dev/null --hotplug-dir /nonexistent
+EOT
+# a filter stops at its first failed write, not at the end of its input:
+# resolve - over an endless input, to /dev/full
+n=$((n + 1))
+yes acpi:PNP0C0A: | timeout -k 2 20 "$cli" resolve -m "$D" -C /dev/null - >/dev/full 2>"$tmp/err"
+status=$?
+why=""
+[ "$status" = 3 ] || why="exit status $status, wanted 3 (124: it did not stop)"
+grep -qx 'modalias: write error: No space left on device' "$tmp/err" || why="${why:+$why; }no write error"
+report "resolve - of an endless input to /dev/full stops" "$why" "$tmp/err" err
+
+# ---- JSON is always JSON: bytes that are not UTF-8, control characters ------------------
+# Each output is checked by python3 -m json.tool reading the file (strict
+# UTF-8), and the strings decoded: each byte that is no UTF-8 is \u00XX.
+mkdir -p "$tmp/hostile/m" "$tmp/hostile/sys/devices/platform/bad$(printf '\377')dev"
+printf 'alias hostile:* mod\377ule\nalias ctl:* ctl\001mod\n' >"$tmp/hostile/m/modules.alias"
+printf 'platform:caf\303\251\376\n' >"$tmp/hostile/sys/devices/platform/bad$(printf '\377')dev/modalias"
+: >"$tmp/hostile/sys/devices/platform/bad$(printf '\377')dev/uevent"
+printf 'bad\377mod name\001x * compat\376\n' >"$tmp/hostile/modules.ofmap"
+# json_ok NAME PYTHON-ASSERTION -- COMMAND...  (d: the decoded JSON)
+json_ok() {
+	name=$1 assertion=$2
+	shift 3
+	n=$((n + 1))
+	"$@" >"$tmp/json" 2>"$tmp/err"
+	why=""
+	if ! python3 -m json.tool "$tmp/json" >/dev/null 2>"$tmp/jerr"; then
+		why="not JSON"
+	elif ! python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert '"$assertion"', d' \
+		"$tmp/json" 2>"$tmp/jerr"; then
+		why="not the strings wanted"
+	fi
+	report "$name" "$why" "$tmp/jerr" python "$tmp/json" out
+}
+json_ok "resolve --json: an alias and a module name that are not UTF-8" \
+	'[m["name"] for e in d for m in e["modules"]] == ["mod\u00ffule", "ctl\u0001mod"] and d[0]["alias"] == "hostile:\u00fe\u00e9"' -- \
+	"$cli" resolve --no-cache -m "$tmp/hostile/m" -C /dev/null --json "hostile:$(printf '\376\351')" ctl:x
+json_ok "parse --json: invalid UTF-8 (a lone byte, overlong, surrogate, past U+10FFFF) and valid" \
+	'[e["fields"]["name"] for e in d] == ["\u00ffcafé", "\u00c0\u0080", "\u00ed\u00a0\u0080", "\u00f4\u0090\u0080\u0080"]' -- \
+	"$cli" parse --json "$(printf 'platform:\377caf\303\251')" "$(printf 'platform:\300\200')" \
+	"$(printf 'platform:\355\240\200')" "$(printf 'platform:\364\220\200\200')"
+json_ok "list --json: a sysfs devpath and modalias that are not UTF-8" \
+	'd == [{"devpath": "/devices/platform/bad\u00ffdev", "modalias": "platform:café\u00fe", "modules": []}]' -- \
+	"$cli" list --json --no-modules --sysfs "$tmp/hostile/sys"
+json_ok "map --json: map file fields that are not UTF-8, a control character" \
+	'd[0]["module"] == "bad\u00ffmod" and d[0]["name"] == "name\u0001x" and d[0]["compatible"] == "compat\u00fe"' -- \
+	"$cli" map --json "$tmp/hostile/modules.ofmap"
+json_ok "load --json: an alias that is not UTF-8" \
+	'd[0]["alias"] == "test:dev:\u00ff" and d[1]["alias"] == "test:dev:abc" and d[1]["modules"]' -- \
+	"$cli" load --json --no-cache --dry-run -d "$L" -S 9.9.9-test -C "$L/modprobe.d" "$(printf 'test:dev:\377')" test:dev:abc
+json_ok "build --json: a string field that is not UTF-8" \
+	'd["fields"]["name"] == "a\u00ff" and d["modalias"] == "of:Na\u00ffT<NULL>Cx"' -- \
+	"$cli" build --json of "name=$(printf 'a\377')" 'type=<NULL>' compatible=x
+# ---- '--' ends the options; an unknown option is a usage error ------------------------
+mkdir -p "$tmp/dash"
+printf 'alias -hmac dashmod\nalias acpi:PNP0C0A:* battery\n' >"$tmp/dash/modules.alias"
+printf 'dashof name * compat\n' >"$tmp/dash/-x.ofmap"
+for c in resolve load parse; do
+	check "$c -hmac: an unknown option, not the help" 2 - \
+		"^modalias $c: unknown option -hmac (an alias starting with '-' goes after '--')\$" -- "$cli" $c -hmac
+done
+check "map -hmac: an unknown option" 2 - "^modalias map: unknown option -hmac (a file starting with '-' goes after '--')\$" -- \
+	"$cli" map -hmac
+check "build -hmac: an unknown option" 2 - "^modalias build: unknown option -hmac (an argument starting with '-' goes after '--')\$" -- \
+	"$cli" build -hmac usb
+check "list -hmac: an unknown option" 2 - "^modalias list: unknown option -hmac\$" -- "$cli" list -hmac
+check "modalias -hmac: an unknown option before the command" 2 - "^modalias: unknown option -hmac\$" -- "$cli" -hmac resolve
+check "resolve --frobnicate=1: an unknown long option" 2 - "^modalias resolve: unknown option --frobnicate=1 " -- \
+	"$cli" resolve --frobnicate=1 x
+check "resolve --json=no: a flag takes no value" 2 - "^modalias resolve: option --json takes no value\$" -- \
+	"$cli" resolve --json=no -m "$D" -C /dev/null acpi:PNP0C0A:
+check "resolve -mj DIR: a value option must end its group" 2 - "unknown option -mj " -- "$cli" resolve -mj "$D" x
+check "resolve -jx: flags grouped" 0 - "" -- "$cli" resolve -jx -m "$D" -C /dev/null acpi:PNP0C0A:
+check "resolve --json -- -hmac acpi:PNP0C0A: ('--' is no alias)" 0 resolve-dashdash "" -- \
+	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- -hmac acpi:PNP0C0A:
+check "resolve --json -- --explain (an option after '--' is an alias)" 1 resolve-dashdash-option "" -- \
+	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- --explain
+check "load --json -- -hmac test:dev:abc" 0 load-dashdash "" -- "$cli" load --json --no-cache --dry-run \
+	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" -- -hmac test:dev:abc
+check "parse -- -x:y" 0 parse-dashdash "" -- "$cli" parse -- -x:y
+check "map -- -x.ofmap" 0 map-dashdash "" -- sh -c "cd '$tmp/dash' && '$cli' map -- -x.ofmap"
 echo "1..$n"
 exit $fail

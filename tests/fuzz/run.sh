@@ -24,8 +24,8 @@ esac
 targets=${*:-parse env table map glob config netlink}
 data=$top/tests/data
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -include $build/config.h
-	-I$top/libmodalias -I$top/cli $(pkg-config --cflags glib-2.0)"
-lib_sources=$(ls "$top"/libmodalias/*.c)
+	-I$top/libmodalias -I$top/shared -I$top/cli $(pkg-config --cflags glib-2.0)"
+lib_sources=$(ls "$top"/libmodalias/*.c "$top"/shared/*.c)
 
 mkdir -p "$out"
 seed() { # TARGET DIR

@@ -1,0 +1,49 @@
+/*
+ * cli/cli-output.h - what the front ends (modalias, hotplug) write on
+ * standard output: every write checked, and the one JSON string writer.
+ * Front-end code: the library knows nothing of it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+/* The exit status when standard output cannot be written (a full disk,
+ * /dev/full): distinct from 0 (found), 1 (nothing found) and 2 (usage or
+ * input error).  modalias(1), hotplug(8) and README.md say so. */
+#define CLI_EXIT_WRITE 3
+
+/*
+ * First thing in main(): SIGPIPE is set to its default action and unblocked
+ * (even when the caller left it ignored), so that writing to a closed pipe
+ * ends the program quietly, killed by SIGPIPE (status 141 in the shell), as
+ * coreutils do; and standard output is checked when the program exits, by
+ * exit() or a return from main() alike (GLib's --help too): when it could
+ * not be written, "PROG: write error: REASON" goes to standard error and
+ * the exit status becomes CLI_EXIT_WRITE.
+ */
+void cli_output_init(const char *prog);
+
+/* Flushes standard output now; when it cannot be written, ends the program
+ * as above at once (output written line by line: the agent's dry run). */
+void cli_output_flush(void);
+
+/* Writes S, a whole output built in memory (JSON), to standard output;
+ * when that fails, ends the program as above at once, with the reason. */
+void cli_output_puts(const char *s);
+
+/* The same as cli_output_flush(), but only when a write has already failed: cheap enough for
+ * every line of a long output (no flush when all is well). */
+void cli_output_check(void);
+
+/*
+ * Appends S to OUT as a JSON string (RFC 8259), quotes included: '"' and
+ * '\' escaped, control characters (and DEL) as \u00XX; valid UTF-8 is
+ * copied as it is, and each byte that is not part of a valid UTF-8
+ * sequence (overlong forms, surrogates and code points past U+10FFFF are
+ * not) is written \u00XX with its value, so the output is always valid
+ * JSON whatever sysfs, a table or the command line held.  modalias(1)
+ * documents it.
+ */
+void json_string(GString *out, const char *s);

@@ -1,0 +1,127 @@
+/*
+ * shared/read-file.c - read_file(): a file read whole, bounded, opened
+ * without blocking and checked on the opened descriptor.
+ *
+ * This file reads and nothing else: it may not print, log or exit, and
+ * what a caller makes of a failure is the caller's.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "read-file.h"
+
+/* Reads in steps of at most this much: a size every kernel file that
+ * wants aligned reads accepts (/proc/PID/pagemap reads 8-byte entries). */
+#define STEP ((size_t)1 << 20)
+
+static int check_kind(const struct stat *st, size_t max, unsigned int flags)
+{
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st->st_mode) && !((flags & READ_FILE_DEVICE) && S_ISCHR(st->st_mode)))
+		return -EINVAL;
+	/* a regular file that says it is too big is; one that says 0 (procfs)
+	 * may still be, which the reads find out */
+	if (S_ISREG(st->st_mode) && st->st_size > 0 && (uint64_t)st->st_size > (uint64_t)max)
+		return -EFBIG;
+	return 0;
+}
+
+int read_file(const char *path, size_t max, unsigned int flags, char **ret, size_t *len)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t cap, n = 0;
+	int fd, r;
+
+	if (!path || !ret || max > SIZE_MAX / 4)
+		return -EINVAL;
+	/* O_NONBLOCK: a FIFO does not block the open (nor a read: it is refused
+	 * before any), a device does not block a read; on a regular file it
+	 * changes nothing */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else
+		r = check_kind(&st, max, flags);
+	if (r < 0)
+		goto out;
+	/* the size the file gives, plus one byte to see its end in one read */
+	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		size_t want;
+		ssize_t got;
+
+		if (n == cap) {
+			char *more;
+
+			/* n <= max here: the buffer grows to twice max at most */
+			cap *= 2;
+			more = realloc(buf, cap + 1);
+			if (!more) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = more;
+		}
+		want = cap - n < STEP ? cap - n : STEP;
+		got = read(fd, buf + n, want);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			/* -EINVAL says "not a regular file" here */
+			r = errno == EINVAL ? -EIO : -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > max) {
+			r = -EFBIG;
+			break;
+		}
+	}
+out:
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	buf[n] = '\0';
+	*ret = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+const char *read_file_error(int r, size_t max, char *buf, size_t size)
+{
+	if (r == -EFBIG) {
+		if (max >= ((size_t)1 << 20) && max % ((size_t)1 << 20) == 0)
+			snprintf(buf, size, "larger than %zu MiB", max >> 20);
+		else if (max >= 1024 && max % 1024 == 0)
+			snprintf(buf, size, "larger than %zu KiB", max >> 10);
+		else
+			snprintf(buf, size, "larger than %zu bytes", max);
+	} else if (r == -EINVAL) {
+		snprintf(buf, size, "not a regular file");
+	} else {
+		snprintf(buf, size, "%s", strerror(r < 0 ? -r : r));
+	}
+	return buf;
+}

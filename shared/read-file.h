@@ -1,0 +1,53 @@
+/*
+ * shared/read-file.h - reading a file whole, with a bound: the one helper
+ * behind alias tables, modules.*map files, sysfs attributes and
+ * modalias.conf, compiled into the library and into both front ends.
+ *
+ * Every read is bounded: a file that reports no size and never ends
+ * (/proc/self/pagemap, /dev/zero) stops at the caller's limit with -EFBIG.
+ * The file is opened with O_NONBLOCK, so neither a FIFO nor a device can
+ * block the open or a read, and its kind is checked with fstat() on the
+ * descriptor that was opened.
+ *
+ * These functions never print or exit; they return 0 or a negative errno.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stddef.h>
+
+/* The limits, each documented where the file kind is (man pages,
+ * libmodalias.h): */
+/* modules.alias, modules.symbols, … and modules.*map files: 64 MiB (a
+ * distribution's modules.alias is about 1.5 MiB) */
+#define READ_FILE_TABLE_MAX ((size_t)64 << 20)
+/* modalias.conf: 1 MiB */
+#define READ_FILE_CONFIG_MAX ((size_t)1 << 20)
+/* a sysfs attribute (the kernel's are a page at most; a uevent file with
+ * a long MODALIAS a few): 64 KiB */
+#define READ_FILE_ATTR_MAX ((size_t)64 << 10)
+
+enum {
+	/* a character device will do too (/dev/null: an empty file);
+	 * without this flag only a regular file is read */
+	READ_FILE_DEVICE = 1u << 0,
+};
+
+/*
+ * Reads PATH whole into *RET (malloc'ed, NUL-terminated; *LEN, when not
+ * NULL, gets its length without that NUL: the file may hold NUL bytes).
+ * Returns 0; -EFBIG when the file holds more than MAX bytes; -EISDIR for a
+ * directory; -EINVAL for a file that is neither a regular file nor (with
+ * READ_FILE_DEVICE) a character device; -EAGAIN when a read would block;
+ * the errno of open() or read() otherwise.  Nothing is returned on failure.
+ */
+int read_file(const char *path, size_t max, unsigned int flags, char **ret, size_t *len);
+
+/*
+ * What read_file()'s error R means, for a message "cannot read PATH: …":
+ * "larger than 64 MiB" for -EFBIG (MAX being the limit given),
+ * "not a regular file" for -EINVAL, strerror() otherwise.  Writes into
+ * BUF (SIZE bytes; 64 will do) and returns it.
+ */
+const char *read_file_error(int r, size_t max, char *buf, size_t size);

@@ -1,0 +1,66 @@
+/*
+ * cli/cli-output.c: json_string(), the one JSON string writer of every
+ * --json output.  Each row is a C string and its JSON text, exactly; every
+ * text must also be valid UTF-8 without a raw control character, as a
+ * strict JSON parser wants (test-cli.sh reads real outputs back with one).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "cli-output.h"
+#include "test-common.h"
+
+struct json_row {
+	const char *name;
+	const char *in;
+	const char *want;
+};
+
+static const struct json_row rows[] = {
+	{ "plain", "pci:v00008086d*", "\"pci:v00008086d*\"" },
+	{ "empty", "", "\"\"" },
+	{ "quote-backslash", "dmi:bvn\"q\"\\b", "\"dmi:bvn\\\"q\\\"\\\\b\"" },
+	{ "controls", "a\tb\nc\001d\037e\177f", "\"a\\u0009b\\u000ac\\u0001d\\u001fe\\u007ff\"" },
+	{ "utf8-two", "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
+	{ "utf8-three", "\xe2\x82\xac", "\"\xe2\x82\xac\"" },
+	{ "utf8-four", "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"" },
+	{ "utf8-lowest-three", "\xe0\xa0\x80", "\"\xe0\xa0\x80\"" },
+	{ "utf8-last-before-surrogates", "\xed\x9f\xbf", "\"\xed\x9f\xbf\"" },
+	{ "utf8-highest", "\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"" },
+	{ "lone-byte", "a\xff" "b", "\"a\\u00ffb\"" },
+	{ "lone-continuation", "\x80", "\"\\u0080\"" },
+	{ "overlong-two", "\xc0\x80", "\"\\u00c0\\u0080\"" },
+	{ "overlong-two-c1", "\xc1\xbf", "\"\\u00c1\\u00bf\"" },
+	{ "overlong-three", "\xe0\x9f\xbf", "\"\\u00e0\\u009f\\u00bf\"" },
+	{ "overlong-four", "\xf0\x8f\xbf\xbf", "\"\\u00f0\\u008f\\u00bf\\u00bf\"" },
+	{ "surrogate", "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"" },
+	{ "past-10ffff", "\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"" },
+	{ "f5-never", "\xf5\x80\x80\x80", "\"\\u00f5\\u0080\\u0080\\u0080\"" },
+	{ "truncated-at-end", "\xe2\x82", "\"\\u00e2\\u0082\"" },
+	{ "truncated-four-at-end", "x\xf0\x9f\x98", "\"x\\u00f0\\u009f\\u0098\"" },
+	{ "truncated-then-ascii", "\xc3" "a", "\"\\u00c3a\"" },
+	{ "invalid-then-valid", "\xfe\xc3\xa9", "\"\\u00fe\xc3\xa9\"" },
+};
+
+static void test_row(gconstpointer data)
+{
+	const struct json_row *row = data;
+	g_autoptr(GString) out = g_string_new("[");
+
+	json_string(out, row->in);
+	g_assert_cmpstr(out->str + 1, ==, row->want);
+	/* appended, not replaced */
+	g_assert_cmpint(out->str[0], ==, '[');
+	g_assert_true(g_utf8_validate(out->str, (gssize)out->len, NULL));
+	for (gsize i = 0; i < out->len; i++)
+		g_assert_cmpint((unsigned char)out->str[i], >=, 0x20);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		g_autofree char *name = g_strdup_printf("/json-string/%s", rows[i].name);
+		g_test_add_data_func(name, &rows[i], test_row);
+	}
+	return g_test_run();
+}
