@@ -1043,7 +1043,7 @@ row conf-directory in: '`--config` a directory' \
 	err: "modalias: @TMP@/r: Error reading file ${LQ}@TMP@/r${RQ}: Is a directory" \
 	exit: 2 out: '' -- "$cli" --config "$r" resolve -C /dev/null acme:x
 
-# ---- the hotplug agent: whose handlers run, hung handlers ---------------------------
+# ---- the hotplug agent: whose handlers run, hung handlers, coldplug trigger ---------
 
 # Attacks on hotplug.d handlers: nobody changes what a handler's real path
 # leads to, putting there a root-owned program that is no handler
@@ -1108,6 +1108,46 @@ row handler-hung in: 'a handler that never ends (`sleep 1000`), `hotplug --handl
 conf "[agent]\nhandler-timeout=0\n"
 confrow conf-handler-timeout-zero '`--config`: `[agent] handler-timeout=0`' \
 	"@TMP@/r/c.conf:2: [agent] handler-timeout: not a number of seconds from 1 to 86400"
+
+# --coldplug=trigger writes "add" only to regular uevent files reached
+# without a symlink below the sysfs root; the old agent followed both
+trigtree() { # a sysfs tree with one good device, and a file that is no uevent
+	fresh
+	mkdir -p "$r/sys/devices/platform/good"
+	echo platform:good >"$r/sys/devices/platform/good/modalias"
+	: >"$r/sys/devices/platform/good/uevent"
+	echo precious >"$r/victim"
+}
+trigtree
+mkdir "$r/sys/devices/platform/evil"
+echo platform:evil >"$r/sys/devices/platform/evil/modalias"
+ln -s "$r/victim" "$r/sys/devices/platform/evil/uevent"
+row trigger-uevent-symlink in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`: one device'"'"'s `uevent` a symlink to another file (@TMP@/r/victim)' \
+	err: 'hotplug: @TMP@/r/sys/devices/platform/evil/uevent: cannot trigger: a symlink (not followed)' exit: 0 out: '' \
+	check: 'test "$(cat "$r/victim")" = precious && test "$(cat "$r/sys/devices/platform/good/uevent")" = add' \
+	also: 'the other file unchanged; the good device'"'"'s `uevent` gets `add`' \
+	fixed: 'cli/hotplug.c `coldplug_trigger_one`: `add` was written through a `uevent` symlink to whatever file it named' \
+	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+trigtree
+mkdir "$r/sys/devices/platform/fifo"
+echo platform:fifo >"$r/sys/devices/platform/fifo/modalias"
+mkfifo "$r/sys/devices/platform/fifo/uevent"
+row trigger-uevent-fifo in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`: one device'"'"'s `uevent` a FIFO nobody reads' \
+	err: 'hotplug: @TMP@/r/sys/devices/platform/fifo/uevent: cannot trigger: not a regular file' exit: 0 out: '' \
+	check: 'test "$(cat "$r/sys/devices/platform/good/uevent")" = add' also: 'no hang; the good device'"'"'s `uevent` gets `add`' \
+	fixed: 'cli/hotplug.c `coldplug_trigger_one`: opening a FIFO `uevent` for writing waited for a reader for ever' \
+	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+trigtree
+mkdir -p "$r/elsewhere/devices/platform/x"
+echo platform:x >"$r/elsewhere/devices/platform/x/modalias"
+echo precious >"$r/elsewhere/devices/platform/x/uevent"
+rm -r "$r/sys/devices"
+ln -s "$r/elsewhere/devices" "$r/sys/devices"
+row trigger-devices-symlink in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys` where `devices` is a symlink out of the tree, to a device whose `uevent` is a regular file' \
+	err: 'hotplug: @TMP@/r/sys/devices/platform/x/uevent: cannot trigger: a symlink on the way (not followed)' exit: 0 out: '' \
+	check: 'test "$(cat "$r/elsewhere/devices/platform/x/uevent")" = precious' also: 'the file out of the tree unchanged' \
+	fixed: 'cli/hotplug.c `coldplug_trigger_one`: `add` was written through any symlink on the way to `uevent`, out of the sysfs tree' \
+	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
 
 # ---- the catalogue -----------------------------------------------------------------
 
