@@ -603,7 +603,8 @@ static void handle_event(const char *subsystem, char *const *envp)
 	if (hpfd < 0)
 		return;
 	run_dir(hpfd, subsystem, subsystem, envp);
-	run_dir(hpfd, "default", subsystem, envp);
+	if (strcmp(subsystem, "default") != 0) /* not twice */
+		run_dir(hpfd, "default", subsystem, envp);
 	close(hpfd);
 }
 
@@ -1089,6 +1090,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", error->message);
 		return EXIT_USAGE;
 	}
+	/* GLib keeps a "--" that comes before an argument starting with '-':
+	 * it only ends the options (hotplug -- -x: the subsystem "-x") */
+	if (argc > 1 && strcmp(argv[1], "--") == 0) {
+		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
+		argc--;
+	}
 	/* no LOG_CONS: a console that is not read would block event handling */
 	openlog("hotplug", LOG_PID, LOG_DAEMON);
 	opt.log_stderr = isatty(2) || opt.daemon || opt.coldplug_flag || opt.force_stderr;
@@ -1133,8 +1140,13 @@ int main(int argc, char **argv)
 
 	if (!opt.daemon && !opt.coldplug_flag) {
 		/* kernel-helper mode: hotplug SUBSYSTEM, the event in the environment */
-		if (argc != 2) {
+		if (argc < 2) {
 			fprintf(stderr, "hotplug: a SUBSYSTEM is needed (or --daemon, --coldplug)\n");
+			return EXIT_USAGE;
+		}
+		if (argc > 2) {
+			g_autofree char *arg = shown(argv[2]);
+			fprintf(stderr, "hotplug: unexpected argument '%s'\n", arg);
 			return EXIT_USAGE;
 		}
 		if (!subsystem_ok(argv[1])) {

@@ -3,7 +3,7 @@
 # temporary hotplug.d trees (order, filters, symlinks, argv, environment,
 # exit statuses, bad SUBSYSTEM, unsafe permissions), how handlers start
 # (a binary and a script, clean signals and descriptors), the handler
-# timeout, and module loading (dry run) for real recorded
+# timeout, the command line, and module loading (dry run) for real recorded
 # uevent environments.  TAP on stdout.  (Hostile hotplug.d trees and the
 # check-to-exec race: tests/bad-input.)
 set -u
@@ -175,6 +175,32 @@ for bad in 0 -1 86401; do
 	expect "--handler-timeout=$bad: a usage error" \
 		"2 hotplug: --handler-timeout=$bad: not a number of seconds from 1 to 86400" "$status $(cat "$tmp/err")"
 done
+
+# hotplug default: default/ runs once, not as the subsystem and again as default/
+: >"$log"
+env -i ACTION=change "$agent" --hotplug-dir "$hp" default
+expect "hotplug default runs default/ once" \
+"00-default.hotplug argc=1 1=default ACTION=change FOO=
+zz.hotplug argc=1 1=default ACTION=change FOO=" "$(cat "$log")"
+
+# the command line: an unknown option, operands, "--"
+env -i "$agent" --nosuch net >"$tmp/out" 2>"$tmp/err"
+expect "an unknown option is a usage error naming it" "2 hotplug: Unknown option --nosuch
+Try 'hotplug --help'." "$? $(cat "$tmp/err")"
+env -i "$agent" --hotplug-dir "$hp" net extra >"$tmp/out" 2>"$tmp/err"
+expect "a second operand is a usage error naming it" "2 hotplug: unexpected argument 'extra'" "$? $(cat "$tmp/err")"
+env -i "$agent" --hotplug-dir "$hp" >"$tmp/out" 2>"$tmp/err"
+expect "no operand is a usage error" "2 hotplug: a SUBSYSTEM is needed (or --daemon, --coldplug)" "$? $(cat "$tmp/err")"
+mkdir "$hp/-x"
+handler "$hp/-x/dash.hotplug"
+: >"$log"
+env -i ACTION=change "$agent" --hotplug-dir "$hp" -- -x >"$tmp/out" 2>"$tmp/err"
+expect "after --, an operand starting with - is the subsystem" "0 dash.hotplug argc=1 1=-x ACTION=change FOO=" \
+	"$? $(grep dash "$log")"
+env -i "$agent" --hotplug-dir "$hp" -- --daemon extra >"$tmp/out" 2>"$tmp/err"
+expect "after --, two operands are a usage error" "2 hotplug: unexpected argument 'extra'" "$? $(cat "$tmp/err")"
+env -i "$agent" --daemon -- x >"$tmp/out" 2>"$tmp/err"
+expect "--daemon with an operand is a usage error" "2 hotplug: unexpected argument 'x'" "$? $(cat "$tmp/err")"
 
 # dry run: modules and handlers printed, neither loaded nor run
 : >"$log"
