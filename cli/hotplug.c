@@ -308,17 +308,34 @@ static void close_from(int first, int max)
 		close(fd);
 }
 
-/* What the child of run_handler() reports when a script (or a file whose
- * interpreter is missing) cannot run, and /dev/fd is missing */
+/* What the child of run_handler() reports when a script cannot run
+ * because /dev/fd is missing */
 #define ENODEV_FD (-1)
+
+/* Whether the checked handler FD (O_PATH: reopened for reading, through
+ * /proc, to look) starts with "#!".  -1: cannot tell (no /proc). */
+static int is_script(int fd)
+{
+	char path[64], head[2];
+	int rfd, r;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rfd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (rfd < 0)
+		return -1;
+	r = pread(rfd, head, sizeof(head), 0) == 2 && head[0] == '#' && head[1] == '!';
+	close(rfd);
+	return r;
+}
 
 /* The child's side of run_handler(): a clean start (signal dispositions to
  * default, nothing blocked, a process group of its own, stdin from
  * /dev/null, no descriptor above 2 but what the exec needs), then the
- * checked file FD itself, never its path again.  A #! script is run by its
- * interpreter as /dev/fd/3, which must then stay open across the exec.  An
- * exec error goes up the REPORT pipe. */
-static G_NORETURN void handler_child(int fd, int report, int max_fd, char *const *argv, char *const *envp)
+ * checked file FD itself, never its path again.  A #! script (SCRIPT: 1,
+ * or -1 for unknown) is run by its interpreter as /dev/fd/3, which must
+ * then stay open across the exec.  An exec error goes up the REPORT pipe. */
+static G_NORETURN void handler_child(int fd, int script, int report, int max_fd, char *const *argv,
+				     char *const *envp)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
@@ -347,13 +364,24 @@ static G_NORETURN void handler_child(int fd, int report, int max_fd, char *const
 		goto fail;
 	report = 4;
 	close_from(5, max_fd);
+	if (script == 1) {
+		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0) {
+			errno = ENODEV_FD; /* its interpreter could not open it */
+			goto fail;
+		}
+		if (fcntl(3, F_SETFD, 0) < 0)
+			goto fail;
+	}
 	fexecve(3, argv, envp);
-	/* ENOENT: a script, whose interpreter cannot open /dev/fd/3 when it
-	 * closes on exec (or a missing interpreter: the same error again) */
-	if (errno == ENOENT && faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0)
-		errno = ENODEV_FD; /* the interpreter could not open it anyway */
-	else if (errno == ENOENT && fcntl(3, F_SETFD, 0) == 0)
-		fexecve(3, argv, envp);
+	/* not known: ENOENT is a script, whose interpreter cannot open
+	 * /dev/fd/3 while it closes on exec (or a missing interpreter: the
+	 * same error again) */
+	if (script < 0 && errno == ENOENT) {
+		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0)
+			errno = ENODEV_FD;
+		else if (fcntl(3, F_SETFD, 0) == 0)
+			fexecve(3, argv, envp);
+	}
 fail:
 	e = errno;
 	if (write(report, &e, sizeof(e)) != sizeof(e))
@@ -415,7 +443,7 @@ static int handler_wait(const char *path, pid_t pid)
 static void run_handler(int fd, const char *path, const char *subsystem, char *const *envp)
 {
 	struct rlimit rl;
-	int report[2], max_fd, e = 0, status;
+	int report[2], max_fd, e = 0, status, script = is_script(fd);
 	ssize_t n;
 	pid_t pid;
 
@@ -428,7 +456,7 @@ static void run_handler(int fd, const char *path, const char *subsystem, char *c
 	if (pid == 0) {
 		char *argv[] = { (char *)path, (char *)subsystem, NULL };
 
-		handler_child(fd, report[1], max_fd, argv, envp);
+		handler_child(fd, script, report[1], max_fd, argv, envp);
 	}
 	e = errno;
 	close(report[1]);
@@ -446,7 +474,7 @@ static void run_handler(int fd, const char *path, const char *subsystem, char *c
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		say(LOG_ERR, "%s: cannot run it: %s", path,
-		    e == ENODEV_FD ? "No such file or directory (a script runs as /dev/fd/3: there is no /dev/fd)"
+		    e == ENODEV_FD ? "No such file or directory (a script runs as /dev/fd/3: no /dev/fd, or no /proc)"
 				   : strerror(e));
 		return;
 	}

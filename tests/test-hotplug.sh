@@ -135,7 +135,7 @@ if unshare -m true 2>/dev/null; then
 		env -i HANDLER_REPORT="$report" "$agent" --stderr --hotplug-dir "$hp" clean >"$tmp/out" 2>"$tmp/err"
 	expect "without /dev/fd a script handler is refused, saying why; a binary runs" \
 "0 binary argv0=$hp/clean/10-binary.hotplug
-hotplug: $hp/clean/20-script.hotplug: cannot run it: No such file or directory (a script runs as /dev/fd/3: there is no /dev/fd)" \
+hotplug: $hp/clean/20-script.hotplug: cannot run it: No such file or directory (a script runs as /dev/fd/3: no /dev/fd, or no /proc)" \
 		"$? $(cut -d' ' -f1-2 "$report")
 $(grep /clean/ "$tmp/err")"
 else
