@@ -24,7 +24,7 @@ static const struct known {
 } known[] = {
 	{ "modules", { "root", "version", "directory", "modprobe.d", "tables", "blacklist", "cache", NULL } },
 	{ "log", { "level", NULL } },
-	{ "agent", { "hotplug-dir", "sysfs", "max-parallel", "coldplug", NULL } },
+	{ "agent", { "hotplug-dir", "sysfs", "max-parallel", "coldplug", "handler-timeout", NULL } },
 };
 
 int cli_log_level_parse(const char *s)
@@ -126,6 +126,24 @@ static char **get_list(GKeyFile *kf, const char *group, const char *key)
 	return g_key_file_has_key(kf, group, key, NULL) ? g_key_file_get_string_list(kf, group, key, NULL, NULL) : NULL;
 }
 
+/* A whole decimal number from min to max into *out (left alone when the key
+ * is absent); FALSE when it is anything else. */
+static gboolean get_int(GKeyFile *kf, const char *group, const char *key, long min, long max, int *out)
+{
+	g_autofree char *v = NULL;
+	char *end;
+	long n;
+
+	if (!g_key_file_has_key(kf, group, key, NULL))
+		return TRUE;
+	v = g_key_file_get_string(kf, group, key, NULL);
+	n = strtol(v ? v : "", &end, 10);
+	if (!v || !*v || *end || n < min || n > max)
+		return FALSE;
+	*out = (int)n;
+	return TRUE;
+}
+
 gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -139,6 +157,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->log_level = -1;
 	cfg->max_parallel = -1;
+	cfg->handler_timeout = -1;
 	/* bounded (READ_FILE_CONFIG_MAX, modalias.conf(5)), never blocking: a
 	 * regular file, or a device (/dev/null: no settings) */
 	r = read_file(file, READ_FILE_CONFIG_MAX, READ_FILE_DEVICE, &text, &len);
@@ -215,14 +234,11 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 		if (cfg->log_level < 0)
 			return bad(error, file, text, "log", "level", "not err, warning, notice, info, debug or 0-7");
 	}
-	if (g_key_file_has_key(kf, "agent", "max-parallel", NULL)) {
-		g_autofree char *v = g_key_file_get_string(kf, "agent", "max-parallel", NULL);
-		char *end;
-		long n = strtol(v ? v : "", &end, 10);
-		if (!v || !*v || *end || n < 1 || n > 1024)
-			return bad(error, file, text, "agent", "max-parallel", "not a number from 1 to 1024");
-		cfg->max_parallel = (int)n;
-	}
+	if (!get_int(kf, "agent", "max-parallel", 1, 1024, &cfg->max_parallel))
+		return bad(error, file, text, "agent", "max-parallel", "not a number from 1 to 1024");
+	if (!get_int(kf, "agent", "handler-timeout", 1, CLI_HANDLER_TIMEOUT_MAX, &cfg->handler_timeout))
+		return bad(error, file, text, "agent", "handler-timeout",
+			   "not a number of seconds from 1 to " G_STRINGIFY(CLI_HANDLER_TIMEOUT_MAX));
 	if (cfg->coldplug && strcmp(cfg->coldplug, "trigger") != 0 && strcmp(cfg->coldplug, "resolve") != 0)
 		return bad(error, file, text, "agent", "coldplug", "neither 'trigger' nor 'resolve'");
 	/* the files named must be readable now, not at the first event */

@@ -26,7 +26,10 @@ struct cli_config {
 	char *sysfs;
 	int max_parallel;  /* -1: unset */
 	char *coldplug;    /* "trigger" or "resolve" */
+	int handler_timeout; /* seconds a handler may run, -1: unset */
 };
+
+#define CLI_HANDLER_TIMEOUT_MAX 86400 /* a day */
 
 #define CLI_CONFIG_DEFAULT SYSCONFDIR "/modalias.conf"
 

@@ -10,18 +10,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/netlink.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <syslog.h>
@@ -32,8 +34,9 @@
 #include "cli-config.h"
 #include "cli-output.h"
 #include "read-file.h"
-#include "uevent.h"
 #include "libmodalias.h"
+#include "path-trust.h"
+#include "uevent.h"
 
 extern char **environ;
 
@@ -48,10 +51,11 @@ static struct {
 	char *coldplug_mode;
 	gboolean daemon, dry_run, trust_any_sender, coldplug_flag, force_stderr;
 	int max_parallel;
+	int handler_timeout; /* seconds; INT_MIN: not given */
 	int netlink_group;
 	int log_level;
 	bool log_stderr;
-} opt = { .max_parallel = 0, .netlink_group = 1, .log_level = LOG_NOTICE };
+} opt = { .max_parallel = 0, .handler_timeout = INT_MIN, .netlink_group = 1, .log_level = LOG_NOTICE };
 
 static struct cli_config config;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -186,6 +190,12 @@ static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
 static void on_module(void *data, const char *module, const char *detail, const char *options,
 		      enum modalias_load_state state, int err)
 {
+	/* the library reports these through here alone: logged once, as errors
+	 * (a dry run's missing module too) */
+	if (state == MODALIAS_LOAD_FAILED || state == MODALIAS_LOAD_NOT_FOUND) {
+		say(LOG_ERR, "%s: %s (%s)", module, modalias_load_state_name(state), strerror(-err));
+		return;
+	}
 	if (opt.dry_run) {
 		if (state == MODALIAS_LOAD_WOULD_INSERT)
 			out("load %s", module);
@@ -193,9 +203,7 @@ static void on_module(void *data, const char *module, const char *detail, const 
 			out("install %s %s", module, detail);
 		return;
 	}
-	if (state == MODALIAS_LOAD_FAILED)
-		say(LOG_ERR, "%s: %s (%s)", module, modalias_load_state_name(state), strerror(-err));
-	else if (state == MODALIAS_LOAD_INSERTED || state == MODALIAS_LOAD_COMMAND)
+	if (state == MODALIAS_LOAD_INSERTED || state == MODALIAS_LOAD_COMMAND)
 		say(LOG_INFO, "%s %s", modalias_load_state_name(state), module);
 	else
 		say(LOG_DEBUG, "%s: %s", module, modalias_load_state_name(state));
@@ -249,42 +257,275 @@ static void load_alias(const char *alias)
 
 /* ---- handlers ------------------------------------------------------------- */
 
+/* The daemon is stopping: handlers still running get SIGTERM, and SIGKILL
+ * STOP_GRACE_S later; no new handler starts.  The pipe's read end becomes
+ * readable (and stays so) at SIGTERM; -1 outside the daemon. */
+#define STOP_GRACE_S 2
+static int stop_pipe[2] = { -1, -1 };
+static int stopping_flag;
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Why a handler, or a directory of them, is not root's alone (NULL: it
- * is).  sticky_ok: a sticky directory may be writable by others (nobody
- * else may rename what is in it). */
-static const char *not_roots(const struct stat *st, bool sticky_ok)
+/* --hotplug-dir, [agent] hotplug-dir, or the default */
+static const char *hotplug_dir(void)
 {
-	if (st->st_uid != 0)
-		return "not owned by root";
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_ok && (st->st_mode & S_ISVTX)))
-		return "writable by group or others";
-	return NULL;
+	return opt.hotplug_dir ? opt.hotplug_dir : "/etc/hotplug.d";
 }
 
-/* Runs the *.hotplug handlers of one directory, in C-locale byte order. */
-static void run_dir(const char *dir, const char *subsystem, char *const *envp)
+/* "SHOWN: refused: WHY", without WHY's own path when it names SHOWN itself. */
+static void say_refused(const char *shown, int r, const struct trust_why *why)
 {
-	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-	struct dirent *de;
-	struct stat dst;
-	const char *unsafe;
-	DIR *d = opendir(dir);
+	const char *text = why->text[0] ? why->text : strerror(-r);
+	size_t n = strlen(shown);
 
-	if (!d) {
-		if (errno != ENOENT)
-			say(LOG_ERR, "%s: %s", dir, strerror(errno));
+	if (strncmp(text, shown, n) == 0 && strncmp(text + n, ": ", 2) == 0)
+		text += n + 2;
+	say(LOG_WARNING, "%s: refused: %s", shown, text);
+}
+
+/* NAME in DFD, a directory opened by trust_open() (DIR its path): opened
+ * and checked by path-trust.  A symlink is followed, and the whole path to
+ * its target checked again from "/". */
+static int trust_open_in(int dfd, const char *dir, const char *name, int oflags, unsigned int flags,
+			 struct trust_why *why)
+{
+	int fd = trust_openat(dfd, dir, name, oflags, flags, why);
+
+	if (fd == -ELOOP) { /* a symlink */
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+
+		why->text[0] = '\0';
+		fd = trust_open(path, oflags, flags | TRUST_FOLLOW, why);
+	}
+	return fd;
+}
+
+/* Every descriptor from FIRST up closed (the child of a daemon with threads:
+ * async-signal-safe calls only).  max: the descriptor limit, read before
+ * fork(), for kernels without close_range(). */
+static void close_from(int first, int max)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned int)first, ~0u, 0u) == 0)
+		return;
+#endif
+	for (int fd = first; fd < max; fd++)
+		close(fd);
+}
+
+/* What the child of run_handler() reports when a script cannot run
+ * because /dev/fd is missing */
+#define ENODEV_FD (-1)
+
+/* Whether the checked handler FD (O_PATH: reopened for reading, through
+ * /proc, to look) starts with "#!".  -1: cannot tell (no /proc). */
+static int is_script(int fd)
+{
+	char path[64], head[2];
+	int rfd, r;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rfd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (rfd < 0)
+		return -1;
+	r = pread(rfd, head, sizeof(head), 0) == 2 && head[0] == '#' && head[1] == '!';
+	close(rfd);
+	return r;
+}
+
+/* The child's side of run_handler(): a clean start (signal dispositions to
+ * default, nothing blocked, a process group of its own, stdin from
+ * /dev/null, no descriptor above 2 but what the exec needs), then the
+ * checked file FD itself, never its path again.  A #! script (SCRIPT: 1,
+ * or -1 for unknown) is run by its interpreter as /dev/fd/3, which must
+ * then stay open across the exec.  An exec error goes up the REPORT pipe. */
+static G_NORETURN void handler_child(int fd, int script, int report, int max_fd, char *const *argv,
+				     char *const *envp)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+	int null, hfd, rfd, e;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, &dfl, NULL) < 0 && sig != SIGKILL && sig != SIGSTOP) {
+			/* glibc keeps its own (32, 33) from us; the kernel's
+			 * struct sigaction all zero is SIG_DFL in every layout */
+			unsigned long zero[8] = { 0 };
+
+			syscall(SYS_rt_sigaction, sig, zero, NULL, (NSIG - 1) / 8);
+		}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, 0) < 0)
+		goto fail;
+	/* the handler on 3 and the report pipe on 4, both close-on-exec (by
+	 * way of copies above them: either may be 3 or 4 now) */
+	if ((hfd = fcntl(fd, F_DUPFD_CLOEXEC, 5)) < 0 || (rfd = fcntl(report, F_DUPFD_CLOEXEC, 5)) < 0)
+		goto fail;
+	report = rfd;
+	if (dup3(hfd, 3, O_CLOEXEC) < 0 || dup3(rfd, 4, O_CLOEXEC) < 0)
+		goto fail;
+	report = 4;
+	close_from(5, max_fd);
+	if (script == 1) {
+		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0) {
+			errno = ENODEV_FD; /* its interpreter could not open it */
+			goto fail;
+		}
+		if (fcntl(3, F_SETFD, 0) < 0)
+			goto fail;
+	}
+	fexecve(3, argv, envp);
+	/* not known: ENOENT is a script, whose interpreter cannot open
+	 * /dev/fd/3 while it closes on exec (or a missing interpreter: the
+	 * same error again) */
+	if (script < 0 && errno == ENOENT) {
+		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0)
+			errno = ENODEV_FD;
+		else if (fcntl(3, F_SETFD, 0) == 0)
+			fexecve(3, argv, envp);
+	}
+fail:
+	e = errno;
+	if (write(report, &e, sizeof(e)) != sizeof(e))
+		_exit(126); /* nobody to tell */
+	_exit(127);
+}
+
+/* Waits for handler PID (PATH), at most the timeout: then, or when the
+ * daemon stops, its process group is killed.  Returns its wait status, or
+ * -1 when it was killed here (and that is logged). */
+static int handler_wait(const char *path, pid_t pid)
+{
+	/* a pidfd wakes poll() when the child ends; without one (Linux < 5.3), ticks */
+#ifdef SYS_pidfd_open
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
+#else
+	int pidfd = -1;
+#endif
+	gint64 kill_at = g_get_monotonic_time() + (gint64)opt.handler_timeout * G_USEC_PER_SEC;
+	bool stop_seen = false;
+	int status = 0;
+
+	for (;;) {
+		struct pollfd p[2] = { { .fd = pidfd, .events = POLLIN },
+				       { .fd = stop_seen ? -1 : stop_pipe[0], .events = POLLIN } };
+		gint64 now, left;
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		now = g_get_monotonic_time();
+		if (now >= kill_at) {
+			if (stop_seen)
+				say(LOG_NOTICE, "%s: still running %d s after SIGTERM: killed", path, STOP_GRACE_S);
+			else
+				say(LOG_WARNING, "%s: still running after %d s: killed", path, opt.handler_timeout);
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL); /* had it left its process group */
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			status = -1;
+			break;
+		}
+		left = (kill_at - now + 999) / 1000;
+		if (poll(p, 2, pidfd < 0 ? (int)MIN(left, 10) : (int)MIN(left, INT_MAX)) > 0 && (p[1].revents & POLLIN)) {
+			say(LOG_NOTICE, "%s: stopping: SIGTERM sent", path);
+			stop_seen = true;
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+			kill_at = MIN(kill_at, now + (gint64)STOP_GRACE_S * G_USEC_PER_SEC);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return status;
+}
+
+/* Runs the checked handler FD as PATH SUBSYSTEM, with ENVP, and waits for it. */
+static void run_handler(int fd, const char *path, const char *subsystem, char *const *envp)
+{
+	struct rlimit rl;
+	int report[2], max_fd, e = 0, status, script = is_script(fd);
+	ssize_t n;
+	pid_t pid;
+
+	max_fd = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		say(LOG_ERR, "%s: cannot run it: %s", path, strerror(errno));
 		return;
 	}
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)path, (char *)subsystem, NULL };
+
+		handler_child(fd, script, report[1], max_fd, argv, envp);
+	}
+	e = errno;
+	close(report[1]);
+	if (pid < 0) {
+		close(report[0]);
+		say(LOG_ERR, "%s: cannot run it: %s", path, strerror(e));
+		return;
+	}
+	setpgid(pid, pid); /* as the child does: whichever comes first */
+	/* nothing: it runs (the pipe closed on exec); an errno: it could not */
+	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	if (n == sizeof(e)) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		say(LOG_ERR, "%s: cannot run it: %s", path,
+		    e == ENODEV_FD ? "No such file or directory (a script runs as /dev/fd/3: no /dev/fd, or no /proc)"
+				   : strerror(e));
+		return;
+	}
+	status = handler_wait(path, pid);
+	if (status == -1)
+		return;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		say(LOG_DEBUG, "%s: done", path);
+	else if (WIFEXITED(status))
+		say(LOG_NOTICE, "%s: exited with status %d", path, WEXITSTATUS(status));
+	else
+		say(LOG_NOTICE, "%s: killed by signal %d", path, WTERMSIG(status));
+}
+
+/* Runs the *.hotplug handlers of NAME (a subsystem, or "default") in
+ * hotplug.d (HPFD, checked), in C-locale byte order.  The directory and
+ * each handler are opened by path-trust: they, the targets of their
+ * symlinks and every directory on the way must be root's alone. */
+static void run_dir(int hpfd, const char *name, const char *subsystem, char *const *envp)
+{
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *dir = g_build_filename(hotplug_dir(), name, NULL);
+	struct trust_why why = { { 0 } };
+	struct dirent *de;
+	DIR *d;
+	int dfd, lfd;
+
 	/* whoever may add to the directory may add a link to any root-owned
 	 * program: the directory must be as safe as its handlers */
-	if (fstat(dirfd(d), &dst) == 0 && (unsafe = not_roots(&dst, false))) {
-		say(LOG_WARNING, "%s: refused: %s", dir, unsafe);
-		closedir(d);
+	dfd = trust_open_in(hpfd, hotplug_dir(), name, O_RDONLY | O_DIRECTORY, TRUST_DIRECTORY, &why);
+	if (dfd < 0) {
+		if (dfd != -ENOENT)
+			say_refused(dir, dfd, &why);
+		return;
+	}
+	/* listed from the descriptor checked (a copy: closedir() closes it) */
+	lfd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+	d = lfd < 0 ? NULL : fdopendir(lfd);
+	if (!d) {
+		say(LOG_ERR, "%s: %s", dir, strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		close(dfd);
 		return;
 	}
 	while ((de = readdir(d)))
@@ -294,85 +535,48 @@ static void run_dir(const char *dir, const char *subsystem, char *const *envp)
 	if (names->len > 1) /* pdata is NULL when empty: qsort(NULL, …) is undefined */
 		qsort(names->pdata, names->len, sizeof(char *), name_cmp);
 	for (guint i = 0; i < names->len; i++) {
-		g_autofree char *path = g_build_filename(dir, (char *)g_ptr_array_index(names, i), NULL);
-		char *argv[] = { path, (char *)subsystem, NULL };
-		const char *why = NULL;
+		const char *base = g_ptr_array_index(names, i);
+		g_autofree char *path = g_build_filename(dir, base, NULL);
 		struct stat st;
-		pid_t pid;
-		int status;
+		int fd;
 
-		/* symlinks are followed: the target is what must be safe */
-		if (stat(path, &st) < 0)
-			why = strerror(errno);
-		else if (!S_ISREG(st.st_mode))
-			why = "not a regular file";
-		else if (access(path, X_OK) < 0)
-			why = "not executable";
-		else
-			why = not_roots(&st, false);
-		if (why) {
-			say(LOG_WARNING, "%s: refused: %s", path, why);
+		if (g_atomic_int_get(&stopping_flag)) {
+			say(LOG_NOTICE, "%s: not run: stopping", path);
 			continue;
 		}
-		if (opt.dry_run) {
+		why.text[0] = '\0';
+		/* O_PATH: nothing opened for reading (no FIFO to block on); exec'able */
+		fd = trust_open_in(dfd, dir, base, O_PATH, TRUST_REGULAR, &why);
+		if (fd < 0) {
+			say_refused(path, fd, &why);
+			continue;
+		}
+		if (fstat(fd, &st) < 0 || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) {
+			say(LOG_WARNING, "%s: refused: not executable", path);
+			close(fd);
+			continue;
+		}
+		if (opt.dry_run)
 			out("run %s %s", path, subsystem);
-			continue;
-		}
-		if (posix_spawn(&pid, path, NULL, NULL, argv, envp) != 0) {
-			say(LOG_ERR, "%s: cannot run it: %s", path, strerror(errno));
-			continue;
-		}
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-			say(LOG_DEBUG, "%s: done", path);
-		else if (WIFEXITED(status))
-			say(LOG_NOTICE, "%s: exited with status %d", path, WEXITSTATUS(status));
 		else
-			say(LOG_NOTICE, "%s: killed by signal %d", path, WTERMSIG(status));
+			run_handler(fd, path, subsystem, envp);
+		close(fd);
 	}
+	close(dfd);
 }
 
-/* The handlers' directory and every directory above it must be root's and
- * written by root alone: whoever may write one of them may put another
- * directory, or a link to any root-owned one, in the place of a handler
- * directory.  Above it a sticky directory (/tmp) will do: nobody else may
- * rename what is in it.  Returns whether handlers may run; a missing
- * directory may (there are none). */
-static bool hotplug_dir_safe(void)
+/* hotplug.d, opened by path-trust: it and every directory above it must be
+ * root's alone (above it a sticky directory such as /tmp will do: nobody
+ * else may rename what is in it).  -1 when no handler may run: missing
+ * (there are none), or refused (logged). */
+static int hotplug_dir_open(void)
 {
-	g_autofree char *real = realpath(opt.hotplug_dir, NULL);
-	bool first = true;
+	struct trust_why why = { { 0 } };
+	int fd = trust_open(hotplug_dir(), O_PATH | O_DIRECTORY, TRUST_FOLLOW | TRUST_DIRECTORY, &why);
 
-	if (!real) {
-		int e = errno;
-
-		if (e != ENOENT)
-			say(LOG_ERR, "%s: %s", opt.hotplug_dir, strerror(e));
-		return e == ENOENT;
-	}
-	for (;;) {
-		const char *why = NULL;
-		struct stat st;
-		char *slash;
-
-		if (stat(real, &st) < 0)
-			why = strerror(errno);
-		else
-			why = not_roots(&st, !first);
-		if (why) {
-			if (first)
-				say(LOG_WARNING, "%s: refused: %s", opt.hotplug_dir, why);
-			else
-				say(LOG_WARNING, "%s: refused: %s above it is %s", opt.hotplug_dir, real, why);
-			return false;
-		}
-		if (strcmp(real, "/") == 0)
-			return true;
-		slash = strrchr(real, '/');
-		slash[slash == real ? 1 : 0] = '\0';
-		first = false;
-	}
+	if (fd < 0 && fd != -ENOENT)
+		say_refused(hotplug_dir(), fd, &why);
+	return fd < 0 ? -1 : fd;
 }
 
 /* A name of a directory under hotplug.d, and a word in syslog: no path,
@@ -410,8 +614,7 @@ static const char *env_lookup(void *data, const char *name)
 static void handle_event(const char *subsystem, char *const *envp)
 {
 	const char *action = env_lookup((void *)envp, "ACTION");
-	g_autofree char *sub_dir = g_build_filename(opt.hotplug_dir, subsystem, NULL);
-	g_autofree char *default_dir = g_build_filename(opt.hotplug_dir, "default", NULL);
+	int hpfd;
 
 	if (opt.dry_run) {
 		const char *seq = env_lookup((void *)envp, "SEQNUM"), *devpath = env_lookup((void *)envp, "DEVPATH");
@@ -432,10 +635,13 @@ static void handle_event(const char *subsystem, char *const *envp)
 			say(LOG_NOTICE, "%s event: no modalias from its variables: %s", subsystem, strerror(-r));
 		}
 	}
-	if (!hotplug_dir_safe())
+	hpfd = hotplug_dir_open();
+	if (hpfd < 0)
 		return;
-	run_dir(sub_dir, subsystem, envp);
-	run_dir(default_dir, subsystem, envp);
+	run_dir(hpfd, subsystem, subsystem, envp);
+	if (strcmp(subsystem, "default") != 0) /* not twice */
+		run_dir(hpfd, "default", subsystem, envp);
+	close(hpfd);
 }
 
 /* ---- coldplug ------------------------------------------------------------ */
@@ -453,32 +659,95 @@ static int coldplug_resolve_one(void *data, const char *devpath, struct modalias
 	return 0;
 }
 
+/* DEVPATH's uevent file under the sysfs root, opened for writing without
+ * following a symlink anywhere below the root: each directory opened with
+ * O_NOFOLLOW from the one before, the file itself a regular one (a FIFO
+ * cannot block: O_NONBLOCK).  Returns the descriptor, or -errno with *why
+ * set. */
+static int uevent_open(int rootfd, const char *devpath, const char **why)
+{
+	g_auto(GStrv) parts = g_strsplit(devpath, "/", -1);
+	struct stat st;
+	int dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 3), fd, r;
+
+	*why = NULL;
+	if (dfd < 0)
+		return -errno;
+	for (char **p = parts; dfd >= 0 && *p; p++) {
+		int next;
+
+		if (!**p)
+			continue;
+		if (strcmp(*p, ".") == 0 || strcmp(*p, "..") == 0) {
+			close(dfd);
+			*why = "not a device path";
+			return -EINVAL;
+		}
+		next = openat(dfd, *p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			r = -errno;
+			if (fstatat(dfd, *p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+				*why = "a symlink on the way (not followed)";
+				r = -ELOOP;
+			}
+			next = r;
+		}
+		close(dfd);
+		dfd = next;
+	}
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, "uevent", O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	r = fd < 0 ? -errno : 0;
+	if (fd < 0 && (r == -ELOOP || r == -ENXIO)) { /* a symlink, or a FIFO nobody reads */
+		if (fstatat(dfd, "uevent", &st, AT_SYMLINK_NOFOLLOW) == 0)
+			*why = S_ISLNK(st.st_mode) ? "a symlink (not followed)" : "not a regular file";
+	} else if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		r = -EINVAL;
+		*why = "not a regular file";
+	}
+	close(dfd);
+	return fd < 0 ? r : fd;
+}
+
 static int coldplug_trigger_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
+	const int *rootfd = data;
 	g_autofree char *path = g_build_filename(modalias_ctx_get_sysfs_root(ctx), devpath, "uevent", NULL);
+	const char *why;
+	int fd;
 
 	if (opt.dry_run) {
 		out("trigger %s", devpath);
 		return 0;
 	}
-	{
-		/* in place: sysfs attributes cannot be replaced by rename */
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || write(fd, "add", 3) != 3)
-			say(LOG_NOTICE, "%s: cannot trigger: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
+	/* in place: sysfs attributes cannot be replaced by rename */
+	fd = uevent_open(*rootfd, devpath, &why);
+	if (fd < 0)
+		say(LOG_NOTICE, "%s: cannot trigger: %s", path, why ? why : strerror(-fd));
+	else if (write(fd, "add", 3) != 3)
+		say(LOG_NOTICE, "%s: cannot trigger: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }
 
 static void coldplug(void)
 {
 	bool trigger = g_strcmp0(opt.coldplug_mode ? opt.coldplug_mode : config.coldplug, "trigger") == 0;
-	int r;
+	int r, rootfd = -1;
 
 	say(LOG_INFO, "coldplug (%s)", trigger ? "trigger" : "resolve");
-	r = modalias_sysfs_foreach(ctx, trigger ? coldplug_trigger_one : coldplug_resolve_one, NULL);
+	/* the sysfs root itself may be a symlink: what is below it may not */
+	if (trigger && (rootfd = open(modalias_ctx_get_sysfs_root(ctx), O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		say(LOG_ERR, "coldplug: cannot open %s: %s", modalias_ctx_get_sysfs_root(ctx), strerror(errno));
+		return;
+	}
+	r = modalias_sysfs_foreach(ctx, trigger ? coldplug_trigger_one : coldplug_resolve_one, &rootfd);
+	if (rootfd >= 0)
+		close(rootfd);
 	if (r < 0)
 		say(LOG_ERR, "coldplug: cannot walk %s/devices: %s", modalias_ctx_get_sysfs_root(ctx), strerror(-r));
 }
@@ -678,7 +947,7 @@ static int run_daemon(void)
 	sigaddset(&mask, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (pipe2(done_pipe, O_CLOEXEC | O_NONBLOCK) < 0 || sfd < 0) {
+	if (pipe2(done_pipe, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0 || sfd < 0) {
 		say(LOG_ERR, "cannot set up: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
@@ -725,10 +994,15 @@ static int run_daemon(void)
 		if (pfd[2].revents & POLLIN) {
 			struct signalfd_siginfo si;
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGHUP)
+				if (si.ssi_signo == SIGHUP) {
 					reload = true;
-				else
+				} else if (!stopping) {
+					/* the running handlers are told (handler_wait) */
 					stopping = true;
+					g_atomic_int_set(&stopping_flag, 1);
+					if (write(stop_pipe[1], "", 1) != 1)
+						say(LOG_ERR, "cannot stop the handlers: %s", strerror(errno));
+				}
 			}
 		}
 		if (pfd[1].revents & POLLIN) {
@@ -783,6 +1057,8 @@ static int run_daemon(void)
 	g_ptr_array_free(queue, TRUE);
 	close(nl);
 	close(sfd);
+	close(stop_pipe[0]);
+	close(stop_pipe[1]);
 	return EXIT_OK;
 }
 
@@ -831,6 +1107,8 @@ int main(int argc, char **argv)
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &opt.config_file, "modalias.conf to read", "FILE" },
 		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &opt.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
 		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &opt.max_parallel, "Unrelated events handled at once", "N" },
+		{ "handler-timeout", 0, 0, G_OPTION_ARG_INT, &opt.handler_timeout,
+		  "Kill a handler still running after this long (30)", "SECONDS" },
 		{ "netlink-group", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &opt.netlink_group, NULL, NULL },
 		{ "trust-any-sender", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opt.trust_any_sender, NULL, NULL },
 		{ "stderr", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opt.force_stderr, NULL, NULL },
@@ -849,6 +1127,12 @@ int main(int argc, char **argv)
 	if (!g_option_context_parse(oc, &argc, &argv, &error)) {
 		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", error->message);
 		return EXIT_USAGE;
+	}
+	/* GLib keeps a "--" that comes before an argument starting with '-':
+	 * it only ends the options (hotplug -- -x: the subsystem "-x") */
+	if (argc > 1 && strcmp(argv[1], "--") == 0) {
+		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
+		argc--;
 	}
 	/* no LOG_CONS: a console that is not read would block event handling */
 	openlog("hotplug", LOG_PID, LOG_DAEMON);
@@ -873,12 +1157,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hotplug: --coldplug=%s: neither resolve nor trigger\n", opt.coldplug_mode);
 		return EXIT_USAGE;
 	}
-	if (!opt.hotplug_dir)
-		opt.hotplug_dir = g_strdup(config.hotplug_dir ? config.hotplug_dir : "/etc/hotplug.d");
+	if (!opt.hotplug_dir && config.hotplug_dir)
+		opt.hotplug_dir = g_strdup(config.hotplug_dir);
 	if (!opt.sysfs && config.sysfs)
 		opt.sysfs = g_strdup(config.sysfs);
 	if (opt.max_parallel <= 0)
 		opt.max_parallel = config.max_parallel > 0 ? config.max_parallel : 8;
+	if (opt.handler_timeout == INT_MIN) /* not given */
+		opt.handler_timeout = config.handler_timeout > 0 ? config.handler_timeout : 30;
+	else if (opt.handler_timeout < 1 || opt.handler_timeout > CLI_HANDLER_TIMEOUT_MAX) {
+		fprintf(stderr, "hotplug: --handler-timeout=%d: not a number of seconds from 1 to %d\n",
+			opt.handler_timeout, CLI_HANDLER_TIMEOUT_MAX);
+		return EXIT_USAGE;
+	}
 	if (opt.netlink_group < 1 || opt.netlink_group > 32) {
 		fprintf(stderr, "hotplug: bad netlink group\n");
 		return EXIT_USAGE;
@@ -887,8 +1178,13 @@ int main(int argc, char **argv)
 
 	if (!opt.daemon && !opt.coldplug_flag) {
 		/* kernel-helper mode: hotplug SUBSYSTEM, the event in the environment */
-		if (argc != 2) {
+		if (argc < 2) {
 			fprintf(stderr, "hotplug: a SUBSYSTEM is needed (or --daemon, --coldplug)\n");
+			return EXIT_USAGE;
+		}
+		if (argc > 2) {
+			g_autofree char *arg = shown(argv[2]);
+			fprintf(stderr, "hotplug: unexpected argument '%s'\n", arg);
 			return EXIT_USAGE;
 		}
 		if (!subsystem_ok(argv[1])) {

@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,11 +39,14 @@ static void stderr_to_stdout(gpointer data)
 }
 
 /* The daemon on netlink group `group`, in dry-run with no handlers unless
- * hotplug_dir is given (then for real: handlers run, modules would load). */
-static void daemon_start(struct daemon *d, bool trust, int group, const char *hotplug_dir)
+ * hotplug_dir is given (then for real: handlers run, modules would load),
+ * with the options in extra (NULL-terminated, or NULL).  setup runs in the
+ * child before the exec (default: stderr_to_stdout with a hotplug_dir). */
+static void daemon_start_with(struct daemon *d, bool trust, int group, const char *hotplug_dir,
+			      const char *const *extra, GSpawnChildSetupFunc setup)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", group);
-	const char *argv[16] = { agent, "--daemon", "--moddir", moddir, "-C", "/dev/null", "--max-parallel", "4", grp };
+	const char *argv[24] = { agent, "--daemon", "--moddir", moddir, "-C", "/dev/null", "--max-parallel", "4", grp };
 	int i = 9;
 	g_autoptr(GError) error = NULL;
 
@@ -51,11 +55,20 @@ static void daemon_start(struct daemon *d, bool trust, int group, const char *ho
 	argv[i++] = hotplug_dir ? "--log-level=info" : "--dry-run";
 	if (trust)
 		argv[i++] = "--trust-any-sender";
+	for (; extra && *extra && i < (int)G_N_ELEMENTS(argv) - 1; extra++)
+		argv[i++] = *extra;
 	argv[i] = NULL;
 	d->buf = g_string_new(NULL);
+	if (!setup && hotplug_dir)
+		setup = stderr_to_stdout;
 	if (!g_spawn_async_with_pipes(NULL, (char **)argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
-				      hotplug_dir ? stderr_to_stdout : NULL, NULL, &d->pid, NULL, &d->out, NULL, &error))
+				      setup, NULL, &d->pid, NULL, &d->out, NULL, &error))
 		g_error("%s", error->message);
+}
+
+static void daemon_start(struct daemon *d, bool trust, int group, const char *hotplug_dir)
+{
+	daemon_start_with(d, trust, group, hotplug_dir, NULL, NULL);
 }
 
 /* Reads the daemon's output until pred says enough, or the timeout. */
@@ -80,10 +93,10 @@ static bool daemon_read_until(struct daemon *d, bool (*pred)(const GString *, gp
 }
 
 /* SIGTERM; the exit status; *output gets everything it printed.  A daemon
- * that has not exited 60 s after SIGTERM is killed and the test fails. */
-static int daemon_stop(struct daemon *d, char **output)
+ * that has not exited `limit` s after SIGTERM is killed and the test fails. */
+static int daemon_stop_within(struct daemon *d, char **output, int limit)
 {
-	gint64 end = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+	gint64 end = g_get_monotonic_time() + limit * G_USEC_PER_SEC;
 	int status;
 	char chunk[65536];
 
@@ -96,7 +109,7 @@ static int daemon_stop(struct daemon *d, char **output)
 		if (left <= 0 || g_poll(&p, 1, (int)(left / 1000)) <= 0) {
 			kill(d->pid, SIGKILL);
 			waitpid(d->pid, &status, 0);
-			g_error("the daemon did not stop within 60 s of SIGTERM; it printed:\n%s", d->buf->str);
+			g_error("the daemon did not stop within %d s of SIGTERM; it printed:\n%s", limit, d->buf->str);
 		}
 		n = read(d->out, chunk, sizeof(chunk));
 		if (n <= 0)
@@ -111,6 +124,11 @@ static int daemon_stop(struct daemon *d, char **output)
 	else
 		g_string_free(d->buf, TRUE);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int daemon_stop(struct daemon *d, char **output)
+{
+	return daemon_stop_within(d, output, 60);
 }
 
 static bool related(const char *a, const char *b)
@@ -137,8 +155,9 @@ static int nl_sender(void)
 	return fd;
 }
 
-static void nl_send(int fd, int group, const char *action, const char *devpath, unsigned long seq,
-		    const char *modalias)
+/* An event; extra: one more "KEY=VALUE", or NULL. */
+static void nl_send_with(int fd, int group, const char *action, const char *devpath, unsigned long seq,
+			 const char *modalias, const char *extra)
 {
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK, .nl_groups = 1u << (group - 1) };
 	GString *m = g_string_new(NULL);
@@ -157,12 +176,22 @@ static void nl_send(int fd, int group, const char *action, const char *devpath, 
 		g_string_append_printf(m, "MODALIAS=%s", modalias);
 		g_string_append_c(m, '\0');
 	}
+	if (extra) {
+		g_string_append(m, extra);
+		g_string_append_c(m, '\0');
+	}
 	while (sendto(fd, m->str, m->len, 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
 		if (errno != ENOBUFS && errno != EAGAIN)
 			g_error("sendto: %s", g_strerror(errno));
 		g_usleep(1000);
 	}
 	g_string_free(m, TRUE);
+}
+
+static void nl_send(int fd, int group, const char *action, const char *devpath, unsigned long seq,
+		    const char *modalias)
+{
+	nl_send_with(fd, group, action, devpath, seq, modalias, NULL);
 }
 
 /* The resident set of a process, in KiB (VmRSS). */
@@ -401,62 +430,276 @@ static void test_untrusted(void)
 	close(fd);
 }
 
-/* SIGTERM while handlers run: the daemon waits for them, then exits 0
- * (it once blocked for ever reading its signalfd in this case). */
 static bool listening(const GString *buf, gpointer data)
 {
 	return strstr(buf->str, "hotplug: listening (") != NULL;
 }
 
+/* Handlers in a temporary hotplug.d: DIR/modalias-test/NAME with TEXT. */
+struct hpdir {
+	char *dir, *sub;
+};
+
+static void hpdir_init(struct hpdir *h)
+{
+	h->dir = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_assert_nonnull(h->dir);
+	h->sub = g_build_filename(h->dir, "modalias-test", NULL);
+	g_assert_cmpint(g_mkdir(h->sub, 0755), ==, 0);
+}
+
+static char *hpdir_add(struct hpdir *h, const char *name, const char *text)
+{
+	char *path = g_build_filename(h->sub, name, NULL);
+
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+	g_assert_cmpint(chmod(path, 0755), ==, 0);
+	return path;
+}
+
+static void hpdir_free(struct hpdir *h)
+{
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", h->dir);
+
+	g_assert_cmpint(system(cmd), ==, 0);
+	g_free(h->sub);
+	g_free(h->dir);
+}
+
+static char *read_text(const char *path)
+{
+	char *text = NULL;
+
+	return g_file_get_contents(path, &text, NULL, NULL) ? text : g_strdup("");
+}
+
 static unsigned int count_lines(const char *path)
 {
-	g_autofree char *text = NULL;
+	g_autofree char *text = read_text(path);
 	unsigned int n = 0;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		return 0;
 	for (const char *p = text; *p; p++)
 		n += *p == '\n';
 	return n;
 }
 
-static void test_stop_while_busy(void)
+static unsigned int count_str(const char *text, const char *what)
 {
-	g_autofree char *dir = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
-	g_autofree char *sub = g_build_filename(dir, "modalias-test", NULL);
-	g_autofree char *handler = g_build_filename(sub, "slow.hotplug", NULL);
-	g_autofree char *ran = g_build_filename(dir, "ran", NULL), *done = g_build_filename(dir, "done", NULL);
-	g_autofree char *script = g_strdup_printf("#!/bin/sh\necho \"$SEQNUM\" >>%s\nsleep 1\necho \"$SEQNUM\" >>%s\n",
-						  ran, done);
-	g_autofree char *output = NULL;
-	gint64 end;
+	unsigned int n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+static bool wait_lines(const char *path, unsigned int want, int seconds)
+{
+	gint64 end = g_get_monotonic_time() + (gint64)seconds * G_USEC_PER_SEC;
+
+	while (count_lines(path) < want && g_get_monotonic_time() < end)
+		g_usleep(10000);
+	return count_lines(path) >= want;
+}
+
+/* Whether a process of the "SEQNUM PID PID" lines in FILE is still alive
+ * 2 s from now (one killed may take a moment to go; a zombie whose parent
+ * is gone does not count). */
+static bool any_alive(const char *file)
+{
+	g_autofree char *text = read_text(file);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	gint64 end = g_get_monotonic_time() + 2 * G_USEC_PER_SEC;
+
+	for (char **l = lines; *l; l++) {
+		g_auto(GStrv) f = g_strsplit(*l, " ", -1);
+
+		for (guint i = 1; i < g_strv_length(f); i++) {
+			g_autofree char *path = g_strdup_printf("/proc/%s/status", f[i]);
+
+			for (;;) {
+				g_autofree char *status = NULL;
+
+				if (!g_file_get_contents(path, &status, NULL, NULL) || strstr(status, "\nState:\tZ"))
+					break;
+				if (g_get_monotonic_time() > end) {
+					g_test_message("%s is alive:\n%s", f[i], status);
+					return true;
+				}
+				g_usleep(10000);
+			}
+		}
+	}
+	return false;
+}
+
+/* SIGTERM while handlers hang: the daemon stops within a bounded time, its
+ * handlers killed.  Handlers that ignore SIGTERM (events 3 and 4) get
+ * SIGKILL 2 s later.  (The daemon once blocked for ever reading its
+ * signalfd here; then it waited for its handlers for ever.) */
+static void test_stop_while_hung(void)
+{
+	struct hpdir h;
+	g_autofree char *ran = NULL, *done = NULL, *script = NULL, *handler = NULL, *output = NULL;
 	struct daemon d;
+	gint64 start;
 	int fd = nl_sender();
 
-	g_assert_nonnull(dir);
-	g_assert_cmpint(g_mkdir(sub, 0755), ==, 0);
-	g_assert_true(g_file_set_contents(handler, script, -1, NULL));
-	g_assert_cmpint(chmod(handler, 0755), ==, 0);
-	daemon_start(&d, true, GROUP, dir);
+	hpdir_init(&h);
+	ran = g_build_filename(h.dir, "ran", NULL);
+	done = g_build_filename(h.dir, "done", NULL);
+	script = g_strdup_printf("#!/bin/sh\n[ \"$SEQNUM\" -gt 2 ] && trap '' TERM\nsleep 1000 &\n"
+				 "echo \"$SEQNUM $$ $!\" >>%s\nwait\necho \"$SEQNUM\" >>%s\n", ran, done);
+	handler = hpdir_add(&h, "hang.hotplug", script);
+	daemon_start(&d, true, GROUP, h.dir);
 	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
 	for (unsigned long seq = 1; seq <= 4; seq++) {
 		g_autofree char *devpath = g_strdup_printf("/devices/virtual/mtest/busy%lu", seq);
 		nl_send(fd, GROUP, "change", devpath, seq, NULL);
 	}
-	end = g_get_monotonic_time() + 30 * G_USEC_PER_SEC;
-	while (count_lines(ran) < 4 && g_get_monotonic_time() < end)
-		g_usleep(10000);
-	g_assert_cmpuint(count_lines(ran), ==, 4);
-	g_assert_cmpuint(count_lines(done), <, 4); /* they are still running */
-	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
-	g_assert_cmpuint(count_lines(done), ==, 4);
+	g_assert_true(wait_lines(ran, 4, 30));
+	start = g_get_monotonic_time();
+	g_assert_cmpint(daemon_stop_within(&d, &output, 20), ==, 0);
+	g_test_message("stopped %.1f s after SIGTERM", (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC);
+	/* SIGKILL comes 2 s after SIGTERM: 10 s is a generous bound */
+	g_assert_cmpint(g_get_monotonic_time() - start, <, 10 * G_USEC_PER_SEC);
+	g_assert_cmpuint(count_lines(done), ==, 0);
+	g_assert_false(any_alive(ran));
+	g_assert_cmpuint(count_str(output, "hang.hotplug: stopping: SIGTERM sent"), ==, 4);
+	g_assert_cmpuint(count_str(output, "hang.hotplug: still running 2 s after SIGTERM: killed"), ==, 2);
 	g_assert_nonnull(strstr(output, "hotplug: stopped"));
 	close(fd);
-	g_assert_cmpint(unlink(ran), ==, 0);
-	g_assert_cmpint(unlink(done), ==, 0);
-	g_assert_cmpint(unlink(handler), ==, 0);
-	g_assert_cmpint(rmdir(sub), ==, 0);
-	g_assert_cmpint(rmdir(dir), ==, 0);
+	hpdir_free(&h);
+}
+
+/* A hung handler is killed after --handler-timeout, and the daemon goes
+ * on: the next event of the same device (which waits for the first) and
+ * an unrelated one run too. */
+static void test_handler_timeout(void)
+{
+	static const char *const extra[] = { "--handler-timeout=1", NULL };
+	struct hpdir h;
+	g_autofree char *ran = NULL, *script = NULL, *handler = NULL, *output = NULL;
+	struct daemon d;
+	int fd = nl_sender();
+
+	hpdir_init(&h);
+	ran = g_build_filename(h.dir, "ran", NULL);
+	script = g_strdup_printf("#!/bin/sh\nsleep 1000 &\necho \"$SEQNUM $$ $!\" >>%s\nwait\n", ran);
+	handler = hpdir_add(&h, "hang.hotplug", script);
+	daemon_start_with(&d, true, GROUP, h.dir, extra, NULL);
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	nl_send(fd, GROUP, "change", "/devices/virtual/mtest/hung", 1, NULL);
+	nl_send(fd, GROUP, "change", "/devices/virtual/mtest/hung", 2, NULL);
+	nl_send(fd, GROUP, "change", "/devices/virtual/mtest/other", 3, NULL);
+	g_assert_true(wait_lines(ran, 3, 30));
+	{
+		/* the third kill: two after 1 s, the same device's second after 2 s */
+		g_autofree char *line = g_strdup_printf("hotplug: %s: still running after 1 s: killed", handler);
+		gint64 end = g_get_monotonic_time() + 30 * G_USEC_PER_SEC;
+
+		while (count_str(d.buf->str, line) < 3 && g_get_monotonic_time() < end)
+			daemon_read_until(&d, has_line, (gpointer) "never", 1);
+		g_assert_cmpuint(count_str(d.buf->str, line), ==, 3);
+	}
+	g_assert_false(any_alive(ran));
+	g_assert_cmpint(daemon_stop_within(&d, &output, 20), ==, 0);
+	close(fd);
+	hpdir_free(&h);
+}
+
+/* Whatever the agent was given (signals ignored, a descriptor without
+ * close-on-exec, stdin a file) and holds (the daemon: signals blocked for
+ * its signalfd, its netlink socket), a handler starts clean: a binary and a
+ * script (tests/handler-report.c says how it was started).  Run in the
+ * child before the agent's exec. */
+static void unclean_start(gpointer data)
+{
+	int fd = open("/proc/self/exe", O_RDONLY); /* no O_CLOEXEC: inherited */
+
+	dup2(1, 2);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+#if defined(__x86_64__) || defined(__aarch64__)
+	{
+		/* one of glibc's own signals too (glibc's posix_spawn leaves
+		 * them so), which its sigaction() will not touch: the kernel's
+		 * struct sigaction, handler first */
+		unsigned long ign[4] = { (unsigned long)SIG_IGN, 0, 0, 0 };
+		syscall(SYS_rt_sigaction, 33, ign, NULL, 8);
+	}
+#endif
+	if (fd >= 0 && fd != 9) {
+		dup2(fd, 9);
+		dup2(fd, 0);
+		close(fd);
+	}
+}
+
+/* The two lines of REPORT: nothing blocked or ignored, a process group of
+ * its own, stdin /dev/null, stdout and stderr as OUT_RE says, nothing
+ * above 2 but the script itself on 3, for its interpreter. */
+static void check_report(const char *report, const char *binary, const char *script, const char *out_re)
+{
+	g_autofree char *text = read_text(report);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	g_test_message("%s", text);
+	g_assert_cmpuint(g_strv_length(lines), ==, 3);
+	for (int i = 0; i < 2; i++) {
+		g_autofree char *argv0 = g_regex_escape_string(i ? "/dev/fd/3" : binary, -1);
+		g_autofree char *fd3 = g_regex_escape_string(script, -1);
+		g_autofree char *want = g_strdup_printf(
+			"%s argv0=%s argv1=modalias-test SigBlk=0000000000000000 SigIgn=0000000000000000 pgrp=own "
+			"fds=0:/dev/null,1:%s,2:%s%s%s",
+			i ? "script" : "binary", argv0, out_re, out_re, i ? ",3:" : "", i ? fd3 : "");
+
+		if (!g_regex_match_simple(want, lines[i], G_REGEX_ANCHORED | G_REGEX_DOLLAR_ENDONLY, 0))
+			g_error("handler %d started unclean:\n  got  %s\n  want %s", i, lines[i], want);
+	}
+}
+
+static void test_clean_start(void)
+{
+	struct hpdir h;
+	g_autofree char *report = NULL, *script = NULL, *binary = NULL, *output = NULL;
+	g_autofree char *bin_src = g_test_build_filename(G_TEST_BUILT, "handler-report", NULL);
+	g_autofree char *env = NULL, *copy = NULL, *sh_path = NULL;
+	struct daemon d;
+	int fd = nl_sender(), status;
+
+	hpdir_init(&h);
+	report = g_build_filename(h.dir, "report", NULL);
+	env = g_strdup_printf("HANDLER_REPORT=%s", report);
+	binary = g_build_filename(h.sub, "10-binary.hotplug", NULL);
+	copy = g_strdup_printf("cp '%s' '%s'", bin_src, binary);
+	g_assert_cmpint(system(copy), ==, 0);
+	script = g_strdup_printf("#!/bin/sh\nexec %s script \"$0\" \"$@\"\n", bin_src);
+	sh_path = hpdir_add(&h, "20-script.hotplug", script);
+
+	/* the daemon: stdout and stderr the test's pipe */
+	daemon_start_with(&d, true, GROUP, h.dir, NULL, unclean_start);
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	nl_send_with(fd, GROUP, "change", "/devices/virtual/mtest/clean", 1, NULL, env);
+	g_assert_true(wait_lines(report, 2, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	check_report(report, binary, sh_path, "pipe:\\[[0-9]+\\]");
+	g_assert_cmpint(unlink(report), ==, 0);
+
+	/* the kernel's helper: stdout and stderr /dev/null */
+	{
+		const char *argv[] = { agent, "--hotplug-dir", h.dir, "modalias-test", NULL };
+		const char *envp[] = { env, "ACTION=change", NULL };
+		g_autoptr(GError) error = NULL;
+
+		g_assert_true(g_spawn_sync(NULL, (char **)argv, (char **)envp,
+					   G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, unclean_start, NULL,
+					   NULL, NULL, &status, &error));
+		g_assert_no_error(error);
+		g_assert_cmpint(status, ==, 0);
+		check_report(report, binary, sh_path, "/dev/null");
+	}
+	close(fd);
+	hpdir_free(&h);
 }
 
 /* A real kernel uevent: "add" written to a device's uevent file. */
@@ -523,7 +766,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/gap", test_gap);
 	g_test_add_func("/agent/untrusted", test_untrusted);
 	g_test_add_func("/agent/reload", test_reload);
-	g_test_add_func("/agent/stop-while-busy", test_stop_while_busy);
+	g_test_add_func("/agent/stop-while-hung", test_stop_while_hung);
+	g_test_add_func("/agent/handler-timeout", test_handler_timeout);
+	g_test_add_func("/agent/clean-start", test_clean_start);
 	g_test_add_func("/agent/real-event", test_real_event);
 	return g_test_run();
 }

@@ -1,8 +1,11 @@
 #!/bin/sh
 # The kernel-helper mode of the hotplug agent: the /sbin/hotplug rules on
 # temporary hotplug.d trees (order, filters, symlinks, argv, environment,
-# exit statuses, bad SUBSYSTEM, unsafe permissions) and module loading
-# (dry run) for real recorded uevent environments.  TAP on stdout.
+# exit statuses, bad SUBSYSTEM, unsafe permissions), how handlers start
+# (a binary and a script, clean signals and descriptors), the handler
+# timeout, the command line, and module loading (dry run) for real recorded
+# uevent environments.  TAP on stdout.  (Hostile hotplug.d trees and the
+# check-to-exec race: tests/bad-input.)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 data="$here/data"
@@ -26,8 +29,9 @@ expect() { # NAME WANT GOT
 hp="$tmp/hotplug.d"
 mkdir -p "$hp/net" "$hp/default" "$tmp/elsewhere"
 log="$tmp/log"
-handler() { # PATH [EXIT]
-	printf '#!/bin/sh\necho "$(basename "$0") argc=$# 1=$1 ACTION=$ACTION FOO=$FOO" >> %s\nexit %s\n' "$log" "${2:-0}" > "$1"
+handler() { # PATH [EXIT]: a script that logs its name (a script sees $0 as /dev/fd/3)
+	printf '#!/bin/sh\necho "%s argc=$# 1=$1 ACTION=$ACTION FOO=$FOO" >> %s\nexit %s\n' "$(basename "$1")" "$log" \
+		"${2:-0}" > "$1"
 	chmod 755 "$1"
 }
 # order: subsystem directory first, then default/, each in C-locale byte order
@@ -48,6 +52,10 @@ ln -s "$tmp/elsewhere/target" "$hp/net/link.hotplug"
 ln -s "$tmp/nowhere" "$hp/net/dangling.hotplug"
 ln -s loop1.hotplug "$hp/net/loop2.hotplug"
 ln -s loop2.hotplug "$hp/net/loop1.hotplug"
+# executable, but not by the kernel: no format it knows, an interpreter missing
+printf 'garbage\n' >"$hp/net/garbage.hotplug"
+printf '#!/nonexistent/sh\n' >"$hp/net/nointerp.hotplug"
+chmod 755 "$hp/net/garbage.hotplug" "$hp/net/nointerp.hotplug"
 # unsafe: writable by others, or not owned by root
 handler "$hp/net/unsafe-w.hotplug"
 chmod 757 "$hp/net/unsafe-w.hotplug"
@@ -63,13 +71,15 @@ expect "handlers run in order, with argv (path, SUBSYSTEM) and the environment" 
 9-z.hotplug argc=1 1=net ACTION=change FOO=bar
 B.hotplug argc=1 1=net ACTION=change FOO=bar
 b.hotplug argc=1 1=net ACTION=change FOO=bar
-link.hotplug argc=1 1=net ACTION=change FOO=bar
+target argc=1 1=net ACTION=change FOO=bar
 00-default.hotplug argc=1 1=net ACTION=change FOO=bar
 zz.hotplug argc=1 1=net ACTION=change FOO=bar" "$(cat "$log")"
-for why in "noexec.hotplug: refused: not executable" "dir.hotplug: refused: not a regular file" \
-	"dangling.hotplug: refused: No such file or directory" "loop1.hotplug: refused: Too many levels of symbolic links" \
+for why in "noexec.hotplug: refused: not executable" "dir.hotplug: refused: a directory" \
+	"dangling.hotplug: refused: $tmp/nowhere: No such file or directory" \
+	"loop1.hotplug: refused: Too many levels of symbolic links" \
 	"unsafe-w.hotplug: refused: writable by group or others" "unsafe-owner.hotplug: refused: not owned by root" \
-	"10-a.hotplug: exited with status 3"; do
+	"10-a.hotplug: exited with status 3" "garbage.hotplug: cannot run it: Exec format error" \
+	"nointerp.hotplug: cannot run it: No such file or directory"; do
 	if grep -q "$why" "$tmp/err"; then ok "logged: $why"; else notok "not logged: $why"; sed 's/^/# /' "$tmp/err"; fi
 done
 if grep -q "not-a-handler\|hidden" "$log" "$tmp/err"; then notok "non-handlers ignored silently"; else ok "non-handlers ignored silently"; fi
@@ -98,6 +108,100 @@ done
 env -i ACTION=change "$agent" --hotplug-dir "$hp" net <&- >&- 2>&-
 if grep -q "zz.hotplug" "$log"; then ok "runs with stdin/stdout/stderr closed"; else notok "fails with closed streams"; fi
 
+# how a handler starts, a binary and a script (run from the descriptor that
+# was checked: $0 is /dev/fd/3, kept open for the interpreter), whatever the
+# agent was given: signals ignored, a descriptor left open, stdin a file
+report="$tmp/report"
+mkdir "$hp/clean"
+cp "${G_TEST_BUILDDIR:?}/handler-report" "$hp/clean/10-binary.hotplug"
+printf '#!/bin/sh\nexec %s script "$0" "$@"\n' "$G_TEST_BUILDDIR/handler-report" >"$hp/clean/20-script.hotplug"
+chmod 755 "$hp/clean/10-binary.hotplug" "$hp/clean/20-script.hotplug"
+(
+	trap '' PIPE HUP
+	exec 7<"$0"
+	exec env -i HANDLER_REPORT="$report" "$agent" --hotplug-dir "$hp" clean <"$0" >"$tmp/out" 2>"$tmp/err"
+)
+z=0000000000000000
+expect "a binary and a script handler start clean: no signal blocked or ignored, stdin /dev/null, no descriptor above 2 but the script" \
+"binary argv0=$hp/clean/10-binary.hotplug argv1=clean SigBlk=$z SigIgn=$z pgrp=own fds=0:/dev/null,1:$tmp/out,2:$tmp/err
+script argv0=/dev/fd/3 argv1=clean SigBlk=$z SigIgn=$z pgrp=own fds=0:/dev/null,1:$tmp/out,2:$tmp/err,3:$hp/clean/20-script.hotplug" \
+	"$(cat "$report" 2>/dev/null)"
+
+# a script runs as /dev/fd/3: without /dev/fd (a bare devtmpfs, no init
+# made the link) it cannot, and the message says why; a binary still runs
+if unshare -m true 2>/dev/null; then
+	: >"$report"
+	unshare -m sh -c 'mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3 && exec "$@"' - \
+		env -i HANDLER_REPORT="$report" "$agent" --stderr --hotplug-dir "$hp" clean >"$tmp/out" 2>"$tmp/err"
+	expect "without /dev/fd a script handler is refused, saying why; a binary runs" \
+"0 binary argv0=$hp/clean/10-binary.hotplug
+hotplug: $hp/clean/20-script.hotplug: cannot run it: No such file or directory (a script runs as /dev/fd/3: no /dev/fd, or no /proc)" \
+		"$? $(cut -d' ' -f1-2 "$report")
+$(grep /clean/ "$tmp/err")"
+else
+	ok "without /dev/fd # SKIP no mount namespace of our own (unshare -m)"
+fi
+
+# a handler that hangs is killed (its process group: what it started too)
+# after the timeout, and the next one runs; from the option and the config
+mkdir "$hp/hang"
+printf '#!/bin/sh\nsleep 1000 &\necho $$ $! >>%s/hung\nwait\n' "$tmp" >"$hp/hang/10-hang.hotplug"
+handler "$hp/hang/20-next.hotplug"
+chmod 755 "$hp/hang/10-hang.hotplug"
+printf '[agent]\nhandler-timeout=1\n' >"$tmp/timeout.conf"
+for how in "--handler-timeout=1" "--config=$tmp/timeout.conf"; do
+	: >"$log"
+	: >"$tmp/hung"
+	start=$(date +%s)
+	env -i ACTION=change timeout 30 "$agent" --stderr "$how" --hotplug-dir "$hp" hang 2>"$tmp/err"
+	status=$? took=$(($(date +%s) - start))
+	alive=""
+	for pid in $(cat "$tmp/hung"); do
+		# gone, or a zombie whose parent (the handler, killed) is gone
+		if [ -e "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; then alive="$alive $pid"; fi
+	done
+	if [ "$status" = 0 ] && [ "$took" -le 10 ] && [ -z "$alive" ] && [ "$(wc -w <"$tmp/hung")" = 2 ] &&
+		grep -qx "hotplug: $hp/hang/10-hang.hotplug: still running after 1 s: killed" "$tmp/err" &&
+		grep -q "^20-next.hotplug argc=1 1=hang" "$log"; then
+		ok "a hung handler killed after 1 s ($how), with what it started; the next one runs"
+	else
+		notok "a hung handler ($how): exit $status after ${took}s, still alive:${alive:- none}"
+		sed 's/^/# /' "$tmp/err" "$log"
+	fi
+done
+for bad in 0 -1 86401; do
+	env -i "$agent" --handler-timeout="$bad" net 2>"$tmp/err"
+	status=$?
+	expect "--handler-timeout=$bad: a usage error" \
+		"2 hotplug: --handler-timeout=$bad: not a number of seconds from 1 to 86400" "$status $(cat "$tmp/err")"
+done
+
+# hotplug default: default/ runs once, not as the subsystem and again as default/
+: >"$log"
+env -i ACTION=change "$agent" --hotplug-dir "$hp" default
+expect "hotplug default runs default/ once" \
+"00-default.hotplug argc=1 1=default ACTION=change FOO=
+zz.hotplug argc=1 1=default ACTION=change FOO=" "$(cat "$log")"
+
+# the command line: an unknown option, operands, "--"
+env -i "$agent" --nosuch net >"$tmp/out" 2>"$tmp/err"
+expect "an unknown option is a usage error naming it" "2 hotplug: Unknown option --nosuch
+Try 'hotplug --help'." "$? $(cat "$tmp/err")"
+env -i "$agent" --hotplug-dir "$hp" net extra >"$tmp/out" 2>"$tmp/err"
+expect "a second operand is a usage error naming it" "2 hotplug: unexpected argument 'extra'" "$? $(cat "$tmp/err")"
+env -i "$agent" --hotplug-dir "$hp" >"$tmp/out" 2>"$tmp/err"
+expect "no operand is a usage error" "2 hotplug: a SUBSYSTEM is needed (or --daemon, --coldplug)" "$? $(cat "$tmp/err")"
+mkdir "$hp/-x"
+handler "$hp/-x/dash.hotplug"
+: >"$log"
+env -i ACTION=change "$agent" --hotplug-dir "$hp" -- -x >"$tmp/out" 2>"$tmp/err"
+expect "after --, an operand starting with - is the subsystem" "0 dash.hotplug argc=1 1=-x ACTION=change FOO=" \
+	"$? $(grep dash "$log")"
+env -i "$agent" --hotplug-dir "$hp" -- --daemon extra >"$tmp/out" 2>"$tmp/err"
+expect "after --, two operands are a usage error" "2 hotplug: unexpected argument 'extra'" "$? $(cat "$tmp/err")"
+env -i "$agent" --daemon -- x >"$tmp/out" 2>"$tmp/err"
+expect "--daemon with an operand is a usage error" "2 hotplug: unexpected argument 'x'" "$? $(cat "$tmp/err")"
+
 # dry run: modules and handlers printed, neither loaded nor run
 : >"$log"
 env -i ACTION=add PRODUCT=46d/c52b/1200 TYPE=0/0/0 INTERFACE=3/1/1 \
@@ -109,6 +213,16 @@ load usbhid
 run $hp/default/00-default.hotplug usb
 run $hp/default/zz.hotplug usb" "$(cat "$tmp/out")"
 expect "dry run runs nothing" "" "$(cat "$log")"
+
+# a modprobe.d alias to a module that does not exist: the library reports it
+# through the callback alone (at info in its own log), the agent logs it once
+printf 'alias test:dev:missing nosuchmod\n' >"$tmp/missing.conf"
+env -i ACTION=add MODALIAS=test:dev:missing DEVPATH=/devices/x "$agent" --stderr --dry-run \
+	-m "$data/load/lib/modules/9.9.9-test" -C "$tmp/missing.conf" --hotplug-dir /nonexistent --sysfs /nonexistent \
+	test >"$tmp/out" 2>"$tmp/err"
+expect "a missing module is logged once, as an error, and nothing is loaded" \
+"0 event - add test /devices/x
+hotplug: nosuchmod: not found (No such file or directory)" "$? $(cat "$tmp/out" "$tmp/err")"
 
 # real recorded events (tests/data/uevents): the legacy variables alone give
 # the modules the event's own MODALIAS gives

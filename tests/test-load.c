@@ -343,7 +343,9 @@ static void test_missing_modules(void)
 		const char *dry_log, *log; /* "@" is the fixture's module directory */
 	} rows[] = {
 		{ "test:dev:missing", -ENOENT, -ENOENT, "not found nosuchmod ENOENT\n", "not found nosuchmod ENOENT\n" },
-		{ "test:dev:slash", -EINVAL, -EINVAL, "not found a/b EINVAL\n", "not found a/b EINVAL\n" },
+		/* a path is no module name: the table refuses the line as it reads
+		 * the configuration, so nothing reaches the loader or libkmod */
+		{ "test:dev:slash", 0, 0, "", "" },
 		/* a softdep that is an alias to no module: kmod goes on without it */
 		{ "test:dev:opt", 1, 1, "not found nosuchsoft ENOENT\nwould insert mod_opt @/kernel/test/mod_opt.ko\n",
 		  "not found nosuchsoft ENOENT\ninserted mod_opt @/kernel/test/mod_opt.ko\n" },

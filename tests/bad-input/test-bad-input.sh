@@ -827,7 +827,7 @@ handler "$r/elsewhere.sh" 755
 chown nobody "$r/elsewhere.sh" 2>/dev/null || chown 65534 "$r/elsewhere.sh"
 ln -s "$r/elsewhere.sh" "$r/hp/usb/10-link.hotplug"
 hprow handler-link-not-root "a root-owned symlink to a handler owned by nobody" \
-	"hotplug: @TMP@/r/hp/usb/10-link.hotplug: refused: not owned by root"
+	"hotplug: @TMP@/r/hp/usb/10-link.hotplug: refused: @TMP@/r/elsewhere.sh: not owned by root"
 hpdir
 ln -s 10-loop2.hotplug "$r/hp/usb/10-loop1.hotplug"
 ln -s 10-loop1.hotplug "$r/hp/usb/10-loop2.hotplug"
@@ -837,11 +837,11 @@ hotplug: @TMP@/r/hp/usb/10-loop2.hotplug: refused: Too many levels of symbolic l
 hpdir
 ln -s . "$r/hp/usb/10-self.hotplug"
 hprow handler-dir-link 'a handler that is a symlink to its own directory' \
-	"hotplug: @TMP@/r/hp/usb/10-self.hotplug: refused: not a regular file"
+	"hotplug: @TMP@/r/hp/usb/10-self.hotplug: refused: @TMP@/r/hp/usb/.: a directory"
 hpdir
 ln -s /nonexistent "$r/hp/usb/10-dangling.hotplug"
 hprow handler-dangling 'a dangling handler symlink' \
-	"hotplug: @TMP@/r/hp/usb/10-dangling.hotplug: refused: No such file or directory"
+	"hotplug: @TMP@/r/hp/usb/10-dangling.hotplug: refused: /nonexistent: No such file or directory"
 hpdir
 hprow hotplug-d-empty 'hotplug.d/usb an empty directory' '' \
 	also: 'the good handler in default/ still runs; no UBSan report (under --enable-sanitizers)' \
@@ -850,7 +850,7 @@ hpdir
 rmdir "$r/hp/usb"
 ln -s usb "$r/hp/usb"
 hprow hotplug-d-loop 'hotplug.d/usb a symlink to itself' \
-	"hotplug: @TMP@/r/hp/usb: Too many levels of symbolic links"
+	"hotplug: @TMP@/r/hp/usb: refused: Too many levels of symbolic links"
 hpdir
 handler "$r/hp/usb/10-ok.hotplug" 755
 chmod 777 "$r/hp/usb"
@@ -869,7 +869,7 @@ row hotplug-d-not-root in: 'hotplug.d/usb owned by nobody' \
 hpdir
 chmod 777 "$r"
 row hotplug-d-parent-writable in: 'the directory above hotplug.d mode 777 (anyone may rename hotplug.d away and put their own in its place)' \
-	err: "hotplug: @TMP@/r/hp: refused: @TMP@/r above it is writable by group or others" exit: 0 out: '' \
+	err: "hotplug: @TMP@/r/hp: refused: @TMP@/r: writable by group or others" exit: 0 out: '' \
 	check: 'test ! -s "$r/log"' also: 'no handler runs, not even default/'"'"'s' \
 	fixed: 'cli/hotplug.c `hotplug_dir_safe`: only the subsystem directories were checked, not hotplug.d and the directories above it' \
 	-- env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
@@ -1199,6 +1199,112 @@ echo live >"$r/sys/module/pcspkr/initstate"
 row read-list-initstate-live in: "the same, \`initstate\` a regular file saying \`live\` (the control row)" \
 	err: '1 devices, 0 without a driver' exit: 0 out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}pcspkr:loaded" \
 	-- t10 "$cli" list --sysfs "$r/sys" --moddir "$D" -C /dev/null
+
+# ---- the hotplug agent: whose handlers run, hung handlers, coldplug trigger ---------
+
+# Attacks on hotplug.d handlers: nobody changes what a handler's real path
+# leads to, putting there a root-owned program that is no handler
+# (@TMP@/r/tools/other, which logs "ran other").  The old agent checked the
+# target file alone and ran the path: "ran other" ran as root.
+hptrust() {
+	hpdir
+	mkdir "$r/tools"
+	handler "$r/tools/other" 755
+}
+# as nobody: a symlink to TARGET renamed over PATH (its directory is nobody's to write)
+swap_as_nobody() { # TARGET PATH
+	as_nobody sh -c 'ln -s "$1" "$2.new" && mv -f "$2.new" "$2"' - "$1" "$2"
+}
+hptrust
+mkdir -m 777 "$r/shared"
+handler "$r/shared/h" 755
+ln -s "$r/shared/h" "$r/hp/usb/10-h.hotplug"
+attack_shared() {
+	swap_as_nobody "$r/tools/other" "$r/shared/h" || exit 99
+	env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
+}
+row handler-link-to-writable-dir in: 'a handler symlink to a root-owned handler in a directory mode 777 (outside hotplug.d), where nobody renames a symlink to another root-owned program over it' \
+	err: "hotplug: @TMP@/r/hp/usb/10-h.hotplug: refused: @TMP@/r/shared: writable by group or others" exit: 0 out: '' \
+	check: 'test "$(cat "$r/log")" = "ran usb"' also: "neither the handler nor nobody's substitute runs; default/'s does" \
+	fixed: 'cli/hotplug.c `run_dir`: a handler reached through a symlink was judged by the file at the end alone (owner, mode), not by the directories on its way: whoever could write one of them could point it at any root-owned program and have it run as root on every event (the whole real path is checked now, by shared/path-trust)' \
+	skip-unless: have_setpriv -- attack_shared
+hptrust
+mkdir -p "$r/opt/vendor/bin"
+chown nobody "$r/opt/vendor" 2>/dev/null || chown 65534 "$r/opt/vendor"
+handler "$r/opt/vendor/bin/h" 755
+ln -s "$r/opt/vendor/bin/h" "$r/hp/usb/10-h.hotplug"
+attack_vendor() {
+	as_nobody sh -c 'mv "$1/bin" "$1/bin.old" && mkdir "$1/bin"' - "$r/opt/vendor" || exit 99
+	swap_as_nobody "$r/tools/other" "$r/opt/vendor/bin/h" || exit 99
+	env -i ACTION=change "$agent" --stderr --hotplug-dir "$r/hp" usb
+}
+row handler-path-via-nobody-dir in: "a handler symlink to @TMP@/r/opt/vendor/bin/h, root's in a root-owned bin/, but vendor/ above it nobody's: nobody moves bin/ away and makes a new one with a symlink to another root-owned program" \
+	err: "hotplug: @TMP@/r/hp/usb/10-h.hotplug: refused: @TMP@/r/opt/vendor: not owned by root" exit: 0 out: '' \
+	check: 'test "$(cat "$r/log")" = "ran usb"' also: "neither the handler nor nobody's substitute runs; default/'s does" \
+	fixed: 'cli/hotplug.c `run_dir`: the directories on a handler'"'"'s real path outside hotplug.d were not checked at all' \
+	skip-unless: have_setpriv -- attack_vendor
+swapshim=$G_TEST_BUILDDIR/shim/.libs/swap-on-spawn.so
+hptrust
+handler "$r/hp/usb/10-h.hotplug" 755
+row handler-swapped-after-check in: 'a good handler, replaced by another root-owned program (renamed over its path) after the agent checked it, before it runs (tests/shim/swap-on-spawn: at the fork)' \
+	err: '' exit: 0 out: '' check: 'test "$(cat "$r/log")" = "ran 10-h.hotplug usb
+ran usb" && grep -q "ran other" "$r/hp/usb/10-h.hotplug"' \
+	also: 'the handler that was checked runs, not what is at its path when it starts (which is the other program: the swap did happen)' \
+	fixed: 'cli/hotplug.c `run_dir`: a handler was checked by its path (stat) and run by its path (posix_spawn): whatever was at the path between the two ran; the descriptor that was opened and checked is run now (fexecve, a script through /dev/fd/3)' \
+	skip-unless: "test -e '$swapshim'" \
+	-- env -i ACTION=change LD_PRELOAD="$swapshim" SWAP_ON_SPAWN="$r/tools/other:$r/hp/usb/10-h.hotplug" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}" "$agent" --stderr --hotplug-dir "$r/hp" usb
+hpdir
+printf '#!/bin/sh\nsleep 1000\n' >"$r/hp/usb/10-hang.hotplug"
+chmod 755 "$r/hp/usb/10-hang.hotplug"
+row handler-hung in: 'a handler that never ends (`sleep 1000`), `hotplug --handler-timeout=1 usb`' \
+	err: 'hotplug: @TMP@/r/hp/usb/10-hang.hotplug: still running after 1 s: killed' exit: 0 out: '' \
+	check: 'test "$(cat "$r/log")" = "ran usb"' also: 'killed after 1 s (with its process group); the handler in default/ runs after it' \
+	fixed: 'cli/hotplug.c `run_dir`: a handler that never ended held the agent for ever (helper and daemon: waitpid() without a timeout); it is killed after [agent] handler-timeout= (default 30 s)' \
+	-- env -i ACTION=change "$agent" --stderr --handler-timeout=1 --hotplug-dir "$r/hp" usb
+conf "[agent]\nhandler-timeout=0\n"
+confrow conf-handler-timeout-zero '`--config`: `[agent] handler-timeout=0`' \
+	"@TMP@/r/c.conf:2: [agent] handler-timeout: not a number of seconds from 1 to 86400"
+
+# --coldplug=trigger writes "add" only to regular uevent files reached
+# without a symlink below the sysfs root; the old agent followed both
+trigtree() { # a sysfs tree with one good device, and a file that is no uevent
+	fresh
+	mkdir -p "$r/sys/devices/platform/good"
+	echo platform:good >"$r/sys/devices/platform/good/modalias"
+	: >"$r/sys/devices/platform/good/uevent"
+	echo precious >"$r/victim"
+}
+trigtree
+mkdir "$r/sys/devices/platform/evil"
+echo platform:evil >"$r/sys/devices/platform/evil/modalias"
+ln -s "$r/victim" "$r/sys/devices/platform/evil/uevent"
+row trigger-uevent-symlink in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`: one device'"'"'s `uevent` a symlink to another file (@TMP@/r/victim)' \
+	err: 'hotplug: @TMP@/r/sys/devices/platform/evil/uevent: cannot trigger: a symlink (not followed)' exit: 0 out: '' \
+	check: 'test "$(cat "$r/victim")" = precious && test "$(cat "$r/sys/devices/platform/good/uevent")" = add' \
+	also: 'the other file unchanged; the good device'"'"'s `uevent` gets `add`' \
+	fixed: 'cli/hotplug.c `coldplug_trigger_one`: `add` was written through a `uevent` symlink to whatever file it named' \
+	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+trigtree
+mkdir "$r/sys/devices/platform/fifo"
+echo platform:fifo >"$r/sys/devices/platform/fifo/modalias"
+mkfifo "$r/sys/devices/platform/fifo/uevent"
+row trigger-uevent-fifo in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`: one device'"'"'s `uevent` a FIFO nobody reads' \
+	err: 'hotplug: @TMP@/r/sys/devices/platform/fifo/uevent: cannot trigger: not a regular file' exit: 0 out: '' \
+	check: 'test "$(cat "$r/sys/devices/platform/good/uevent")" = add' also: 'no hang; the good device'"'"'s `uevent` gets `add`' \
+	fixed: 'cli/hotplug.c `coldplug_trigger_one`: opening a FIFO `uevent` for writing waited for a reader for ever' \
+	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+trigtree
+mkdir -p "$r/elsewhere/devices/platform/x"
+echo platform:x >"$r/elsewhere/devices/platform/x/modalias"
+echo precious >"$r/elsewhere/devices/platform/x/uevent"
+rm -r "$r/sys/devices"
+ln -s "$r/elsewhere/devices" "$r/sys/devices"
+row trigger-devices-symlink in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys` where `devices` is a symlink out of the tree, to a device whose `uevent` is a regular file' \
+	err: 'hotplug: @TMP@/r/sys/devices/platform/x/uevent: cannot trigger: a symlink on the way (not followed)' exit: 0 out: '' \
+	check: 'test "$(cat "$r/elsewhere/devices/platform/x/uevent")" = precious' also: 'the file out of the tree unchanged' \
+	fixed: 'cli/hotplug.c `coldplug_trigger_one`: `add` was written through any symlink on the way to `uevent`, out of the sysfs tree' \
+	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
 
 # ---- the catalogue -----------------------------------------------------------------
 
