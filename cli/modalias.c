@@ -243,14 +243,10 @@ static void dev_json(GString *j, struct modalias_dev *dev, const char *modalias)
 	}
 	for (unsigned int i = 0, n = 0; (f = modalias_bus_field_name(bus, i)); i++) {
 		int count = modalias_dev_get_count(dev, f);
-		bool list = false;
-		const char *help = modalias_bus_field_help(bus, f);
+		bool list = modalias_bus_field_is_list(bus, f) == 1;
 
 		if (count <= 0)
 			continue;
-		/* list fields hold "one value each" or "bit numbers" */
-		list = count > 1 || (help && (strstr(help, "one value each") || strstr(help, "bit numbers") ||
-					      strstr(help, "feature bits")));
 		if (n++)
 			g_string_append(j, ", ");
 		json_string(j, f);
@@ -1065,16 +1061,6 @@ static int cmd_load(int argc, char **argv)
 
 /* ---- map ------------------------------------------------------------------ */
 
-static int map_type_from_name(const char *name)
-{
-	const char *t;
-
-	for (int i = 0; (t = modalias_map_type_name(i)); i++)
-		if (strcmp(t, name) == 0)
-			return i;
-	return -1;
-}
-
 static void print_entry(const struct modalias_map *m, unsigned int i, GString *json)
 {
 	int type = modalias_map_get_type(m);
@@ -1159,7 +1145,7 @@ static int cmd_map(int argc, char **argv)
 		fprintf(stderr, "modalias map: unknown dialect '%.*s' (current or 2.6)\n", ECHO(dialect));
 		return EXIT_USAGE;
 	}
-	if (type_name && (type = map_type_from_name(type_name)) < 0) {
+	if (type_name && (type = modalias_map_type_from_name(type_name)) < 0) {
 		fprintf(stderr, "modalias map: unknown map type '%.*s'\n", ECHO(type_name));
 		return EXIT_USAGE;
 	}

@@ -1027,6 +1027,20 @@ MODALIAS_EXPORT const char *modalias_bus_field_name(const char *bus, unsigned in
 	return b && index < b->n_fields ? b->fields[index].name : NULL;
 }
 
+MODALIAS_EXPORT int modalias_bus_field_is_list(const char *bus, const char *field)
+{
+	const struct bus_desc *b;
+	int f;
+
+	if (!bus || !field)
+		return -EINVAL;
+	b = bus_find(bus, strlen(bus));
+	f = b ? field_index(b, field) : -1;
+	if (f < 0)
+		return -ENOENT;
+	return b->fields[f].kind == FK_HEXLIST || b->fields[f].kind == FK_STRLIST;
+}
+
 MODALIAS_EXPORT const char *modalias_bus_field_help(const char *bus, const char *field)
 {
 	const struct bus_desc *b = bus ? bus_find(bus, strlen(bus)) : NULL;

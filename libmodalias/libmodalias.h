@@ -189,6 +189,23 @@ const char *modalias_bus_field_name(const char *bus, unsigned int index);
 const char *modalias_bus_field_help(const char *bus, const char *field);
 
 /**
+ * modalias_bus_field_is_list:
+ * @bus: a bus name.
+ * @field: one of its field names.
+ *
+ * Whether the field holds a list of values (input bitmaps, cpu features,
+ * of compatibles, acpi ids: modalias_dev_add() appends to it and
+ * modalias_dev_get() takes an index) or one value.  Front ends ask this
+ * rather than read the help text.
+ *
+ * Returns: 1 for a list, 0 for one value, -ENOENT for an unknown bus or
+ * field, -EINVAL for NULL.
+ *
+ * Since: 2
+ */
+int modalias_bus_field_is_list(const char *bus, const char *field);
+
+/**
  * SECTION:dev
  *
  * A device as its modalias describes it: a bus and the values of that bus's
@@ -1229,6 +1246,18 @@ enum modalias_map_flags {
  * Since: 1
  */
 const char *modalias_map_type_name(int type);
+
+/**
+ * modalias_map_type_from_name:
+ * @name: a map type's name, as modalias_map_type_name() gives it ("usb",
+ *   "pci", …).
+ *
+ * Returns: the #modalias_map_type of that name, -EINVAL for any other
+ * string or NULL.
+ *
+ * Since: 2
+ */
+int modalias_map_type_from_name(const char *name);
 
 /**
  * modalias_map_type_field_name:

@@ -132,6 +132,14 @@ MODALIAS_EXPORT const char *modalias_map_type_name(int type)
 	return type_valid(type) ? types[type].name : NULL;
 }
 
+MODALIAS_EXPORT int modalias_map_type_from_name(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_SIZE(types); i++)
+		if (strcmp(types[i].name, name) == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
 MODALIAS_EXPORT const char *modalias_map_type_field_name(int type, unsigned int index)
 {
 	if (!type_valid(type) || index >= types[type].n_cols)

@@ -392,6 +392,38 @@ static void test_long_cpu(void)
 /* Every function that takes a field name says "unknown field 'X' of bus
  * Y" for one the bus does not have (not ENOENT's "No such file or
  * directory" in the front ends); an unset field is -ENOENT, quietly. */
+/* Which fields hold lists: the buses' own declarations, asked through the
+ * API (front ends used to guess from the help text). */
+static void test_field_is_list(void)
+{
+	static const struct {
+		const char *bus, *field;
+		int want;
+	} rows[] = {
+		{ "input", "key", 1 },     { "input", "ev", 1 },       { "input", "bustype", 0 },
+		{ "input", "truncated", 0 }, { "of", "compatible", 1 }, { "of", "name", 0 },
+		{ "acpi", "id", 1 },       { "cpu", "feature", 1 },    { "cpu", "arch", 0 },
+		{ "usb", "idVendor", 0 },  { "pci", "class", 0 },      { "dmi", "bios_vendor", 0 },
+		{ "usb", "nosuch", -ENOENT }, { "nosuchbus", "x", -ENOENT },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		int r = modalias_bus_field_is_list(rows[i].bus, rows[i].field);
+
+		if (r != rows[i].want)
+			g_error("%s %s: %d, wanted %d", rows[i].bus, rows[i].field, r, rows[i].want);
+	}
+	g_assert_cmpint(modalias_bus_field_is_list(NULL, "x"), ==, -EINVAL);
+	g_assert_cmpint(modalias_bus_field_is_list("usb", NULL), ==, -EINVAL);
+	/* every list field of every bus takes modalias_dev_add() */
+	for (unsigned int b = 0; modalias_bus_name(b); b++) {
+		const char *bus = modalias_bus_name(b), *f;
+
+		for (unsigned int i = 0; (f = modalias_bus_field_name(bus, i)); i++)
+			g_assert_cmpint(modalias_bus_field_is_list(bus, f), >=, 0);
+	}
+}
+
 static void test_unknown_field(void)
 {
 	struct modalias_ctx *ctx = test_ctx_new();
@@ -438,5 +470,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/format/setters", test_setters);
 	g_test_add_func("/format/long-cpu", test_long_cpu);
 	g_test_add_func("/format/unknown-field", test_unknown_field);
+	g_test_add_func("/format/field-is-list", test_field_is_list);
 	return g_test_run();
 }

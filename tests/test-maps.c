@@ -866,6 +866,13 @@ static void test_api(void)
 	g_assert_cmpstr(modalias_map_type_name(MODALIAS_MAP_ISAPNP), ==, "isapnp");
 	g_assert_null(modalias_map_type_name(8));
 	g_assert_null(modalias_map_type_name(-1));
+	for (int t = 0; modalias_map_type_name(t); t++)
+		g_assert_cmpint(modalias_map_type_from_name(modalias_map_type_name(t)), ==, t);
+	g_assert_cmpint(modalias_map_type_from_name("isapnp"), ==, MODALIAS_MAP_ISAPNP);
+	g_assert_cmpint(modalias_map_type_from_name("usbmap"), ==, -EINVAL);
+	g_assert_cmpint(modalias_map_type_from_name("USB"), ==, -EINVAL);
+	g_assert_cmpint(modalias_map_type_from_name(""), ==, -EINVAL);
+	g_assert_cmpint(modalias_map_type_from_name(NULL), ==, -EINVAL);
 	g_assert_cmpstr(modalias_map_type_field_name(MODALIAS_MAP_SERIO, 3), ==, "proto");
 	g_assert_null(modalias_map_type_field_name(MODALIAS_MAP_SERIO, 4));
 	g_assert_cmpint(modalias_map_get_field(m, 0, "colour", 0, &v), ==, -ENOENT);

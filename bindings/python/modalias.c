@@ -357,11 +357,7 @@ static PyObject *device_wrap(PyTypeObject *type, struct modalias_dev *dev)
 
 static bool field_is_list(const char *bus, const char *field)
 {
-	const char *help = modalias_bus_field_help(bus, field);
-
-	/* as the CLI's --json: list fields hold "one value each" or bit numbers */
-	return help && (strstr(help, "one value each") || strstr(help, "bit numbers") ||
-			strstr(help, "feature bits"));
+	return modalias_bus_field_is_list(bus, field) == 1;
 }
 
 static int device_set_value(struct modalias_dev *dev, const char *field, PyObject *value)
@@ -2184,14 +2180,12 @@ static int map_type_arg(PyObject *o, int *type)
 		return 0;
 	}
 	if (PyUnicode_Check(o)) {
-		const char *s = PyUnicode_AsUTF8(o), *n;
+		const char *s = PyUnicode_AsUTF8(o);
 		if (!s)
 			return -1;
-		for (int i = 0; (n = modalias_map_type_name(i)); i++)
-			if (strcmp(n, s) == 0) {
-				*type = i;
-				return 0;
-			}
+		*type = modalias_map_type_from_name(s);
+		if (*type >= 0)
+			return 0;
 		PyErr_Format(InputError, "unknown map type '%s' (usb, pci, ieee1394, ccw, isapnp, input, of, serio)", s);
 		return -1;
 	}
