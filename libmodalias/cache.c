@@ -26,6 +26,10 @@
 #include "cache-private.h"
 #include "path-trust.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static void header_sizes(uint32_t *sizes)
 {
 	sizes[0] = sizeof(struct pattern);
@@ -391,60 +395,56 @@ static const void *at(const struct check *c, uint64_t off)
 	return c->map + off;
 }
 
-/* An open-addressing table of CAP slots (CAP_SLOTS apart, key first):
- * CAP a power of two, and at least one slot free, so that every probe
- * ends. */
-static bool cap_ok(struct check *c, const char *what, uint32_t cap, uint32_t used)
+/* Whether every pattern's string is in the pool and its module in the
+ * table: the array seen as 32-bit words, each compared with the bound of
+ * its field, four patterns (twelve words) at a time where SSE2 is. */
+static bool patterns_in_range(const void *pats, uint32_t n, uint32_t pool_len, uint32_t n_modules)
 {
+	const struct pattern *p = pats;
+	uint32_t i = 0, bad = 0;
+
+	if (n && !n_modules)
+		return false;
+#ifdef __SSE2__
+	{
+		/* the largest value allowed, biased for a signed compare */
+		const uint32_t s = (pool_len - 1) ^ 0x80000000u, m = (n_modules - 1) ^ 0x80000000u, any = INT32_MAX;
+		const __m128i bias = _mm_set1_epi32(INT32_MIN);
+		const __m128i lim0 = _mm_setr_epi32((int)s, (int)m, any, (int)s);
+		const __m128i lim1 = _mm_setr_epi32((int)m, any, (int)s, (int)m);
+		const __m128i lim2 = _mm_setr_epi32(any, (int)s, (int)m, any);
+		const unsigned char *w = pats;
+		__m128i acc = _mm_setzero_si128();
+
+		for (; i + 4 <= n; i += 4, w += 4 * sizeof(struct pattern)) {
+			__m128i a = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)w), bias);
+			__m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 16)), bias);
+			__m128i c = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 32)), bias);
+
+			acc = _mm_or_si128(acc, _mm_cmpgt_epi32(a, lim0));
+			acc = _mm_or_si128(acc, _mm_cmpgt_epi32(b, lim1));
+			acc = _mm_or_si128(acc, _mm_cmpgt_epi32(c, lim2));
+		}
+		bad = (uint32_t)_mm_movemask_epi8(acc);
+	}
+#endif
+	for (; i < n; i++)
+		bad |= (p[i].str >= pool_len) | (p[i].module >= n_modules);
+	return !bad;
+}
+
+/* An index table that lookups probe (prefix, trigram or exact slots): in the
+ * file, its capacity a power of two.  What its slots hold is checked where
+ * it is used (index.c): a probe stops after CAP slots, a run of ids at the
+ * end of the array, a chain after N steps, a slot's string offset and
+ * pattern number are compared with the pool and the layer. */
+static bool probed_ok(struct check *c, const char *what, uint64_t off, uint32_t cap, size_t size)
+{
+	if (!array_ok(c, what, off, cap, size))
+		return false;
 	if (cap & (cap - 1))
 		return fail(c, "%s: %u slots, not a power of two", what, cap);
-	if (cap && used >= cap)
-		return fail(c, "%s: no free slot among %u", what, cap);
 	return true;
-}
-
-/* A string map (modules by name, exact layers): N used slots (key != 0),
- * each key a string of the pool, each value below MAX. */
-static bool map_ok(struct check *c, const char *what, uint64_t off, uint32_t cap, uint32_t n, uint32_t max)
-{
-	const struct map_slot *slots;
-	uint32_t used = 0, bad = 0;
-
-	if (!array_ok(c, what, off, cap, sizeof(struct map_slot)))
-		return false;
-	slots = at(c, off);
-	/* without branches: whether a slot is used is a coin toss */
-	for (uint32_t k = 0; k < cap; k++) {
-		uint32_t full = slots[k].key != 0;
-
-		bad |= full & ((slots[k].key >= c->pool_len) | (slots[k].value >= max));
-		used += full;
-	}
-	if (bad)
-		return fail(c, "%s: a slot out of range", what);
-	if (used != n)
-		return fail(c, "%s: %u slots used, the header says %u", what, used, n);
-	return cap_ok(c, what, cap, used);
-}
-
-/* A bucket table of a wild layer: each used slot starts a run of ids. */
-static bool slots_ok(struct check *c, const char *what, uint64_t off, uint32_t cap, uint32_t n)
-{
-	const struct slot *slots;
-	uint32_t used = 0, bad = 0;
-
-	if (!array_ok(c, what, off, cap, sizeof(struct slot)))
-		return false;
-	slots = at(c, off);
-	for (uint32_t k = 0; k < cap; k++) {
-		uint32_t full = slots[k].key != 0;
-
-		bad |= full & (slots[k].first >= n);
-		used += full;
-	}
-	if (bad)
-		return fail(c, "%s: a slot out of range", what);
-	return cap_ok(c, what, cap, used);
 }
 
 static bool layer_ok(struct check *c, unsigned int l, const struct cache_layer *cl)
@@ -453,44 +453,29 @@ static bool layer_ok(struct check *c, unsigned int l, const struct cache_layer *
 		"config", "names", "symbols", "commands", "aliases", "builtin aliases", "builtin names", "blacklist",
 	};
 	const char *what = names[l];
-	const struct pattern *pats;
-	const uint32_t *ids;
-	uint32_t n = cl->n, bad = 0;
+	uint32_t n = cl->n;
 
 	if (!array_ok(c, what, cl->patterns, n, sizeof(struct pattern)) ||
 	    !array_ok(c, what, cl->ids, n, sizeof(uint32_t)))
 		return false;
-	pats = at(c, cl->patterns);
-	for (uint32_t i = 0; i < n; i++)
-		bad |= (pats[i].str >= c->pool_len) | (pats[i].module >= c->n_modules);
-	if (bad)
+	/* what every user of a pattern follows: its string, its module */
+	if (!patterns_in_range(at(c, cl->patterns), n, (uint32_t)c->pool_len, c->n_modules))
 		return fail(c, "%s: a pattern out of range", what);
-	ids = at(c, cl->ids);
 	if (layer_is_exact(l)) {
-		/* a name's patterns are chained forwards: no cycle, ends in range */
-		for (uint32_t i = 0; i < n; i++)
-			bad |= (ids[i] != UINT32_MAX) & ((ids[i] <= i) | (ids[i] >= n));
-		if (bad)
-			return fail(c, "%s: a chain out of range", what);
 		if (cl->prefix_cap || cl->tri_cap)
 			return fail(c, "%s: prefix or trigram slots in an exact layer", what);
-		return map_ok(c, what, cl->exact, cl->exact_cap, cl->exact_n, n);
+		return probed_ok(c, what, cl->exact, cl->exact_cap, sizeof(struct map_slot));
 	}
 	if (cl->exact_cap)
 		return fail(c, "%s: exact slots in a wild layer", what);
-	if (!slots_ok(c, what, cl->prefix, cl->prefix_cap, n) || !slots_ok(c, what, cl->tri, cl->tri_cap, n))
+	if (!probed_ok(c, what, cl->prefix, cl->prefix_cap, sizeof(struct slot)) ||
+	    !probed_ok(c, what, cl->tri, cl->tri_cap, sizeof(struct slot)))
 		return false;
 	if (!n)
 		return true; /* lookups skip it; nothing else of it is mapped */
-	/* every run of ids ends inside the array */
-	for (uint32_t i = 0; i < n; i++)
-		bad |= (ids[i] & ID_MASK) >= n;
-	if (bad)
-		return fail(c, "%s: an id out of range", what);
-	if (!(ids[n - 1] & ID_LAST))
-		return fail(c, "%s: the last run does not end", what);
 	if (!cl->prefix_cap)
 		return fail(c, "%s: no prefix slots", what);
+	/* a lookup walks the prefix lengths up to the longest of its first byte */
 	if (cl->max_prefix >= c->pool_len)
 		return fail(c, "%s: longest prefix %u out of range", what, cl->max_prefix);
 	for (unsigned int b = 0; b < 256; b++)
@@ -500,9 +485,12 @@ static bool layer_ok(struct check *c, unsigned int l, const struct cache_layer *
 	       array_ok(c, what, cl->bloom, TRI_BLOOM_WORDS, sizeof(uint64_t));
 }
 
-/* Every offset, count and index of the file, against the file and each
- * other: what lookups and a later change of the table follow must lead
- * inside the mapping, and every walk must end. */
+/* Every offset, length and count of the file against its size and
+ * alignment, and every index that users of the table follow without a
+ * check of their own (patterns' strings and modules, modules' names,
+ * origins, the module directory, source names).  What only lookups follow
+ * (the slots of the index tables, runs and chains of ids) is checked where
+ * it is read, in index.c: there every probe, run and chain is bounded. */
 static bool structure_ok(struct check *c, const struct cache_header *h)
 {
 	const unsigned char *pool;
@@ -535,12 +523,14 @@ static bool structure_ok(struct check *c, const struct cache_header *h)
 	}
 	if (bad)
 		return fail(c, "a module out of range");
-	if (h->module_map_n != h->n_modules ||
-	    !map_ok(c, "module names", h->module_map, h->module_map_cap, h->module_map_n, h->n_modules))
-		return c->bad ? false : fail(c, "module names: %u, for %u modules", h->module_map_n, h->n_modules);
-	/* a module added later grows the map before it is half full */
-	if ((uint64_t)h->module_map_n * 2 > h->module_map_cap)
-		return fail(c, "module names: %u in %u slots", h->module_map_n, h->module_map_cap);
+	/* its slots are checked by table_own(): only a change of the table
+	 * walks them */
+	if (!array_ok(c, "module names", h->module_map, h->module_map_cap, sizeof(struct map_slot)))
+		return false;
+	if (h->module_map_n != h->n_modules || (h->module_map_cap & (h->module_map_cap - 1)) ||
+	    (uint64_t)h->module_map_n * 2 > h->module_map_cap)
+		return fail(c, "module names: %u in %u slots, for %u modules", h->module_map_n, h->module_map_cap,
+			    h->n_modules);
 	if (!array_ok(c, "origins", h->origins, h->n_origins, sizeof(uint32_t)))
 		return false;
 	origins = at(c, h->origins);
@@ -750,6 +740,24 @@ static void *dup_or_null(const void *p, size_t len, bool *oom)
 	return memcpy(n, p, len);
 }
 
+/* The module map of a mapped table, before its first insert (table.c
+ * map_find() probes until a free slot): N slots used, a free one, each
+ * key a string of the pool and each value a module. */
+static bool module_map_ok(const struct modalias_table *t)
+{
+	const struct map *m = &t->module_map;
+	uint32_t used = 0, bad = 0;
+
+	for (unsigned int k = 0; k < m->cap; k++) {
+		uint32_t full = m->slots[k].key != 0;
+
+		/* without branches: whether a slot is used is a coin toss */
+		bad |= full & ((m->slots[k].key >= t->pool.len) | (m->slots[k].value >= t->n_modules));
+		used += full;
+	}
+	return !bad && used == m->n && (!m->cap || used < m->cap);
+}
+
 /* A mapped table about to change: its arrays move to the heap. */
 int table_own(struct modalias_table *t)
 {
@@ -758,6 +766,10 @@ int table_own(struct modalias_table *t)
 
 	if (!t->map)
 		return 0;
+	if (!module_map_ok(t)) {
+		err(t->ctx, "damaged index cache (module names: a slot out of range, or none free)\n");
+		return -EINVAL;
+	}
 	c = *t;
 	c.pool.buf = dup_or_null(t->pool.buf, t->pool.len, &oom);
 	c.modules = dup_or_null(t->modules, t->n_modules * sizeof(*t->modules), &oom);

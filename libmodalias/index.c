@@ -102,9 +102,9 @@ static inline struct slot *slot_find(struct slot *slots, unsigned int cap, uint3
 	return &slots[k];
 }
 
-/* The same for lookups, in a table that may have come from a cache: at
- * most CAP probes (the cache's check makes sure a slot is free), NULL when
- * the key is not there. */
+/* The same for lookups, in a table that may have come from a cache (whose
+ * slots are checked where they are used, not at load): at most CAP probes,
+ * NULL when the key is not there. */
 static inline const struct slot *slot_lookup(const struct slot *slots, unsigned int cap, uint32_t key)
 {
 	unsigned int k = mix(key) & (cap - 1);
@@ -512,9 +512,12 @@ static inline int check(const struct modalias_table *t, const struct layer *ly,
 			struct modalias_result *res, uint32_t entry, const char *q)
 {
 	uint32_t id = entry & ID_MASK;
-	const char *s = t->pool.buf + ly->patterns[id].str;
+	const char *s;
 	bool ok;
 
+	if (id >= ly->n) /* a cache's ids are checked here, not at load */
+		return 0;
+	s = t->pool.buf + ly->patterns[id].str;
 	/* a cheap reject on the first byte */
 	if (s[0] != q[0] && s[0] != '*' && s[0] != '?' && s[0] != '[' && s[0] != '\\')
 		return 0;
@@ -622,13 +625,13 @@ static int lookup_exact(const struct modalias_table *t, const struct layer *ly,
 	if (!ix->exact.cap || qlen > ix->exact_max_len || !ix->float_first[(unsigned char)q[0]])
 		return 0;
 	h = hash_bytes(q, qlen);
-	/* at most cap probes; a chain runs forwards and ends at UINT32_MAX
-	 * (a cache is checked for both) */
+	/* at most cap probes; a chain ends at UINT32_MAX, and after n steps
+	 * whatever a cache holds */
 	for (unsigned int i = 0, k = h & (ix->exact.cap - 1); i < ix->exact.cap && ix->exact.slots[k].key;
 	     i++, k = (k + 1) & (ix->exact.cap - 1)) {
 		const struct map_slot *sl = &ix->exact.slots[k];
 
-		if (sl->hash == h && strcmp(t->pool.buf + sl->key, q) == 0) {
+		if (sl->hash == h && sl->key < t->pool.len && strcmp(t->pool.buf + sl->key, q) == 0) {
 			for (uint32_t id = sl->value, steps = 0; id < ly->n && steps < ly->n; id = ix->ids[id], steps++) {
 				int r = hit(res, id);
 				if (r < 0)
@@ -855,7 +858,7 @@ MODALIAS_EXPORT bool modalias_table_is_blacklisted(struct modalias_table *t, con
 	for (unsigned int i = 0, k = h & (ix->exact.cap - 1); i < ix->exact.cap && ix->exact.slots[k].key;
 	     i++, k = (k + 1) & (ix->exact.cap - 1)) {
 		const struct map_slot *sl = &ix->exact.slots[k];
-		if (sl->hash == h && strcmp(t->pool.buf + sl->key, norm) == 0)
+		if (sl->hash == h && sl->key < t->pool.len && strcmp(t->pool.buf + sl->key, norm) == 0)
 			return true;
 	}
 	return false;

@@ -8,9 +8,14 @@
  *    and origins included, from the cache as from the text;
  *  - stale: each source file changed makes the cache rebuilt;
  *  - rejections: one row per check of the loader (magic, version, sizes,
- *    file size, checksum, each array out of bounds, each index out of range,
- *    a chain that loops, a hash table without a free slot), each resealed
- *    with a good checksum where the row is about the structure;
+ *    file size, checksum, each array out of bounds or misaligned, each index
+ *    out of range, a capacity not a power of two), each resealed with a
+ *    good checksum where the row is about the structure;
+ *  - checked in use: damage the loader lets through because lookups check
+ *    it where they read it (ids a gigabyte out, runs that never end, a
+ *    chain that loops, slots past the arrays, tables without a free slot):
+ *    every lookup ends inside the file; the module map is checked when the
+ *    table first changes;
  *  - trust (as root): a forged cache that maps the e1000 NIC to an
  *    attacker's module, in a directory of nobody's, owned by nobody, in a
  *    group-writable directory, below a directory of nobody's, or reached
@@ -77,7 +82,7 @@ static GPtrArray *corpus_load(void)
 	corpus = build_corpus(moddir, real, &n_real, &n_patterns);
 	g_assert_cmpuint(n_real, ==, 2844);
 	/* symbols, builtin names, nothing at all */
-	g_ptr_array_add(corpus, g_strdup("e1000_write_phy_reg"));
+	g_ptr_array_add(corpus, g_strdup("symbol:drm_need_swiotlb"));
 	g_ptr_array_add(corpus, g_strdup("usbcore"));
 	g_ptr_array_add(corpus, g_strdup("xhci_hcd"));
 	g_ptr_array_add(corpus, g_strdup("no:such-alias"));
@@ -348,21 +353,25 @@ static void m_alias_module(struct image *im)
 }
 static void m_alias_id(struct image *im)
 {
-	((uint32_t *)arr(im, ly(im, LAYER_ALIAS)->ids))[5] = ly(im, LAYER_ALIAS)->n | ID_LAST;
+	uint32_t *ids = arr(im, ly(im, LAYER_ALIAS)->ids);
+
+	for (uint32_t i = 0; i < ly(im, LAYER_ALIAS)->n; i++)
+		ids[i] = ID_MASK | ID_LAST; /* a gigabyte past the patterns */
 }
 static void m_alias_last_run(struct image *im)
 {
-	((uint32_t *)arr(im, ly(im, LAYER_ALIAS)->ids))[ly(im, LAYER_ALIAS)->n - 1] &= ~ID_LAST;
+	uint32_t *ids = arr(im, ly(im, LAYER_ALIAS)->ids);
+
+	for (uint32_t i = 0; i < ly(im, LAYER_ALIAS)->n; i++)
+		ids[i] &= ~ID_LAST; /* no run ends */
 }
 static void m_alias_prefix_first(struct image *im)
 {
 	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->prefix);
 
-	for (uint32_t k = 0;; k++)
-		if (s[k].key) {
-			s[k].first = ly(im, LAYER_ALIAS)->n;
-			return;
-		}
+	for (uint32_t k = 0; k < ly(im, LAYER_ALIAS)->prefix_cap; k++)
+		if (s[k].key)
+			s[k].first = 0x7fffffffu;
 }
 static void m_alias_prefix_cap(struct image *im) { ly(im, LAYER_ALIAS)->prefix_cap -= 1; }
 static void m_alias_prefix_full(struct image *im)
@@ -377,11 +386,9 @@ static void m_alias_tri_first(struct image *im)
 {
 	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->tri);
 
-	for (uint32_t k = 0;; k++)
-		if (s[k].key) {
+	for (uint32_t k = 0; k < ly(im, LAYER_ALIAS)->tri_cap; k++)
+		if (s[k].key)
 			s[k].first = UINT32_MAX;
-			return;
-		}
 }
 static void m_alias_max_prefix(struct image *im) { ly(im, LAYER_ALIAS)->max_prefix = (uint32_t)im->h.pool_len; }
 static void m_alias_prefix_first_len(struct image *im)
@@ -395,27 +402,24 @@ static void m_symbol_chain_loop(struct image *im)
 {
 	uint32_t *ids = arr(im, ly(im, LAYER_SYMBOL)->ids);
 
-	ids[10] = 3; /* back to an earlier pattern: a cycle */
+	for (uint32_t i = 0; i < ly(im, LAYER_SYMBOL)->n; i++)
+		ids[i] = i; /* every chain a loop */
 }
 static void m_symbol_exact_value(struct image *im)
 {
 	struct map_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
 
-	for (uint32_t k = 0;; k++)
-		if (s[k].key) {
-			s[k].value = ly(im, LAYER_SYMBOL)->n;
-			return;
-		}
+	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
+		if (s[k].key)
+			s[k].value = 0x7fffffffu;
 }
 static void m_symbol_exact_key(struct image *im)
 {
 	struct map_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
 
-	for (uint32_t k = 0;; k++)
-		if (s[k].key) {
-			s[k].key = (uint32_t)im->h.pool_len;
-			return;
-		}
+	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
+		if (s[k].key)
+			s[k].key = UINT32_MAX;
 }
 static void m_symbol_exact_full(struct image *im)
 {
@@ -430,12 +434,45 @@ static void m_symbol_exact_cap(struct image *im) { ly(im, LAYER_SYMBOL)->exact_c
 static void m_symbol_prefix(struct image *im) { ly(im, LAYER_SYMBOL)->prefix_cap = 16; }
 static void m_names_count(struct image *im) { ly(im, LAYER_NAME)->n = 0x40000000u; }
 
+static void m_module_map_full(struct image *im)
+{
+	struct map_slot *s = arr(im, im->h.module_map);
+
+	for (uint32_t k = 0; k < im->h.module_map_cap; k++)
+		if (!s[k].key)
+			s[k] = (struct map_slot){ .hash = 1, .key = 1, .value = 0 };
+}
+
 struct reject_row {
 	const char *name;
 	void (*mutate)(struct image *im);
 	bool reseal; /* a good checksum over the change: the structure is what is tested */
 	const char *why;
 	bool damage; /* logged as an error (else: an old or foreign cache, info) */
+};
+
+/* Damage the loader lets through because what it touches is checked where
+ * it is used: lookups stay in bounds and end (a chain that loops, runs that
+ * never end, slots pointing past the arrays, tables without a free slot),
+ * and the module map is checked when the table first changes. */
+struct use_row {
+	const char *name;
+	void (*mutate)(struct image *im);
+	const char *change_why; /* modalias_table_add() refuses the table, saying this */
+};
+
+static const struct use_row use_rows[] = {
+	{ "aliases-id", m_alias_id, NULL },
+	{ "aliases-last-run", m_alias_last_run, NULL },
+	{ "aliases-prefix-slot", m_alias_prefix_first, NULL },
+	{ "aliases-prefix-full", m_alias_prefix_full, NULL },
+	{ "aliases-trigram-slot", m_alias_tri_first, NULL },
+	{ "symbols-chain-cycle", m_symbol_chain_loop, NULL },
+	{ "symbols-slot-value", m_symbol_exact_value, NULL },
+	{ "symbols-slot-key", m_symbol_exact_key, NULL },
+	{ "symbols-no-free-slot", m_symbol_exact_full, NULL },
+	{ "module-map-value", m_module_map_value, "damaged index cache (module names" },
+	{ "module-map-full", m_module_map_full, "damaged index cache (module names" },
 };
 
 static const struct reject_row reject_rows[] = {
@@ -456,7 +493,6 @@ static const struct reject_row reject_rows[] = {
 	{ "module-name", m_module_name, true, "a module out of range", true },
 	{ "module-builtin-not-bool", m_module_bool, true, "a module out of range", true },
 	{ "module-map-capacity", m_module_map_cap, true, "module names:", true },
-	{ "module-map-value", m_module_map_value, true, "module names: a slot out of range", true },
 	{ "module-map-count", m_module_map_n, true, "module names:", true },
 	{ "origin", m_origin, true, "an origin out of range", true },
 	{ "sources-count", m_n_sources, true, "source files", true },
@@ -465,21 +501,12 @@ static const struct reject_row reject_rows[] = {
 	{ "aliases-ids-past-end", m_alias_ids, true, "aliases:", true },
 	{ "aliases-pattern-string", m_alias_str, true, "aliases: a pattern out of range", true },
 	{ "aliases-pattern-module", m_alias_module, true, "aliases: a pattern out of range", true },
-	{ "aliases-id", m_alias_id, true, "aliases: an id out of range", true },
-	{ "aliases-last-run", m_alias_last_run, true, "aliases: the last run does not end", true },
-	{ "aliases-prefix-slot", m_alias_prefix_first, true, "aliases: a slot out of range", true },
 	{ "aliases-prefix-capacity", m_alias_prefix_cap, true, "not a power of two", true },
-	{ "aliases-prefix-full", m_alias_prefix_full, true, "aliases: no free slot", true },
-	{ "aliases-trigram-slot", m_alias_tri_first, true, "aliases: a slot out of range", true },
 	{ "aliases-longest-prefix", m_alias_max_prefix, true, "aliases: longest prefix", true },
 	{ "aliases-prefix-by-byte", m_alias_prefix_first_len, true, "aliases: prefix length of byte 112", true },
 	{ "aliases-prefix-lengths-past-end", m_alias_present, true, "aliases:", true },
 	{ "aliases-bloom-past-end", m_alias_bloom, true, "aliases:", true },
 	{ "aliases-exact-slots", m_alias_exact, true, "aliases: exact slots in a wild layer", true },
-	{ "symbols-chain-cycle", m_symbol_chain_loop, true, "symbols: a chain out of range", true },
-	{ "symbols-slot-value", m_symbol_exact_value, true, "symbols: a slot out of range", true },
-	{ "symbols-slot-key", m_symbol_exact_key, true, "symbols: a slot out of range", true },
-	{ "symbols-no-free-slot", m_symbol_exact_full, true, "symbols: no free slot", true },
 	{ "symbols-capacity", m_symbol_exact_cap, true, "symbols:", true },
 	{ "symbols-prefix-slots", m_symbol_prefix, true, "symbols: prefix or trigram slots", true },
 	{ "names-count", m_names_count, true, "names:", true },
@@ -497,6 +524,61 @@ static void write_file(const char *path, const void *data, gsize len)
 		g_error("%s", error->message);
 }
 
+/* The real cache changed by MUTATE, its checksum made good again or not. */
+static void image_make(struct image *im, void (*mutate)(struct image *im), bool reseal)
+{
+	gsize len;
+	const guint8 *good = g_bytes_get_data(good_image, &len);
+
+	im->b = g_memdup2(good, len);
+	im->len = len;
+	memcpy(&im->h, im->b, sizeof(im->h));
+	mutate(im);
+	memcpy(im->b, &im->h, sizeof(im->h));
+	if (reseal) {
+		cache_checksum(im->b + CACHE_CHECKED_FROM, im->len - CACHE_CHECKED_FROM, im->h.crc);
+		memcpy(im->b, &im->h, sizeof(im->h));
+	}
+}
+
+static void on_alarm(int sig);
+
+static void test_use(gconstpointer data)
+{
+	const struct use_row *row = data;
+	g_autofree char *tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	g_autofree char *path = NULL;
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *t = NULL;
+	struct modalias_result *res;
+	struct image im;
+
+	image_make(&im, row->mutate, true);
+	path = cache_file(tmp, moddir);
+	write_file(path, im.b, im.len);
+	g_assert_cmpint(modalias_table_new_from_cache(ctx, path, moddir, &t), ==, 0);
+	g_assert_cmpstr(test_log_text(), ==, "");
+	/* every lookup ends, inside the mapping (ASan would say otherwise) */
+	signal(SIGALRM, on_alarm);
+	alarm(20);
+	mismatches(t, sweep_queries, sweep_want);
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+	g_assert_false(modalias_table_is_blacklisted(t, "e1000e"));
+	modalias_result_unref(res);
+	alarm(0);
+	if (row->change_why) {
+		g_assert_cmpint(modalias_table_add(t, "acme:*", "acme"), ==, -EINVAL);
+		if (!strstr(test_log_text(), row->change_why))
+			g_error("%s: wanted '%s' in '%s'", row->name, row->change_why, test_log_text());
+	} else {
+		g_assert_cmpint(modalias_table_add(t, "acme:*", "acme"), ==, 0);
+	}
+	modalias_table_unref(t);
+	g_free(im.b);
+	modalias_ctx_unref(ctx);
+	remove_tree(tmp);
+}
+
 static void test_reject(gconstpointer data)
 {
 	const struct reject_row *row = data;
@@ -508,15 +590,7 @@ static void test_reject(gconstpointer data)
 	gsize len;
 	const guint8 *good = g_bytes_get_data(good_image, &len);
 
-	im.b = g_memdup2(good, len);
-	im.len = len;
-	memcpy(&im.h, im.b, sizeof(im.h));
-	row->mutate(&im);
-	memcpy(im.b, &im.h, sizeof(im.h));
-	if (row->reseal) {
-		cache_checksum(im.b + CACHE_CHECKED_FROM, im.len - CACHE_CHECKED_FROM, im.h.crc);
-		memcpy(im.b, &im.h, sizeof(im.h));
-	}
+	image_make(&im, row->mutate, row->reseal);
 	/* the loader: refused, one line saying why */
 	modalias_ctx_set_log_priority(ctx, LOG_INFO);
 	path = cache_file(tmp, moddir);
@@ -782,8 +856,8 @@ static volatile sig_atomic_t sweep_at = -1;
 
 static void on_alarm(int sig)
 {
-	char msg[96];
-	int n = snprintf(msg, sizeof(msg), "Bail out! hang: the cache loader still ran after 20 s (offset %ld)\n",
+	char msg[160];
+	int n = snprintf(msg, sizeof(msg), "Bail out! hang: a load of the cache or a lookup in it still ran after 20 s (offset %ld)\n",
 			 (long)sweep_at);
 
 	if (write(STDOUT_FILENO, msg, (size_t)n) < 0) {
@@ -962,7 +1036,7 @@ int main(int argc, char **argv)
 		for (guint i = 0; i < corpus->len; i += 97)
 			g_ptr_array_add(sweep_queries, g_strdup(g_ptr_array_index(corpus, i)));
 		g_ptr_array_add(sweep_queries, g_strdup(E1000E_ALIAS));
-		g_ptr_array_add(sweep_queries, g_strdup("e1000_write_phy_reg"));
+		g_ptr_array_add(sweep_queries, g_strdup("symbol:drm_need_swiotlb"));
 		g_ptr_array_add(sweep_queries, g_strdup("usbcore"));
 		sweep_want = answers_of(t, sweep_queries);
 		cache = cache_file(tmp, moddir);
@@ -980,6 +1054,11 @@ int main(int argc, char **argv)
 		g_autofree char *name = g_strdup_printf("/cache/reject/%s", reject_rows[i].name);
 
 		g_test_add_data_func(name, &reject_rows[i], test_reject);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(use_rows); i++) {
+		g_autofree char *name = g_strdup_printf("/cache/checked-in-use/%s", use_rows[i].name);
+
+		g_test_add_data_func(name, &use_rows[i], test_use);
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(trust_rows); i++) {
 		g_autofree char *name = g_strdup_printf("/cache/trust/%s", trust_rows[i].name);

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	static const char *const queries[] = {
 		"pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00", "usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip01in00",
 		"hid:b0003g0001v0000046Dp0000C52B", "of:NethernetT(null)Csnps,dwmac", "acpi:PNP0C0A:",
-		"dmi:bvnX:svnLENOVO:pnT480:", "e1000e", "e1000_write_phy_reg", "usbcore", "", "a",
+		"dmi:bvnX:svnLENOVO:pnT480:", "e1000e", "symbol:drm_need_swiotlb", "usbcore", "", "a",
 	};
 	struct modalias_table *t;
 	struct modalias_result *res;
