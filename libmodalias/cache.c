@@ -6,7 +6,16 @@
  * The file holds the table's arrays as they are in memory (it is specific
  * to this library version and this machine's layout, which the header
  * records) and the size, mtime and inode of every source file it was
- * built from, so a stale cache is noticed and rebuilt.
+ * built from, so a stale cache is noticed and rebuilt.  Its layout is in
+ * cache-private.h.
+ *
+ * Nothing in it is believed: a cache is used only where shared/path-trust
+ * allows (no other user could have written it or a directory above it),
+ * and only after its checksum and a check of every offset, count and index
+ * that is not checked where it is used (index.c).  A damaged or stale
+ * cache is rebuilt: a new file made in the checked directory, renamed over
+ * it.  This file never follows a path twice: what was checked is the
+ * descriptor that is used.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
