@@ -103,7 +103,7 @@ static GPtrArray *answers_of(struct modalias_table *t, const GPtrArray *queries)
 }
 
 /* How many of QUERIES T answers otherwise than WANT. */
-static bool quiet_mismatches; /* the structure sweep: flips inside strings change answers */
+static bool quiet_mismatches; /* damage let through on purpose: answers may differ */
 
 static unsigned int mismatches(struct modalias_table *t, const GPtrArray *queries, const GPtrArray *want)
 {
@@ -554,6 +554,7 @@ static void test_use(gconstpointer data)
 	struct image im;
 
 	image_make(&im, row->mutate, true);
+	quiet_mismatches = true; /* answers may differ: only crashes and hangs fail */
 	path = cache_file(tmp, moddir);
 	write_file(path, im.b, im.len);
 	g_assert_cmpint(modalias_table_new_from_cache(ctx, path, moddir, &t), ==, 0);
@@ -566,6 +567,7 @@ static void test_use(gconstpointer data)
 	g_assert_false(modalias_table_is_blacklisted(t, "e1000e"));
 	modalias_result_unref(res);
 	alarm(0);
+	quiet_mismatches = false;
 	if (row->change_why) {
 		g_assert_cmpint(modalias_table_add(t, "acme:*", "acme"), ==, -EINVAL);
 		if (!strstr(test_log_text(), row->change_why))
@@ -966,11 +968,17 @@ static void test_sweep_structure(void)
 	g_autofree char *path = g_build_filename(tmp, "sweep.idx", NULL);
 	struct modalias_ctx *ctx = test_ctx_new();
 	GRand *rng = g_rand_new_with_seed(20261205);
+	g_autoptr(GPtrArray) few_queries = g_ptr_array_new(), few_want = g_ptr_array_new();
 	unsigned int tried = 0, rejected = 0, differ = 0;
 	int fd;
 
 	signal(SIGALRM, on_alarm);
 	quiet_mismatches = true;
+	/* every 4th of the sweep's queries: each accepted flip is looked up in */
+	for (guint i = 0; i < sweep_queries->len; i += 4) {
+		g_ptr_array_add(few_queries, g_ptr_array_index(sweep_queries, i));
+		g_ptr_array_add(few_want, g_ptr_array_index(sweep_want, i));
+	}
 	write_file(path, good, len);
 	fd = open(path, O_RDWR);
 	g_assert_cmpint(fd, >=, 0);
@@ -991,12 +999,18 @@ static void test_sweep_structure(void)
 		if (r < 0) {
 			rejected++;
 		} else {
-			differ += mismatches(t, sweep_queries, sweep_want) != 0;
+			differ += mismatches(t, few_queries, few_want) != 0;
 			/* a change copies the mapped arrays and rebuilds what changed
 			 * (a few times: it costs a rebuild of the aliases' index) */
-			if ((tried - rejected) % 128 == 1) {
-				g_assert_cmpint(modalias_table_add(t, "acme:*", "acme"), ==, 0);
-				g_assert_cmpuint(mismatches(t, sweep_queries, sweep_want), <=, sweep_queries->len);
+			if ((tried - rejected) % 128 == 1 || env) {
+				/* refused only when the module map, checked then, is damaged */
+				int a = modalias_table_add(t, "acme:*", "acme");
+
+				if (a == -EINVAL)
+					g_assert_nonnull(strstr(test_log_text(), "damaged index cache (module names"));
+				else
+					g_assert_cmpint(a, ==, 0);
+				g_assert_cmpuint(mismatches(t, few_queries, few_want), <=, few_queries->len);
 			}
 			modalias_table_unref(t);
 		}
@@ -1028,13 +1042,21 @@ int main(int argc, char **argv)
 	tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
 	g_assert_cmpint(modalias_table_open(ctx, moddir, tmp, &t), ==, 0);
 	{
-		g_autoptr(GPtrArray) corpus = corpus_load();
+		g_autoptr(GPtrArray) events = uevents_load();
 		gchar *data;
 		gsize len;
 
+		/* every 8th recorded modalias (some 350), and each source */
 		sweep_queries = g_ptr_array_new_with_free_func(g_free);
-		for (guint i = 0; i < corpus->len; i += 97)
-			g_ptr_array_add(sweep_queries, g_strdup(g_ptr_array_index(corpus, i)));
+		for (guint i = 0, n = 0; i < events->len; i++) {
+			const char *m = uevent_get(g_ptr_array_index(events, i), "MODALIAS");
+			if (m && n++ % 8 == 0)
+				g_ptr_array_add(sweep_queries, g_strdup(m));
+		}
+		g_ptr_array_add(sweep_queries, g_strdup("hid:b0003g0001v0000046Dp0000C52B"));
+		g_ptr_array_add(sweep_queries, g_strdup("acpi*:PNP0C0A:*"));
+		g_ptr_array_add(sweep_queries, g_strdup("fs-squashfs"));
+		g_ptr_array_add(sweep_queries, g_strdup("8139too"));
 		g_ptr_array_add(sweep_queries, g_strdup(E1000E_ALIAS));
 		g_ptr_array_add(sweep_queries, g_strdup("symbol:drm_need_swiotlb"));
 		g_ptr_array_add(sweep_queries, g_strdup("usbcore"));
