@@ -101,6 +101,19 @@ static inline struct slot *slot_find(struct slot *slots, unsigned int cap, uint3
 	return &slots[k];
 }
 
+/* The same for lookups, in a table that may have come from a cache (whose
+ * slots are checked where they are used, not at load): at most CAP probes,
+ * NULL when the key is not there. */
+static inline const struct slot *slot_lookup(const struct slot *slots, unsigned int cap, uint32_t key)
+{
+	unsigned int k = mix(key) & (cap - 1);
+
+	for (unsigned int i = 0; i < cap && slots[k].key; i++, k = (k + 1) & (cap - 1))
+		if (slots[k].key == key)
+			return &slots[k];
+	return NULL;
+}
+
 /* Whether the pattern's text outside brackets can be trusted as literal for
  * trigram keys: no backslashes, no bracket whose first member is ']'. */
 static bool simple_pattern(const char *s)
@@ -498,9 +511,12 @@ static inline int check(const struct modalias_table *t, const struct layer *ly,
 			struct modalias_result *res, uint32_t entry, const char *q)
 {
 	uint32_t id = entry & ID_MASK;
-	const char *s = t->pool.buf + ly->patterns[id].str;
+	const char *s;
 	bool ok;
 
+	if (id >= ly->n) /* a cache's ids are checked here, not at load */
+		return 0;
+	s = t->pool.buf + ly->patterns[id].str;
 	/* a cheap reject on the first byte */
 	if (s[0] != q[0] && s[0] != '*' && s[0] != '?' && s[0] != '[' && s[0] != '\\')
 		return 0;
@@ -513,15 +529,17 @@ static int check_run(const struct modalias_table *t, const struct layer *ly,
 {
 	const uint32_t *ids = ly->index.ids;
 
-	if (!sl->key)
+	if (!sl)
 		return 0;
-	for (uint32_t k = sl->first;; k++) {
+	/* a run ends at ID_LAST, and never past the array */
+	for (uint32_t k = sl->first; k < ly->n; k++) {
 		int r = check(t, ly, res, ids[k], q);
 		if (r < 0)
 			return r;
 		if (ids[k] & ID_LAST)
 			return 0;
 	}
+	return 0;
 }
 
 static int lookup_wild(const struct modalias_table *t, const struct layer *ly,
@@ -537,7 +555,7 @@ static int lookup_wild(const struct modalias_table *t, const struct layer *ly,
 	for (size_t l = 0; l <= qlen && l <= walk; l++) {
 		if (ix->prefix_len_present[l]) {
 			uint32_t key = prefix_key(h, (uint32_t)l);
-			r = check_run(t, ly, res, slot_find(ix->prefix, ix->prefix_cap, key), q);
+			r = check_run(t, ly, res, slot_lookup(ix->prefix, ix->prefix_cap, key), q);
 			if (r < 0)
 				return r;
 		}
@@ -588,7 +606,7 @@ static int lookup_wild(const struct modalias_table *t, const struct layer *ly,
 				continue;
 			res->probed[k].key = tr;
 			res->probed[k].first = res->gen;
-			r = check_run(t, ly, res, slot_find(ix->tri, ix->tri_cap, tr), q);
+			r = check_run(t, ly, res, slot_lookup(ix->tri, ix->tri_cap, tr), q);
 			if (r < 0)
 				return r;
 		}
@@ -606,11 +624,14 @@ static int lookup_exact(const struct modalias_table *t, const struct layer *ly,
 	if (!ix->exact.cap || qlen > ix->exact_max_len || !ix->float_first[(unsigned char)q[0]])
 		return 0;
 	h = hash_bytes(q, qlen);
-	for (unsigned int k = h & (ix->exact.cap - 1); ix->exact.slots[k].key; k = (k + 1) & (ix->exact.cap - 1)) {
+	/* at most cap probes; a chain ends at UINT32_MAX, and after n steps
+	 * whatever a cache holds */
+	for (unsigned int i = 0, k = h & (ix->exact.cap - 1); i < ix->exact.cap && ix->exact.slots[k].key;
+	     i++, k = (k + 1) & (ix->exact.cap - 1)) {
 		const struct map_slot *sl = &ix->exact.slots[k];
 
-		if (sl->hash == h && strcmp(t->pool.buf + sl->key, q) == 0) {
-			for (uint32_t id = sl->value; id != UINT32_MAX; id = ix->ids[id]) {
+		if (sl->hash == h && sl->key < t->pool.len && strcmp(t->pool.buf + sl->key, q) == 0) {
+			for (uint32_t id = sl->value, steps = 0; id < ly->n && steps < ly->n; id = ix->ids[id], steps++) {
 				int r = hit(res, id);
 				if (r < 0)
 					return r;
@@ -880,9 +901,10 @@ MODALIAS_EXPORT bool modalias_table_is_blacklisted(struct modalias_table *t, con
 	if (!ix->exact.cap)
 		return false;
 	h = hash_bytes(norm, len);
-	for (unsigned int k = h & (ix->exact.cap - 1); ix->exact.slots[k].key; k = (k + 1) & (ix->exact.cap - 1)) {
+	for (unsigned int i = 0, k = h & (ix->exact.cap - 1); i < ix->exact.cap && ix->exact.slots[k].key;
+	     i++, k = (k + 1) & (ix->exact.cap - 1)) {
 		const struct map_slot *sl = &ix->exact.slots[k];
-		if (sl->hash == h && strcmp(t->pool.buf + sl->key, norm) == 0)
+		if (sl->hash == h && sl->key < t->pool.len && strcmp(t->pool.buf + sl->key, norm) == 0)
 			return true;
 	}
 	return false;

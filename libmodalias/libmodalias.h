@@ -623,9 +623,14 @@ int modalias_table_new_from_directory(struct modalias_ctx *ctx, const char *dir,
  *
  * Writes the table, index and all, to a file that
  * modalias_table_new_from_cache() maps in a later process.  The file is
- * specific to this library version and this machine.
+ * specific to this library version and this machine, and carries a
+ * CRC-32C of its contents.  The directory of @path, and every directory
+ * above it, must be owned by root or the effective user and not writable by
+ * group or others; the temporary file is made there with O_EXCL and
+ * O_NOFOLLOW and renamed relative to the checked directory.
  *
- * Returns: 0, or a negative errno of writing the file (logged).
+ * Returns: 0; -EPERM when the directory is not trusted so (logged, naming
+ * the path and why); or a negative errno of writing the file (logged).
  *
  * Since: 1
  */
@@ -641,9 +646,19 @@ int modalias_table_save(struct modalias_table *table, const char *path);
  * @ret: (out): the table, its arrays mapped read-only from the file (a
  *   later change copies them to memory first).
  *
- * Returns: 0; -ENOENT when there is no such file; -ESTALE when a source
- * changed; -EINVAL when the file is not a cache of this library version or
- * is damaged (logged); other errors of reading it.
+ * The file and every directory above it must be owned by root or the
+ * effective user and not writable by group or others, and the file may not
+ * be a symlink.  Nothing in it is believed before it is checked: its
+ * checksum, then every offset, length and count against the file's size,
+ * every index into an array and every string offset, and that every walk
+ * of its index ends.
+ *
+ * Returns: the number of malformed lines skipped when the table was read
+ * from its sources (as modalias_table_new_from_directory() returned then);
+ * -ENOENT when there is no such file; -EPERM or -ELOOP when it is not
+ * trusted so (logged); -ESTALE when a source changed; -EINVAL when the file
+ * is not a cache of this library version or is damaged (logged once, with
+ * why); other errors of reading it.
  *
  * Since: 1
  */
@@ -661,7 +676,16 @@ int modalias_table_new_from_cache(struct modalias_ctx *ctx, const char *path, co
  * @dir in @cache_dir is mapped; otherwise the table is loaded from @dir and,
  * when @cache_dir is writable, its cache written for the next time.
  *
- * Returns: as modalias_table_new_from_directory().
+ * @cache_dir, every directory above it and the cache file are held to the
+ * rules of modalias_table_new_from_cache(): when one is not trusted the
+ * cache is ignored with one message, never read or written through, and
+ * the table comes from @dir (an untrusted cache file in a trusted directory
+ * is replaced by renaming a new one over it).  A missing @cache_dir is made
+ * (0755) only inside a trusted parent.  A damaged cache is logged once and
+ * replaced.
+ *
+ * Returns: as modalias_table_new_from_directory(), the count of malformed
+ * lines included when the table came from the cache.
  *
  * Since: 1
  */

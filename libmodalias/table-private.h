@@ -158,6 +158,9 @@ struct modalias_table {
 	struct layer layers[LAYER_MAX];
 	struct source sources[TABLE_SOURCES_MAX];
 	uint32_t n_sources;
+	/* malformed lines skipped reading the sources (kept in the index cache,
+	 * so that a cached open reports them as a fresh one does) */
+	uint32_t skipped;
 	/* a table mapped from an index cache: its arrays point into map */
 	void *map;
 	size_t map_size;

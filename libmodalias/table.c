@@ -761,6 +761,7 @@ MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, 
 		modalias_table_unref(t);
 		goto out;
 	}
+	t->skipped = (uint32_t)bad;
 	*ret = t;
 	r = bad;
 out:

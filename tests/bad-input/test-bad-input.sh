@@ -457,28 +457,29 @@ printf 'XXXX' | dd of="$cache" bs=1 seek=0 conv=notrunc 2>/dev/null
 row cache-bad-magic in: 'the index cache with its magic overwritten' err: '' exit: 0 out: "battery
 e1000e" check: "$cache_ok" also: 'answers right; the cache rebuilt' \
 	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
-# the string pool's offset (bytes 96-103 of the header) past the end of the file
+# the string pool's offset (bytes 112-119 of the header) past the end of the file
 python3 - "$cache" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
-struct.pack_into("<Q", b, 96, len(b))
+struct.pack_into("<Q", b, 112, len(b))
 open(sys.argv[1], "wb").write(b)
 PY
-row cache-damaged in: 'the index cache with an array offset past its end' \
-	err: "modalias: @TMP@/cache/@IDX@: damaged index cache" exit: 0 out: "battery
+row cache-damaged in: 'the index cache with an array offset past its end (its checksum left as it was)' \
+	err: "modalias: @TMP@/cache/@IDX@: damaged index cache (checksum mismatch)" exit: 0 out: "battery
 e1000e" check: "$cache_ok" also: 'answers right; the cache rebuilt' \
 	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
 echo "victim" >"$tmp/victim"
 rm -f "$cache"
 ln -s "$tmp/victim" "$cache"
-row cache-symlink in: 'the index cache a symlink to another file' err: '' exit: 0 out: "battery
+row cache-symlink in: 'the index cache a symlink to another file' \
+	err: "modalias: index cache not used: @TMP@/cache/@IDX@: a symlink" exit: 0 out: "battery
 e1000e" unchanged: "$tmp/victim" check: "test ! -L \"\$cache\" && $cache_ok" \
 	also: 'the link is replaced by a new cache (rename), the file it pointed to is unchanged' \
 	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
 fresh
 : >"$r/not-a-dir"
 row cache-dir-a-file in: '`MODALIAS_CACHE_DIR` names a regular file' \
-	err: "modalias: cannot write the index cache @TMP@/r/not-a-dir/@IDX@: Not a directory" exit: 0 out: "battery" \
+	err: "modalias: index cache directory @TMP@/r/not-a-dir not used: @TMP@/r/not-a-dir: Not a directory" exit: 0 out: "battery" \
 	also: 'answers from the text tables' \
 	-- env MODALIAS_CACHE_DIR="$r/not-a-dir" "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A:
 
@@ -1305,6 +1306,68 @@ row trigger-devices-symlink in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys
 	check: 'test "$(cat "$r/elsewhere/devices/platform/x/uevent")" = precious' also: 'the file out of the tree unchanged' \
 	fixed: 'cli/hotplug.c `coldplug_trigger_one`: `add` was written through any symlink on the way to `uevent`, out of the sysfs tree' \
 	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+
+# ---- the index cache: whose it is, and damage ---------------------------------------
+forge=${G_TEST_BUILDDIR:?}/bad-input/cache-forge
+E1000E=pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+# DIR (nobody's): nobody's own cache of the bundled table, e1000e renamed
+# evil_x in it and the checksum made good again
+forged_by_nobody() {
+	mkdir -p "$1" && chown nobody:nogroup "$1" &&
+		as_nobody env MODALIAS_CACHE_DIR="$1" "$cli" --config /dev/null resolve -m "$D" -C /dev/null "$E1000E" >/dev/null &&
+		as_nobody "$forge" "$1/$idx" e1000e evil_x >/dev/null
+}
+fresh
+have_setpriv >/dev/null 2>&1 && forged_by_nobody "$r/evil"
+row cache-dir-untrusted in: "\`MODALIAS_CACHE_DIR\` a directory of nobody's, holding nobody's forged cache (e1000e renamed evil_x, checksum good)" \
+	err: "modalias: index cache directory @TMP@/r/evil not used: @TMP@/r/evil: not owned by root" exit: 0 out: e1000e \
+	unchanged: "$r/evil" check: "as_nobody env MODALIAS_CACHE_DIR=$r/evil $cli --config /dev/null resolve -m $D -C /dev/null $E1000E | grep -qx evil_x" \
+	also: 'root answers from the text tables and writes nothing there; nobody, who trusts his own directory, is answered evil_x: the forged cache works wherever it is believed' \
+	fixed: 'libmodalias/cache.c `modalias_table_open`: any cache directory (`cache=`, `$MODALIAS_CACHE_DIR`, the default) was read, so whoever could write it chose what root resolved and loaded; caches are now used only where shared/path-trust allows' \
+	skip-unless: have_setpriv -- env MODALIAS_CACHE_DIR="$r/evil" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
+fresh
+mkdir "$r/c"
+have_setpriv >/dev/null 2>&1 && forged_by_nobody "$r/evil" && cp -p "$r/evil/$idx" "$r/c/$idx"
+row cache-file-forged in: "root's cache directory holding a cache file of nobody's (forged: e1000e renamed evil_x, checksum good)" \
+	err: "modalias: index cache not used: @TMP@/r/c/@IDX@: not owned by root" exit: 0 out: e1000e \
+	check: "test \"\$(stat -c %u $r/c/$idx)\" = 0 && cmp -s $r/c/$idx $tmp/good.idx" \
+	also: "answers from the text tables; the forged file is not read, and is replaced (renamed over, not written through) by root's own cache, equal to a fresh one" \
+	fixed: 'libmodalias/cache.c: a cache file was read whoever owned it; now trust_openat() refuses a file not root'"'"'s alone (or the user'"'"'s own)' \
+	skip-unless: have_setpriv -- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
+fresh
+mkdir "$r/c" "$r/f"
+env MODALIAS_CACHE_DIR="$r/f" "$cli" resolve -m "$D" -C /dev/null "$E1000E" >/dev/null
+"$forge" "$r/f/$idx" e1000e evil_x >/dev/null
+cp "$r/f/$idx" "$r/forged.idx"
+ln -s "$r/forged.idx" "$r/c/$idx"
+row cache-file-symlink in: "the cache file a symlink to a forged cache (root's own file, e1000e renamed evil_x, checksum good)" \
+	err: "modalias: index cache not used: @TMP@/r/c/@IDX@: a symlink" exit: 0 out: e1000e unchanged: "$r/forged.idx" \
+	check: "test ! -L $r/c/$idx && cmp -s $r/c/$idx $tmp/good.idx && env MODALIAS_CACHE_DIR=$r/f $cli resolve -m $D -C /dev/null $E1000E | grep -qx evil_x" \
+	also: 'the link is not followed: answers from the text tables, the link replaced by a new cache, its target unchanged; the same file as a plain file is believed (evil_x), so the link is what was refused' \
+	fixed: 'libmodalias/cache.c: the cache file was opened following symlinks; now O_NOFOLLOW through trust_openat()' \
+	-- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
+fresh
+mkdir "$r/c"
+# one bit of the module name e1000e in the string pool: e1000g
+python3 - "$tmp/good.idx" "$r/c/$idx" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = b.index(b"\0e1000e\0") + 6
+b[at] ^= 0x02
+open(sys.argv[2], "wb").write(b)
+PY
+row cache-bit-flipped in: 'the index cache with one bit flipped in a module name (e1000e to e1000g)' \
+	err: "modalias: @TMP@/r/c/@IDX@: damaged index cache (checksum mismatch)" exit: 0 out: e1000e \
+	check: "cmp -s $r/c/$idx $tmp/good.idx" also: 'answers from the text tables; the cache rebuilt, equal to a fresh one' \
+	fixed: 'libmodalias/cache.c: only a truncated cache was noticed: a flipped bit in a string answered a module that does not exist (here e1000g), one in an offset or a count crashed (SIGSEGV) or looped; now a CRC-32C over the file and a check of every offset, count and index before use (tests/test-cache.c sweeps flips and truncations)' \
+	-- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
+moddir 'alias acpi*:PNP0C0A:* battery\nnot an alias line\n'
+env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$r/m" -C /dev/null acpi:PNP0C0A: >/dev/null 2>&1
+row cache-malformed-count in: '`modules.alias` with one malformed line, its index cache written by an earlier run' \
+	err: "modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: battery \
+	also: 'the run from the cache reports the count as the run from the text did (that one named the line too)' \
+	fixed: 'libmodalias/cache.c: a run from the cache said nothing of the malformed lines; the count is kept in the cache' \
+	-- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$r/m" -C /dev/null acpi:PNP0C0A:
 
 # ---- the catalogue -----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ libfuzzer) cc=${FUZZ_CC:-clang} ;;
 afl) cc=${FUZZ_CC:-afl-clang-fast} ;;
 *) echo "FUZZ_ENGINE=$engine: libfuzzer or afl" >&2; exit 2 ;;
 esac
-targets=${*:-parse env table map glob config netlink}
+targets=${*:-parse env table map glob config netlink cache}
 data=$top/tests/data
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -include $build/config.h
 	-I$top/libmodalias -I$top/shared -I$top/cli $(pkg-config --cflags glib-2.0)"
@@ -58,6 +58,23 @@ seed() { # TARGET DIR
 	netlink)
 		printf 'add@/devices/pci0000:00/0000:00:02.0\0ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:02.0\0SUBSYSTEM=pci\0SEQNUM=12\0MODALIAS=pci:v00008086d000010D3sv00008086sd00000000bc02sc00i00\0' > "$d/seed-1"
 		printf 'libudev\0\376\355\312\376\0\0\0' > "$d/seed-2" ;;
+	cache)
+		# index caches of small module directories (slices of the fixture),
+		# written by the built modalias; the whole fixture's is 3 MiB
+		if [ -x "$build/cli/modalias" ]; then
+			m=$data/linux-6.1.0-57-amd64
+			for k in 0 1 2 3 4 5 6 7; do
+				rm -rf "$d/m" "$d/c" && mkdir -p "$d/m" "$d/c"
+				sed -n "$((k * 3000 + 1)),+$((20 + k * 10))p" "$m/modules.alias" >"$d/m/modules.alias"
+				sed -n "$((k * 500 + 1)),+20p" "$m/modules.dep" >"$d/m/modules.dep"
+				sed -n "$((k * 500 + 1)),+20p" "$m/modules.order" >"$d/m/modules.order"
+				sed -n "$((k * 1000 + 1)),+20p" "$m/modules.symbols" >"$d/m/modules.symbols"
+				head -c $((k * 300)) "$m/modules.builtin.modinfo" >"$d/m/modules.builtin.modinfo"
+				MODALIAS_CACHE_DIR="$d/c" "$build/cli/modalias" resolve -m "$d/m" -C /dev/null x >/dev/null 2>&1
+				mv "$d"/c/*.idx "$d/seed-$k" 2>/dev/null
+			done
+			rm -rf "$d/m" "$d/c"
+		fi ;;
 	esac
 	if [ -d "$here/regressions/$t" ]; then cp "$here/regressions/$t"/* "$d/" 2>/dev/null || :; fi
 }
@@ -100,8 +117,12 @@ for t in $targets; do
 		continue
 	fi
 	mkdir -p "$out/$t"
+	# the cache seeds are some 30 KiB
+	maxlen=""
+	[ "$t" = cache ] && maxlen=-max_len=65536
+	# shellcheck disable=SC2086
 	(cd "$out/$t" && "$bin" -max_total_time="$seconds" -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
-		-timeout=10 -rss_limit_mb=2048 "$corpus" > "$out/$t.log" 2>&1)
+		-timeout=10 -rss_limit_mb=2048 $maxlen "$corpus" > "$out/$t.log" 2>&1)
 	r=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | awk '{ s += $1 } END { print s + 0 }')
 	last=$(grep -E '^#[0-9]+' "$out/$t.log" | tail -1)

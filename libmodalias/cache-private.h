@@ -1,0 +1,68 @@
+/*
+ * libmodalias - the layout of the index cache file, and the loader's
+ * internal entry points: shared by cache.c and the tests that damage a cache
+ * on purpose (tests/test-cache.c, tests/fuzz/fuzz-cache.c).  It holds no
+ * code but the checksum's declaration.
+ *
+ * The file: this header, then the arrays of struct modalias_table as they
+ * are in memory, each at an offset that is a multiple of 8 and named by the
+ * header.  Every byte after the first CACHE_CHECKED_FROM is covered by the
+ * checksum; the bytes before it are compared as they are.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "table-private.h"
+
+#define CACHE_MAGIC "libmodalias-idx"
+#define CACHE_VERSION 6
+#define CACHE_BOM 0x01020304u
+
+struct cache_layer {
+	uint32_t n, max_prefix, prefix_cap, tri_cap, exact_n, exact_cap, n_anchored, n_floating;
+	uint32_t wild_first, wild_first_anchored, exact_max_len;
+	uint32_t pad; /* cppcheck-suppress unusedStructMember ; the file's layout: 8-byte aligned */
+	uint16_t max_prefix_first[256];
+	uint8_t float_first[256];
+	uint64_t patterns, prefix, prefix_len_present, tri, ids, exact, bloom;
+};
+
+struct cache_header {
+	char magic[16];
+	uint32_t version, bom;
+	uint32_t crc[3];  /* cache_checksum() of the bytes from CACHE_CHECKED_FROM to the end */
+	uint32_t pad0;    /* cppcheck-suppress unusedStructMember ; 0 */
+	/* covered by the checksum from here on */
+	uint32_t sizes[5]; /* pattern, slot, map_slot, module, source */
+	uint32_t n_modules, n_ordered, n_origins, dir, module_map_n, module_map_cap, n_sources;
+	uint32_t skipped; /* malformed lines skipped when the sources were read */
+	uint32_t pad1;    /* cppcheck-suppress unusedStructMember ; 0: the next field is 8-byte aligned */
+	uint64_t file_size, pool_len;
+	uint64_t pool, modules, module_map, origins;
+	struct source sources[TABLE_SOURCES_MAX];
+	struct cache_layer layers[LAYER_MAX];
+};
+#define CACHE_CHECKED_FROM offsetof(struct cache_header, sizes)
+
+/* CRC-32C (Castagnoli) in three lanes over the 8-byte words of DATA taken in
+ * turn (word i to lane i % 3); the bytes after the last whole word go to
+ * lane 0.  Three lanes keep the processor's CRC instruction busy; where
+ * there is none the same sums are computed from a table. */
+void cache_checksum(const void *data, size_t len, uint32_t crc[3]);
+
+enum {
+	CACHE_NO_CHECKSUM = 1u << 0, /* for the fuzz target: skip it, check the structure */
+};
+
+/* Maps the cache open on FD (SHOWN names it in *WHY) and checks it whole:
+ * header, checksum, every offset, count and index, and with DIR that its
+ * sources are unchanged.  Returns the number of malformed lines skipped
+ * when its sources were read; -EINVAL when it is not a cache of this
+ * version or is damaged, -ESTALE, or another negative errno; *WHY then
+ * says why (a static string, or one in WHYBUF). */
+int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int flags,
+		 struct modalias_table **ret, const char **why, char *whybuf, size_t whylen);
