@@ -10,10 +10,10 @@
  *   buses.c   the table of buses, each bus's own format and parse
  *   dev.c     the public device calls of libmodalias.h, over both
  *
- * Calls go dev.c -> buses.c -> fields.c, never back up.  env.c, sysfs.c and
- * the map matcher build and read devices with these calls, naming each
- * field by its index in bus-fields.h.  Not installed; declarations and
- * one-line accessors only.
+ * Calls go dev.c -> buses.c -> fields.c, never back up.  env.c and sysfs.c
+ * build devices with these calls, naming each field by its index in
+ * bus-fields.h; the map matcher reads them.  Not installed; declarations
+ * and small inline accessors only.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

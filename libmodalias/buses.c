@@ -622,7 +622,8 @@ static int pcmcia_set_special(struct modalias_dev *dev, unsigned int field, cons
  * list, and where the kernel's string is not the generic tag/value one,
  * its own format and parse.  The order is the one modalias_bus_name()
  * lists. */
-#define FIELD_DESC(index, desc) [index] = desc,
+/* NOLINTNEXTLINE(bugprone-macro-parentheses): desc is a brace initializer */
+#define FIELD_DESC(index, desc) [(index)] = desc,
 #define FIELDS(list) ((const struct field_desc[]){ list(FIELD_DESC) })
 #define BUS(n, p, list, ...) { .name = (n), .prefix = (p), .fields = FIELDS(list), \
 			       .n_fields = ARRAY_SIZE(FIELDS(list)), __VA_ARGS__ }

@@ -100,7 +100,8 @@ bool devpath_is_safe(const char *devpath);
 /* The PCMCIA product-id hash: the kernel's crc32(0, s, len). */
 uint32_t pcmcia_crc32(const char *s, size_t len);
 
-/* ---- buses and devices: bus-private.h ---------------------------------- */
+/* Buses and devices (the bus table, struct modalias_dev, field values):
+ * bus-private.h, which the files that use them include. */
 
 /* ---- sysfs ------------------------------------------------------------ */
 
