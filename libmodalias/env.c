@@ -1,15 +1,19 @@
 /*
  * libmodalias - the legacy hotplug environment: what hotplug-ng's module_*
  * agents read (PRODUCT, TYPE, INTERFACE, PCI_ID, …), turned into today's
- * kernel modalias
+ * kernel modalias.  Each variable is described by the fields it fills
+ * (bus-fields.h's indexes) and checked against them; a bus's fields and
+ * their widths are never written here again, nor a field's position.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus-private.h"
 #include "libmodalias-private.h"
 
 struct env {
@@ -46,11 +50,26 @@ static int env_bad(const struct env *e, const char *name, const char *value,
 	return r;
 }
 
-/* Splits "a/b/c" (sep '/') or "a:b" into n numbers of the given base. */
-static int env_split(const struct env *e, const char *subsystem, const char *name,
-		     char sep, int base, unsigned int n, uint64_t max, uint64_t *out)
+/* A legacy variable: n numbers (base 16 or 10) separated by sep, each the
+ * value of one field of the bus, at most that field's largest number (or
+ * max, where the variable's numbers are narrower than the field). */
+#define ENV_VAR_NUMBERS 4
+struct env_var {
+	const char *name;
+	char sep;
+	unsigned int base;
+	unsigned int n;
+	unsigned int field[ENV_VAR_NUMBERS]; /* bus-fields.h's indexes, in the variable's order */
+	uint64_t max;                         /* 0: each field's own */
+};
+
+/* Reads the variable's numbers into out[0 … var->n - 1]. */
+static int env_split(const struct env *e, const char *subsystem, const struct bus_desc *bus,
+		     const struct env_var *var, uint64_t *out)
 {
-	const char *value = env_get(e, name), *p;
+	const char *name = var->name, *value = env_get(e, name), *p;
+	const char sep = var->sep;
+	const unsigned int n = var->n;
 	unsigned int i;
 
 	if (!value)
@@ -64,13 +83,14 @@ static int env_split(const struct env *e, const char *subsystem, const char *nam
 	p = value;
 	for (i = 0; i < n; i++) {
 		size_t len = strcspn(p, (char[]){ sep, '\0' });
-		int r = base == 16 ? parse_hex(p, len, max, &out[i]) : parse_dec(p, len, max, &out[i]);
+		uint64_t max = var->max ? var->max : field_max(&bus->fields[var->field[i]]);
+		int r = var->base == 16 ? parse_hex(p, len, max, &out[i]) : parse_dec(p, len, max, &out[i]);
 
 		if (r == -ERANGE)
 			return env_bad(e, name, value, "has a number that overflows its field", r);
 		if (r < 0)
 			return env_bad(e, name, value,
-				       base == 16 ? "is not of the form HEX" : "is not of the form DEC", r);
+				       var->base == 16 ? "is not of the form HEX" : "is not of the form DEC", r);
 		p += len;
 		if (i + 1 < n) {
 			if (*p != sep)
@@ -83,19 +103,20 @@ static int env_split(const struct env *e, const char *subsystem, const char *nam
 	return 0;
 }
 
-static int put_nums(struct modalias_dev *dev, unsigned int first, const uint64_t *v, unsigned int n)
+/* Sets the fields of a variable read by env_split(). */
+static int env_put(struct modalias_dev *dev, const struct env_var *var, const uint64_t *v)
 {
-	for (unsigned int i = 0; i < n; i++) {
-		int r = dev_put_num(dev, first + i, v[i], false);
+	for (unsigned int i = 0; i < var->n; i++) {
+		int r = dev_put_num(dev, var->field[i], v[i], false);
 		if (r < 0)
 			return r;
 	}
 	return 0;
 }
 
-static int new_dev(const struct env *e, const char *bus, struct modalias_dev **ret)
+static const struct bus_desc *env_bus(const char *bus)
 {
-	return dev_new(e->ctx, bus_find(bus, strlen(bus)), NULL, 0, ret);
+	return bus_find(bus, strlen(bus));
 }
 
 /* The sysfs path of the event's device: $SYSFS_ROOT$DEVPATH/attr */
@@ -142,35 +163,45 @@ static int usb_interface_number(const struct env *e, uint64_t *num)
 	return 0;
 }
 
+static const struct env_var usb_product = { "PRODUCT", '/', 16, 3,
+					     { USB_VENDOR, USB_PRODUCT, USB_BCD_DEVICE } };
+static const struct env_var usb_type = { "TYPE", '/', 10, 3,
+					  { USB_DEV_CLASS, USB_DEV_SUBCLASS, USB_DEV_PROTOCOL } };
+static const struct env_var usb_interface = { "INTERFACE", '/', 10, 3,
+					       { USB_IF_CLASS, USB_IF_SUBCLASS, USB_IF_PROTOCOL } };
+
 static int env_usb(const struct env *e, struct modalias_dev **ret)
 {
-	uint64_t product[3], type[3], intf[3], ifnum;
+	const struct bus_desc *bus = env_bus("usb");
+	const bool intf = env_get(e, usb_interface.name) != NULL;
+	uint64_t product[ENV_VAR_NUMBERS], type[ENV_VAR_NUMBERS], ifv[ENV_VAR_NUMBERS], ifnum;
 	struct modalias_dev *dev;
 	int r;
 
-	if (!env_get(e, "PRODUCT"))
-		return env_absent(e, "usb", "PRODUCT");
-	if ((r = env_split(e, "usb", "PRODUCT", '/', 16, 3, 0xffff, product)) < 0 ||
-	    (r = env_split(e, "usb", "TYPE", '/', 10, 3, 0xff, type)) < 0)
+	if (!env_get(e, usb_product.name))
+		return env_absent(e, "usb", usb_product.name);
+	if ((r = env_split(e, "usb", bus, &usb_product, product)) < 0 ||
+	    (r = env_split(e, "usb", bus, &usb_type, type)) < 0)
 		return r;
-	if (env_get(e, "INTERFACE") &&
-	    (r = env_split(e, "usb", "INTERFACE", '/', 10, 3, 0xff, intf)) < 0)
+	if (intf && (r = env_split(e, "usb", bus, &usb_interface, ifv)) < 0)
 		return r;
-	if ((r = new_dev(e, "usb", &dev)) < 0)
+	if ((r = dev_new(e->ctx, bus, NULL, 0, &dev)) < 0)
 		return r;
-	if ((r = put_nums(dev, 0, product, 3)) < 0 || (r = put_nums(dev, 3, type, 3)) < 0)
+	if ((r = env_put(dev, &usb_product, product)) < 0 || (r = env_put(dev, &usb_type, type)) < 0)
 		goto out;
-	if (env_get(e, "INTERFACE")) {
-		if ((r = put_nums(dev, 6, intf, 3)) < 0)
+	if (intf) {
+		if ((r = env_put(dev, &usb_interface, ifv)) < 0)
 			goto out;
 		r = usb_interface_number(e, &ifnum);
 		if (r < 0)
 			goto out;
-		r = r ? dev_put_num(dev, 9, ifnum, false) : dev_put_wild(dev, 9);
+		r = r ? dev_put_num(dev, USB_IF_NUMBER, ifnum, false) : dev_put_wild(dev, USB_IF_NUMBER);
 	} else {
 		/* a device, not an interface: what its interfaces are is unknown */
-		for (unsigned int f = 6; f <= 9 && r >= 0; f++)
-			r = dev_put_wild(dev, f);
+		for (unsigned int i = 0; i < usb_interface.n && r >= 0; i++)
+			r = dev_put_wild(dev, usb_interface.field[i]);
+		if (r >= 0)
+			r = dev_put_wild(dev, USB_IF_NUMBER);
 	}
 out:
 	if (r < 0) {
@@ -181,24 +212,28 @@ out:
 	return 0;
 }
 
+static const struct env_var pci_id = { "PCI_ID", ':', 16, 2, { PCI_VENDOR, PCI_DEVICE }, PCI_ID_MAX };
+static const struct env_var pci_subsys_id = { "PCI_SUBSYS_ID", ':', 16, 2,
+					       { PCI_SUBVENDOR, PCI_SUBDEVICE }, PCI_ID_MAX };
+static const struct env_var pci_class = { "PCI_CLASS", ':', 16, 1, { PCI_CLASS }, PCI_CLASS_MAX };
+
 static int env_pci(const struct env *e, struct modalias_dev **ret)
 {
-	uint64_t id[2], sub[2], cls;
+	const struct bus_desc *bus = env_bus("pci");
+	uint64_t id[ENV_VAR_NUMBERS], sub[ENV_VAR_NUMBERS], cls;
 	struct modalias_dev *dev;
 	int r;
 
-	if (!env_get(e, "PCI_ID"))
-		return env_absent(e, "pci", "PCI_ID");
-	if ((r = env_split(e, "pci", "PCI_ID", ':', 16, 2, 0xffff, id)) < 0 ||
-	    (r = env_split(e, "pci", "PCI_SUBSYS_ID", ':', 16, 2, 0xffff, sub)) < 0 ||
-	    (r = env_split(e, "pci", "PCI_CLASS", ':', 16, 1, 0xffffff, &cls)) < 0)
+	if (!env_get(e, pci_id.name))
+		return env_absent(e, "pci", pci_id.name);
+	if ((r = env_split(e, "pci", bus, &pci_id, id)) < 0 ||
+	    (r = env_split(e, "pci", bus, &pci_subsys_id, sub)) < 0 ||
+	    (r = env_split(e, "pci", bus, &pci_class, &cls)) < 0)
 		return r;
-	if ((r = new_dev(e, "pci", &dev)) < 0)
+	if ((r = dev_new(e->ctx, bus, NULL, 0, &dev)) < 0)
 		return r;
-	if ((r = put_nums(dev, 0, id, 2)) < 0 || (r = put_nums(dev, 2, sub, 2)) < 0 ||
-	    (r = dev_put_num(dev, 4, cls >> 16, false)) < 0 ||
-	    (r = dev_put_num(dev, 5, (cls >> 8) & 0xff, false)) < 0 ||
-	    (r = dev_put_num(dev, 6, cls & 0xff, false)) < 0) {
+	if ((r = env_put(dev, &pci_id, id)) < 0 || (r = env_put(dev, &pci_subsys_id, sub)) < 0 ||
+	    (r = dev_put_pci_class(dev, cls)) < 0) {
 		modalias_dev_unref(dev);
 		return r;
 	}
@@ -206,76 +241,63 @@ static int env_pci(const struct env *e, struct modalias_dev **ret)
 	return 0;
 }
 
-static int env_simple(const struct env *e, const char *subsystem, const char *bus,
-		      const char *const *vars, const uint64_t *max, unsigned int n,
-		      struct modalias_dev **ret)
+/* A bus whose variables are all set, or none (the first one unset: the
+ * event is of no device of the bus); each number goes to its field. */
+struct env_bus_vars {
+	const char *bus;
+	unsigned int n;
+	struct env_var var[4];
+};
+
+static int env_vars(const struct env *e, const struct env_bus_vars *bv, struct modalias_dev **ret)
 {
-	uint64_t v[8];
+	const struct bus_desc *bus = env_bus(bv->bus);
+	uint64_t v[ARRAY_SIZE(bv->var)][ENV_VAR_NUMBERS];
 	struct modalias_dev *dev;
 	int r;
 
-	if (!env_get(e, vars[0]))
-		return env_absent(e, subsystem, vars[0]);
-	for (unsigned int i = 0; i < n; i++)
-		if ((r = env_split(e, subsystem, vars[i], ':', 16, 1, max[i], &v[i])) < 0)
+	if (!env_get(e, bv->var[0].name))
+		return env_absent(e, bv->bus, bv->var[0].name);
+	for (unsigned int i = 0; i < bv->n; i++)
+		if ((r = env_split(e, bv->bus, bus, &bv->var[i], v[i])) < 0)
 			return r;
-	if ((r = new_dev(e, bus, &dev)) < 0)
+	if ((r = dev_new(e->ctx, bus, NULL, 0, &dev)) < 0)
 		return r;
-	if ((r = put_nums(dev, 0, v, n)) < 0) {
-		modalias_dev_unref(dev);
-		return r;
-	}
+	for (unsigned int i = 0; i < bv->n; i++)
+		if ((r = env_put(dev, &bv->var[i], v[i])) < 0) {
+			modalias_dev_unref(dev);
+			return r;
+		}
 	*ret = dev;
 	return 0;
 }
 
-static int env_ieee1394(const struct env *e, struct modalias_dev **ret)
-{
-	static const char *const vars[] = { "VENDOR_ID", "MODEL_ID", "SPECIFIER_ID", "VERSION" };
-	static const uint64_t max[] = { UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX };
-
-	return env_simple(e, "ieee1394", "ieee1394", vars, max, 4, ret);
-}
-
-static int env_serio(const struct env *e, struct modalias_dev **ret)
-{
-	static const char *const vars[] = { "SERIO_TYPE", "SERIO_PROTO", "SERIO_ID", "SERIO_EXTRA" };
-	static const uint64_t max[] = { 0xff, 0xff, 0xff, 0xff };
-
-	return env_simple(e, "serio", "serio", vars, max, 4, ret);
-}
-
-static int env_ccw(const struct env *e, struct modalias_dev **ret)
-{
-	static const char *const vars[] = { "CU_TYPE", "CU_MODEL", "DEV_TYPE", "DEV_MODEL" };
-	static const uint64_t max[] = { 0xffff, 0xff, 0xffff, 0xff };
-
-	return env_simple(e, "ccw", "ccw", vars, max, 4, ret);
-}
-
-static int env_sdio(const struct env *e, struct modalias_dev **ret)
-{
-	uint64_t cls, id[2];
-	struct modalias_dev *dev;
-	int r;
-
-	if (!env_get(e, "SDIO_CLASS"))
-		return env_absent(e, "sdio", "SDIO_CLASS");
-	if ((r = env_split(e, "sdio", "SDIO_CLASS", ':', 16, 1, 0xff, &cls)) < 0 ||
-	    (r = env_split(e, "sdio", "SDIO_ID", ':', 16, 2, 0xffff, id)) < 0)
-		return r;
-	if ((r = new_dev(e, "sdio", &dev)) < 0)
-		return r;
-	if ((r = dev_put_num(dev, 0, cls, false)) < 0 || (r = put_nums(dev, 1, id, 2)) < 0) {
-		modalias_dev_unref(dev);
-		return r;
-	}
-	*ret = dev;
-	return 0;
-}
+static const struct env_bus_vars ieee1394_vars = { "ieee1394", 4, {
+	{ "VENDOR_ID", ':', 16, 1, { IEEE1394_VENDOR_ID } },
+	{ "MODEL_ID", ':', 16, 1, { IEEE1394_MODEL_ID } },
+	{ "SPECIFIER_ID", ':', 16, 1, { IEEE1394_SPECIFIER_ID } },
+	{ "VERSION", ':', 16, 1, { IEEE1394_VERSION } },
+} };
+static const struct env_bus_vars serio_vars = { "serio", 4, {
+	{ "SERIO_TYPE", ':', 16, 1, { SERIO_TYPE } },
+	{ "SERIO_PROTO", ':', 16, 1, { SERIO_PROTO } },
+	{ "SERIO_ID", ':', 16, 1, { SERIO_ID } },
+	{ "SERIO_EXTRA", ':', 16, 1, { SERIO_EXTRA } },
+} };
+static const struct env_bus_vars ccw_vars = { "ccw", 4, {
+	{ "CU_TYPE", ':', 16, 1, { CCW_CU_TYPE } },
+	{ "CU_MODEL", ':', 16, 1, { CCW_CU_MODEL } },
+	{ "DEV_TYPE", ':', 16, 1, { CCW_DEV_TYPE } },
+	{ "DEV_MODEL", ':', 16, 1, { CCW_DEV_MODEL } },
+} };
+static const struct env_bus_vars sdio_vars = { "sdio", 2, {
+	{ "SDIO_CLASS", ':', 16, 1, { SDIO_CLASS } },
+	{ "SDIO_ID", ':', 16, 2, { SDIO_VENDOR, SDIO_DEVICE } },
+} };
 
 static int env_scsi(const struct env *e, struct modalias_dev **ret)
 {
+	const struct bus_desc *bus = env_bus("scsi");
 	const char *devtype = env_get(e, "DEVTYPE");
 	char *path, *text = NULL;
 	struct modalias_dev *dev;
@@ -307,16 +329,16 @@ static int env_scsi(const struct env *e, struct modalias_dev **ret)
 		free(path);
 		return r;
 	}
-	r = parse_dec(text, strlen(text), 0xff, &type);
+	r = parse_dec(text, strlen(text), field_max(&bus->fields[SCSI_TYPE]), &type);
 	if (r < 0)
 		err(e->ctx, "%s: '%s' is not a SCSI device type\n", path, text);
 	free(text);
 	free(path);
 	if (r < 0)
 		return r;
-	if ((r = new_dev(e, "scsi", &dev)) < 0)
+	if ((r = dev_new(e->ctx, bus, NULL, 0, &dev)) < 0)
 		return r;
-	if ((r = dev_put_num(dev, 0, type, false)) < 0) {
+	if ((r = dev_put_num(dev, SCSI_TYPE, type, false)) < 0) {
 		modalias_dev_unref(dev);
 		return r;
 	}
@@ -324,12 +346,27 @@ static int env_scsi(const struct env *e, struct modalias_dev **ret)
 	return 0;
 }
 
+/* The uevent variable of an input capability bitmap: its field's name
+ * upper-cased (EV, KEY, …), as the kernel's input_dev_uevent() writes it. */
+static const char *bitmap_var(const struct bus_desc *bus, unsigned int field, char *buf, size_t size)
+{
+	const char *name = bus->fields[field].name;
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < size; i++)
+		buf[i] = (char)toupper((unsigned char)name[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
 /* A word of more than 8 digits can only come from a 64-bit kernel; else
  * the kernel is taken to have this process's word size. */
-static unsigned int bitmap_word_bits(const struct env *e, const char *const *maps, size_t n)
+static unsigned int bitmap_word_bits(const struct env *e, const struct bus_desc *bus)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *v = env_get(e, maps[i]);
+	for (unsigned int f = INPUT_FIRST_BITMAP; f <= INPUT_LAST_BITMAP; f++) {
+		char var[16];
+		const char *v = env_get(e, bitmap_var(bus, f, var, sizeof(var)));
+
 		while (v && *v) {
 			size_t len;
 			v += strspn(v, " ");
@@ -342,29 +379,35 @@ static unsigned int bitmap_word_bits(const struct env *e, const char *const *map
 	return ctx_get_long_bits(e->ctx);
 }
 
+static const struct env_var input_product = { "PRODUCT", '/', 16, 4,
+					      { INPUT_BUSTYPE, INPUT_VENDOR, INPUT_PRODUCT, INPUT_VERSION } };
+
 static int env_input(const struct env *e, struct modalias_dev **ret)
 {
-	static const char *const maps[] = { "EV", "KEY", "REL", "ABS", "MSC", "LED", "SND", "FF", "SW" };
-	uint64_t product[4];
+	const struct bus_desc *bus = env_bus("input");
+	uint64_t product[ENV_VAR_NUMBERS];
+	unsigned int word_bits;
 	struct modalias_dev *dev;
 	int r;
 
-	if (!env_get(e, "PRODUCT"))
-		return env_absent(e, "input", "PRODUCT");
-	if ((r = env_split(e, "input", "PRODUCT", '/', 16, 4, 0xffff, product)) < 0)
+	if (!env_get(e, input_product.name))
+		return env_absent(e, "input", input_product.name);
+	if ((r = env_split(e, "input", bus, &input_product, product)) < 0)
 		return r;
-	if ((r = new_dev(e, "input", &dev)) < 0)
+	if ((r = dev_new(e->ctx, bus, NULL, 0, &dev)) < 0)
 		return r;
-	r = put_nums(dev, 0, product, 4);
-	for (unsigned int i = 0; r == 0 && i < ARRAY_SIZE(maps); i++) {
-		const char *v = env_get(e, maps[i]);
+	r = env_put(dev, &input_product, product);
+	word_bits = bitmap_word_bits(e, bus);
+	for (unsigned int f = INPUT_FIRST_BITMAP; r == 0 && f <= INPUT_LAST_BITMAP; f++) {
+		char var[16];
+		const char *v = env_get(e, bitmap_var(bus, f, var, sizeof(var)));
+
 		if (!v)
 			continue;
-		r = dev_add_bitmap(dev, 4 + i, v, bitmap_word_bits(e, maps, ARRAY_SIZE(maps)),
-				   i == 1 ? 0x71 /* KEY_MIN_INTERESTING */ : 0);
+		r = dev_add_bitmap(dev, f, v, word_bits);
 		if (r < 0)
-			r = env_bad(e, maps[i], v, r == -ERANGE ? "has a word wider than a long" :
-						   "is not a bitmap of hexadecimal words", r);
+			r = env_bad(e, var, v, r == -ERANGE ? "has a word wider than a long" :
+					       "is not a bitmap of hexadecimal words", r);
 	}
 	if (r < 0) {
 		modalias_dev_unref(dev);
@@ -386,18 +429,18 @@ static int env_of(const struct env *e, struct modalias_dev **ret)
 		return env_missing(e, "of", "OF_NAME");
 	if (ncompat && (r = parse_dec(ncompat, strlen(ncompat), 1024, &n)) < 0)
 		return env_bad(e, "OF_COMPATIBLE_N", ncompat, "is not a small decimal number", r);
-	if ((r = new_dev(e, "of", &dev)) < 0)
+	if ((r = dev_new(e->ctx, env_bus("of"), NULL, 0, &dev)) < 0)
 		return r;
-	r = dev_put_text(dev, 0, name, strlen(name), false);
+	r = dev_put_text(dev, OF_NAME, name, strlen(name), false);
 	if (r == 0 && type)
-		r = dev_put_text(dev, 1, type, strlen(type), false);
+		r = dev_put_text(dev, OF_TYPE, type, strlen(type), false);
 	for (uint64_t i = 0; r == 0 && i < n; i++) {
 		char var[40];
 		const char *c;
 
 		snprintf(var, sizeof(var), "OF_COMPATIBLE_%llu", (unsigned long long)i);
 		c = env_get(e, var);
-		r = c ? dev_put_text(dev, 2, c, strlen(c), true) : env_missing(e, "of", var);
+		r = c ? dev_put_text(dev, OF_COMPATIBLE, c, strlen(c), true) : env_missing(e, "of", var);
 	}
 	if (r < 0) {
 		modalias_dev_unref(dev);
@@ -407,13 +450,22 @@ static int env_of(const struct env *e, struct modalias_dev **ret)
 	return 0;
 }
 
+/* The subsystems with legacy variables: a builder of their own, or the
+ * variables of a bus, read by env_vars(). */
 static const struct {
 	const char *subsystem;
 	int (*build)(const struct env *e, struct modalias_dev **ret);
+	const struct env_bus_vars *vars;
 } env_builders[] = {
-	{ "usb", env_usb },       { "pci", env_pci },     { "ieee1394", env_ieee1394 },
-	{ "firewire", env_ieee1394 }, { "scsi", env_scsi }, { "input", env_input },
-	{ "serio", env_serio },   { "sdio", env_sdio },   { "ccw", env_ccw },
+	{ "usb", env_usb },
+	{ "pci", env_pci },
+	{ "ieee1394", .vars = &ieee1394_vars },
+	{ "firewire", .vars = &ieee1394_vars },
+	{ "scsi", env_scsi },
+	{ "input", env_input },
+	{ "serio", .vars = &serio_vars },
+	{ "sdio", .vars = &sdio_vars },
+	{ "ccw", .vars = &ccw_vars },
 };
 
 MODALIAS_EXPORT int modalias_dev_new_from_env_fn(struct modalias_ctx *ctx, const char *subsystem,
@@ -434,9 +486,13 @@ MODALIAS_EXPORT int modalias_dev_new_from_env_fn(struct modalias_ctx *ctx, const
 		err(ctx, "event has neither MODALIAS nor SUBSYSTEM\n");
 		return -ENOENT;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(env_builders); i++)
-		if (strcmp(subsystem, env_builders[i].subsystem) == 0)
+	for (size_t i = 0; i < ARRAY_SIZE(env_builders); i++) {
+		if (strcmp(subsystem, env_builders[i].subsystem) != 0)
+			continue;
+		if (env_builders[i].build)
 			return env_builders[i].build(&e, ret);
+		return env_vars(&e, env_builders[i].vars, ret);
+	}
 	if (env_get(&e, "OF_NAME"))
 		return env_of(&e, ret);
 	info(ctx, "%.*s event: no MODALIAS, and no legacy variables known for this subsystem\n",

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bus-private.h"
 #include "libmodalias-private.h"
 #include "read-file.h"
 #include "table-private.h"

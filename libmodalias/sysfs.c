@@ -1,6 +1,9 @@
 /*
  * libmodalias - devices from sysfs: the modalias attribute, the uevent
- * file, or the id attributes; and the walk over every device (coldplug)
+ * file, or the id attributes; and the walk over every device (coldplug).
+ * An id attribute is described by the field it fills (bus-fields.h's
+ * index) and read within that field's range; no field position or width
+ * is written here.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bus-private.h"
 #include "libmodalias-private.h"
 #include "read-file.h"
 
@@ -81,100 +85,101 @@ static int sys_hex(const struct sysdev *sd, const char *name, uint64_t max, uint
 	return r;
 }
 
-/* Sets fields first… from the named hex attributes. */
-static int sys_hex_fields(const struct sysdev *sd, struct modalias_dev *dev, unsigned int first,
-			  const char *const *names, const uint64_t *max, unsigned int n)
+/* An id attribute: a hex number, the value of one field of the bus, at most
+ * the field's largest number (or max, where the attribute is narrower). */
+struct sys_attr {
+	const char *name;
+	unsigned int field; /* bus-fields.h's index */
+	uint64_t max;       /* 0: the field's own */
+};
+
+static int sys_hex_fields(const struct sysdev *sd, struct modalias_dev *dev,
+			  const struct sys_attr *attrs, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
+		const struct sys_attr *a = &attrs[i];
 		uint64_t v;
-		int r = sys_hex(sd, names[i], max[i], &v);
-		if (r < 0 || (r = dev_put_num(dev, first + i, v, false)) < 0)
+		int r = sys_hex(sd, a->name, a->max ? a->max : field_max(&dev->bus->fields[a->field]), &v);
+		if (r < 0 || (r = dev_put_num(dev, a->field, v, false)) < 0)
 			return r;
 	}
 	return 0;
 }
 
-static int new_bus_dev(const struct sysdev *sd, const char *bus, struct modalias_dev **ret)
-{
-	return dev_new(sd->ctx, bus_find(bus, strlen(bus)), NULL, 0, ret);
-}
+/* a usb interface: the device's ids in its parent directory */
+static const struct sys_attr usb_attrs[] = {
+	{ "../idVendor", USB_VENDOR },
+	{ "../idProduct", USB_PRODUCT },
+	{ "../bcdDevice", USB_BCD_DEVICE },
+	{ "../bDeviceClass", USB_DEV_CLASS },
+	{ "../bDeviceSubClass", USB_DEV_SUBCLASS },
+	{ "../bDeviceProtocol", USB_DEV_PROTOCOL },
+	{ "bInterfaceClass", USB_IF_CLASS },
+	{ "bInterfaceSubClass", USB_IF_SUBCLASS },
+	{ "bInterfaceProtocol", USB_IF_PROTOCOL },
+	{ "bInterfaceNumber", USB_IF_NUMBER },
+};
 
-static int rebuild_usb_interface(const struct sysdev *sd, struct modalias_dev *dev)
-{
-	static const char *const devattr[] = { "../idVendor", "../idProduct", "../bcdDevice",
-					       "../bDeviceClass", "../bDeviceSubClass",
-					       "../bDeviceProtocol" };
-	static const char *const ifattr[] = { "bInterfaceClass", "bInterfaceSubClass",
-					      "bInterfaceProtocol", "bInterfaceNumber" };
-	static const uint64_t max[] = { 0xffff, 0xffff, 0xffff, 0xff, 0xff, 0xff };
-	static const uint64_t max8[] = { 0xff, 0xff, 0xff, 0xff };
-	int r = sys_hex_fields(sd, dev, 0, devattr, max, 6);
+static const struct sys_attr pci_attrs[] = {
+	{ "vendor", PCI_VENDOR, PCI_ID_MAX },
+	{ "device", PCI_DEVICE, PCI_ID_MAX },
+	{ "subsystem_vendor", PCI_SUBVENDOR, PCI_ID_MAX },
+	{ "subsystem_device", PCI_SUBDEVICE, PCI_ID_MAX },
+};
 
-	return r < 0 ? r : sys_hex_fields(sd, dev, 6, ifattr, max8, 4);
-}
-
-static int rebuild_pci(const struct sysdev *sd, struct modalias_dev *dev)
+static int rebuild_pci_class(const struct sysdev *sd, struct modalias_dev *dev)
 {
-	static const char *const attr[] = { "vendor", "device", "subsystem_vendor",
-					    "subsystem_device" };
-	static const uint64_t max[] = { 0xffff, 0xffff, 0xffff, 0xffff };
 	uint64_t cls;
-	int r = sys_hex_fields(sd, dev, 0, attr, max, 4);
+	int r = sys_hex(sd, "class", PCI_CLASS_MAX, &cls);
 
-	if (r < 0 || (r = sys_hex(sd, "class", 0xffffff, &cls)) < 0)
-		return r;
-	if ((r = dev_put_num(dev, 4, cls >> 16, false)) < 0 ||
-	    (r = dev_put_num(dev, 5, (cls >> 8) & 0xff, false)) < 0)
-		return r;
-	return dev_put_num(dev, 6, cls & 0xff, false);
+	return r < 0 ? r : dev_put_pci_class(dev, cls);
 }
 
-static int rebuild_input(const struct sysdev *sd, struct modalias_dev *dev)
+static const struct sys_attr input_attrs[] = {
+	{ "id/bustype", INPUT_BUSTYPE },
+	{ "id/vendor", INPUT_VENDOR },
+	{ "id/product", INPUT_PRODUCT },
+	{ "id/version", INPUT_VERSION },
+};
+
+/* capabilities/ev, capabilities/key, …: the bitmap fields by name */
+static int rebuild_input_bitmaps(const struct sysdev *sd, struct modalias_dev *dev)
 {
-	static const char *const id[] = { "id/bustype", "id/vendor", "id/product", "id/version" };
-	static const char *const caps[] = { "capabilities/ev", "capabilities/key",
-					    "capabilities/rel", "capabilities/abs",
-					    "capabilities/msc", "capabilities/led",
-					    "capabilities/snd", "capabilities/ff",
-					    "capabilities/sw" };
-	static const uint64_t max[] = { 0xffff, 0xffff, 0xffff, 0xffff };
-	int r = sys_hex_fields(sd, dev, 0, id, max, 4);
+	int r = 0;
 
-	for (unsigned int i = 0; r == 0 && i < ARRAY_SIZE(caps); i++) {
-		char *words;
+	for (unsigned int f = INPUT_FIRST_BITMAP; r == 0 && f <= INPUT_LAST_BITMAP; f++) {
+		char attr[32], *words;
 
-		r = sys_read(sd, caps[i], &words);
+		snprintf(attr, sizeof(attr), "capabilities/%s", dev->bus->fields[f].name);
+		r = sys_read(sd, attr, &words);
 		if (r == -ENOENT) {
 			r = 0;
 			continue;
 		}
 		if (r < 0)
 			break;
-		r = dev_add_bitmap(dev, 4 + i, words, ctx_get_long_bits(sd->ctx), i == 1 ? 0x71 : 0);
+		r = dev_add_bitmap(dev, f, words, ctx_get_long_bits(sd->ctx));
 		if (r < 0)
-			err(sd->ctx, "%s/%s: '%.*s' is not a bitmap\n", sd->dir, caps[i], LOG_ECHO(words));
+			err(sd->ctx, "%s/%s: '%.*s' is not a bitmap\n", sd->dir, attr, LOG_ECHO(words));
 		free(words);
 	}
 	return r;
 }
 
-static int rebuild_serio(const struct sysdev *sd, struct modalias_dev *dev)
-{
-	static const char *const id[] = { "id/type", "id/proto", "id/id", "id/extra" };
-	static const uint64_t max[] = { 0xff, 0xff, 0xff, 0xff };
+static const struct sys_attr serio_attrs[] = {
+	{ "id/type", SERIO_TYPE },
+	{ "id/proto", SERIO_PROTO },
+	{ "id/id", SERIO_ID },
+	{ "id/extra", SERIO_EXTRA },
+};
 
-	return sys_hex_fields(sd, dev, 0, id, max, 4);
-}
+static const struct sys_attr virtio_attrs[] = {
+	{ "device", VIRTIO_DEVICE },
+	{ "vendor", VIRTIO_VENDOR },
+};
 
-static int rebuild_virtio(const struct sysdev *sd, struct modalias_dev *dev)
-{
-	static const char *const id[] = { "device", "vendor" };
-	static const uint64_t max[] = { UINT32_MAX, UINT32_MAX };
-
-	return sys_hex_fields(sd, dev, 0, id, max, 2);
-}
-
-static int rebuild_scsi(const struct sysdev *sd, struct modalias_dev *dev)
+/* "type" is decimal */
+static int rebuild_scsi_type(const struct sysdev *sd, struct modalias_dev *dev)
 {
 	char *text;
 	uint64_t type;
@@ -182,11 +187,11 @@ static int rebuild_scsi(const struct sysdev *sd, struct modalias_dev *dev)
 
 	if (r < 0)
 		return r;
-	r = parse_dec(text, strlen(text), 0xff, &type);
+	r = parse_dec(text, strlen(text), field_max(&dev->bus->fields[SCSI_TYPE]), &type);
 	if (r < 0)
 		err(sd->ctx, "%s/type: '%s' is not a SCSI device type\n", sd->dir, text);
 	free(text);
-	return r < 0 ? r : dev_put_num(dev, 0, type, false);
+	return r < 0 ? r : dev_put_num(dev, SCSI_TYPE, type, false);
 }
 
 /* The subsystem: the basename of the "subsystem" link, when there is one. */
@@ -220,19 +225,24 @@ static bool name_scsi(const char *base)
 	return sscanf(base, "%u:%u:%u:%u%c", &h, &c, &t, &l, &tail) == 4;
 }
 
+#define ATTRS(a) .attrs = (a), .n_attrs = ARRAY_SIZE(a)
 static const struct rebuilder {
 	const char *bus;
 	const char *subsystem;
 	const char *needs[3]; /* attributes that identify it without the link */
 	bool (*name_ok)(const char *base);
-	int (*build)(const struct sysdev *sd, struct modalias_dev *dev);
+	const struct sys_attr *attrs; /* the id attributes, read first */
+	unsigned int n_attrs;
+	int (*build)(const struct sysdev *sd, struct modalias_dev *dev); /* then this */
 } rebuilders[] = {
-	{ "usb", "usb", { "bInterfaceClass", "bInterfaceNumber", "../idVendor" }, NULL, rebuild_usb_interface },
-	{ "pci", "pci", { "subsystem_vendor", "subsystem_device", "class" }, NULL, rebuild_pci },
-	{ "input", "input", { "id/bustype", "capabilities/ev", NULL }, NULL, rebuild_input },
-	{ "serio", "serio", { "id/type", "id/proto", "id/extra" }, NULL, rebuild_serio },
-	{ "virtio", "virtio", { "vendor", "device", NULL }, name_virtio, rebuild_virtio },
-	{ "scsi", "scsi", { "type", NULL, NULL }, name_scsi, rebuild_scsi },
+	{ "usb", "usb", { "bInterfaceClass", "bInterfaceNumber", "../idVendor" }, NULL, ATTRS(usb_attrs) },
+	{ "pci", "pci", { "subsystem_vendor", "subsystem_device", "class" }, NULL, ATTRS(pci_attrs),
+	  rebuild_pci_class },
+	{ "input", "input", { "id/bustype", "capabilities/ev", NULL }, NULL, ATTRS(input_attrs),
+	  rebuild_input_bitmaps },
+	{ "serio", "serio", { "id/type", "id/proto", "id/extra" }, NULL, ATTRS(serio_attrs) },
+	{ "virtio", "virtio", { "vendor", "device", NULL }, name_virtio, ATTRS(virtio_attrs) },
+	{ "scsi", "scsi", { "type", NULL, NULL }, name_scsi, .build = rebuild_scsi_type },
 };
 
 /* Rebuilds the modalias from the id attributes; -ENODATA when the device
@@ -262,9 +272,12 @@ int sysfs_rebuild(struct modalias_ctx *ctx, const char *dir, struct modalias_dev
 		if (!match)
 			continue;
 		free(subsystem);
-		if ((r = new_bus_dev(&sd, rb->bus, &dev)) < 0)
+		if ((r = dev_new(ctx, bus_find(rb->bus, strlen(rb->bus)), NULL, 0, &dev)) < 0)
 			return r;
-		if ((r = rb->build(&sd, dev)) < 0) {
+		r = sys_hex_fields(&sd, dev, rb->attrs, rb->n_attrs);
+		if (r == 0 && rb->build)
+			r = rb->build(&sd, dev);
+		if (r < 0) {
 			modalias_dev_unref(dev);
 			return r == -ENOENT ? -ENODATA : r;
 		}
