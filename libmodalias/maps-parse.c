@@ -312,7 +312,7 @@ static int parse_row(struct parser *p, const char *s, size_t len)
 			continue;
 		}
 		e.off[c] = p->n_vals;
-		if (cd->kind == MAP_COL_LIST) {
+		if (cd->kind == MODALIAS_MAP_FIELD_LIST) {
 			/* vendor and function: every other token from here */
 			for (unsigned int k = t + (c == I_FUNCTION); k < tk->n; k += 2) {
 				/* p->tk.t lives as long as the parser: a false leak
@@ -326,7 +326,7 @@ static int parse_row(struct parser *p, const char *s, size_t len)
 				t = tk->n;
 			continue;
 		}
-		r = cd->kind == MAP_COL_BITMAP ? parse_bitmap(p, &tk->t[t], cd) : parse_num(p, &tk->t[t], cd);
+		r = cd->kind == MODALIAS_MAP_FIELD_BITMAP ? parse_bitmap(p, &tk->t[t], cd) : parse_num(p, &tk->t[t], cd);
 		if (r < 0)
 			goto fail;
 		t++;

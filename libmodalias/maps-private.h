@@ -24,21 +24,15 @@
 
 /* ---- the column tables (maps-types.c) ------------------------------------ */
 
-enum map_col_kind {
-	MAP_COL_NUMBER, /* 0x-prefixed hex scalar */
-	MAP_COL_BITMAP, /* inputmap bitmap: "%x" words, highest first, ':'-separated */
-	MAP_COL_LIST,   /* isapnp (vendor, function) pairs: a repeated column */
-	MAP_COL_STRING, /* ofmap string, "*" for empty */
-};
-
-/* One column of a map type.  kind is an enum map_col_kind: the parser
- * reads the column by it, the accessors answer from it. */
+/* One column of a map type.  kind is an enum modalias_map_field_kind: the
+ * parser reads the column by it, the accessors and
+ * modalias_map_type_field_kind() answer from it. */
 struct map_col {
 	const char *name;      /* as in the file's header, and the device field it
 				* is matched against unless dev_field says otherwise */
 	const char *dev_field; /* the device field, where not the name (input bitmaps) */
 	const char *tag;       /* its tag in a file2alias pattern, or NULL */
-	uint8_t kind;          /* enum map_col_kind */
+	uint8_t kind;          /* enum modalias_map_field_kind */
 	uint8_t bits;          /* widest value */
 	uint8_t width;         /* hex digits of its value in a pattern */
 	uint16_t max_bit;      /* bitmaps: the kernel's *_MAX of today (bits above are dropped) */

@@ -3,8 +3,9 @@
  * (modules.usbmap, pcimap, ieee1394map, ccwmap, isapnpmap, inputmap,
  * ofmap, seriomap): its name, bus and header, and per column its name,
  * kind, width, file2alias tag and the device field it is matched against.
- * The parser, the accessors, the matcher, file2alias and the writer all
- * read these tables; nothing else says what a column is.  Also the ISAPnP id encoding of isapnpmap columns.
+ * The parser, the accessors, the matcher, file2alias, the writer and
+ * modalias_map_type_field_kind() all read these tables; nothing else says
+ * what a column is.  Also the ISAPnP id encoding of isapnpmap columns.
  * Constant data and pure functions only: this file may not allocate, log,
  * or know a map object.
  *
@@ -17,16 +18,16 @@
 
 #include "maps-private.h"
 
-#define NUM(n, b) { .name = (n), .kind = MAP_COL_NUMBER, .bits = (b) }
+#define NUM(n, b) { .name = (n), .kind = MODALIAS_MAP_FIELD_NUMBER, .bits = (b) }
 /* a number that file2alias writes as TAG and width hex digits */
-#define TAG(n, b, t, w) { .name = (n), .tag = (t), .kind = MAP_COL_NUMBER, .bits = (b), .width = (w) }
+#define TAG(n, b, t, w) { .name = (n), .tag = (t), .kind = MODALIAS_MAP_FIELD_NUMBER, .bits = (b), .width = (w) }
 /* an inputmap bitmap: "%x" words, highest first, ':'-separated */
 #define BMP(n, dev, t, m) \
-	{ .name = (n), .dev_field = (dev), .tag = (t), .kind = MAP_COL_BITMAP, .bits = 64, .max_bit = (m) }
+	{ .name = (n), .dev_field = (dev), .tag = (t), .kind = MODALIAS_MAP_FIELD_BITMAP, .bits = 64, .max_bit = (m) }
 /* isapnp (vendor, function) pairs: a repeated column */
-#define LST(n, b) { .name = (n), .kind = MAP_COL_LIST, .bits = (b) }
+#define LST(n, b) { .name = (n), .kind = MODALIAS_MAP_FIELD_LIST, .bits = (b) }
 /* an ofmap string, "*" for empty */
-#define STR(n) { .name = (n), .kind = MAP_COL_STRING }
+#define STR(n) { .name = (n), .kind = MODALIAS_MAP_FIELD_STRING }
 
 static const struct map_col usb_cols[] = {
 	NUM("match_flags", 16), TAG("idVendor", 16, "v", 4), TAG("idProduct", 16, "p", 4),
@@ -139,6 +140,16 @@ MODALIAS_EXPORT const char *modalias_map_type_field_name(int type, unsigned int 
 	if (!map_type_valid(type) || index >= map_types[type].n_cols)
 		return NULL;
 	return map_types[type].cols[index].name;
+}
+
+MODALIAS_EXPORT int modalias_map_type_field_kind(int type, const char *field)
+{
+	int c;
+
+	if (!map_type_valid(type) || !field)
+		return -EINVAL;
+	c = map_col_index((enum modalias_map_type)type, field);
+	return c < 0 ? c : map_types[type].cols[c].kind;
 }
 
 /* ---- ISAPnP ids ------------------------------------------------------------ */

@@ -106,7 +106,7 @@ MODALIAS_EXPORT int modalias_map_get_field_count(const struct modalias_map *map,
 
 	if (c < 0)
 		return c;
-	if (map_types[map->type].cols[c].kind == MAP_COL_STRING)
+	if (map_types[map->type].cols[c].kind == MODALIAS_MAP_FIELD_STRING)
 		return 1;
 	return (int)(e->off[c + 1] - e->off[c]);
 }
@@ -119,12 +119,12 @@ MODALIAS_EXPORT int modalias_map_get_field(const struct modalias_map *map, unsig
 
 	if (c < 0)
 		return c;
-	if (map_types[map->type].cols[c].kind == MAP_COL_STRING || !value)
+	if (map_types[map->type].cols[c].kind == MODALIAS_MAP_FIELD_STRING || !value)
 		return -EINVAL;
 	if (item >= e->off[c + 1] - e->off[c])
 		return -ERANGE;
 	/* bitmaps: item 0 is the lowest word, the file's last */
-	if (map_types[map->type].cols[c].kind == MAP_COL_BITMAP)
+	if (map_types[map->type].cols[c].kind == MODALIAS_MAP_FIELD_BITMAP)
 		item = e->off[c + 1] - e->off[c] - 1 - item;
 	*value = e->vals[e->off[c] + item];
 	return 0;
@@ -138,7 +138,7 @@ MODALIAS_EXPORT int modalias_map_get_string(const struct modalias_map *map, unsi
 
 	if (c < 0)
 		return c;
-	if (map_types[map->type].cols[c].kind != MAP_COL_STRING || !value)
+	if (map_types[map->type].cols[c].kind != MODALIAS_MAP_FIELD_STRING || !value)
 		return -EINVAL;
 	*value = e->str[c];
 	return 0;

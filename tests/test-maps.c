@@ -1,7 +1,8 @@
 /*
  * The legacy map files read: parsing (module-init-tools' golden lines,
- * every trap, bad rows) and the object's API.  Matching, file2alias
- * patterns and tables are in test-maps-alias.c.
+ * every trap, bad rows), the object's API, and the column kinds the
+ * parser reads by and front ends ask for (modalias_map_type_field_kind).
+ * Matching, file2alias patterns and tables are in test-maps-alias.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -348,6 +349,146 @@ static void test_api(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* ---- the column kinds (modalias_map_type_field_kind) ---- */
+
+/* Every column that is not one number; the same names are numbers in other
+ * types (input's vendor, isapnp's vendor; input's matchBits ends in "Bits"
+ * and is no bitmap): a front end cannot tell a kind from a name. */
+static const struct {
+	int type;
+	const char *field;
+	int kind;
+} field_kinds[] = {
+	{ MODALIAS_MAP_ISAPNP, "vendor", MODALIAS_MAP_FIELD_LIST },
+	{ MODALIAS_MAP_ISAPNP, "function", MODALIAS_MAP_FIELD_LIST },
+	{ MODALIAS_MAP_INPUT, "evBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "keyBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "relBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "absBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "mscBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "ledBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "sndBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "ffBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_INPUT, "swBits", MODALIAS_MAP_FIELD_BITMAP },
+	{ MODALIAS_MAP_OF, "name", MODALIAS_MAP_FIELD_STRING },
+	{ MODALIAS_MAP_OF, "type", MODALIAS_MAP_FIELD_STRING },
+	{ MODALIAS_MAP_OF, "compatible", MODALIAS_MAP_FIELD_STRING },
+};
+
+static int expected_kind(int type, const char *field)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(field_kinds); i++)
+		if (field_kinds[i].type == type && strcmp(field_kinds[i].field, field) == 0)
+			return field_kinds[i].kind;
+	return MODALIAS_MAP_FIELD_NUMBER;
+}
+
+/* A row's column as a front end shows it, knowing only the kind: a bitmap
+ * highest word first, ':'-separated, as the file writes it. */
+static char *render(const struct modalias_map *m, unsigned int i, const char *f, int kind)
+{
+	int n = modalias_map_get_field_count(m, i, f);
+	GString *s = g_string_new(NULL);
+	const char *str;
+
+	g_assert_cmpint(n, >=, 0);
+	if (kind == MODALIAS_MAP_FIELD_STRING) {
+		g_assert_cmpint(modalias_map_get_string(m, i, f, &str), ==, 0);
+		g_string_append(s, *str ? str : "*");
+		return g_string_free(s, FALSE);
+	}
+	for (int k = 0; k < n; k++) {
+		unsigned int item = kind == MODALIAS_MAP_FIELD_BITMAP ? (unsigned int)(n - 1 - k) : (unsigned int)k;
+
+		g_string_append_printf(s, kind == MODALIAS_MAP_FIELD_BITMAP ? "%s%llx" : "%s0x%llx",
+				       k ? (kind == MODALIAS_MAP_FIELD_BITMAP ? ":" : ",") : "",
+				       (unsigned long long)field(m, i, f, item));
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void test_field_kinds(void)
+{
+	static const char *const files[][2] = {
+		{ "maps", "modules.usbmap" }, { "maps", "modules.pcimap" },
+		{ "maps", "modules.ieee1394map" }, { "maps", "modules.ccwmap" },
+		{ "maps", "modules.isapnpmap" }, { "maps", "modules.inputmap" },
+		{ "maps", "modules.ofmap" }, { "maps", "modules.seriomap" },
+		{ "maps", "usb.usermap" }, { "linux-2.6.35.7-samsung", "modules.inputmap" },
+		{ "linux-2.6.35.7-samsung", "modules.usbmap" },
+	};
+	struct modalias_ctx *ctx = test_ctx_new();
+	unsigned int bitmaps_seen = 0, lists_seen = 0;
+	const char *f;
+
+	/* every column of every type, against the table above */
+	for (size_t k = 0; k < G_N_ELEMENTS(field_kinds); k++)
+		g_assert_cmpint(modalias_map_type_field_kind(field_kinds[k].type, field_kinds[k].field), ==,
+				field_kinds[k].kind);
+	for (int t = 0; modalias_map_type_name(t); t++)
+		for (unsigned int c = 0; (f = modalias_map_type_field_name(t, c)); c++)
+			g_assert_cmpint(modalias_map_type_field_kind(t, f), ==, expected_kind(t, f));
+	g_assert_cmpint(modalias_map_type_field_kind(MODALIAS_MAP_INPUT, "matchBits"), ==, MODALIAS_MAP_FIELD_NUMBER);
+	g_assert_cmpint(modalias_map_type_field_kind(MODALIAS_MAP_INPUT, "vendor"), ==, MODALIAS_MAP_FIELD_NUMBER);
+	/* what it refuses */
+	g_assert_cmpint(modalias_map_type_field_kind(MODALIAS_MAP_PCI, "idVendor"), ==, -ENOENT);
+	g_assert_cmpint(modalias_map_type_field_kind(MODALIAS_MAP_INPUT, "evbits"), ==, -ENOENT);
+	g_assert_cmpint(modalias_map_type_field_kind(MODALIAS_MAP_INPUT, "ev"), ==, -ENOENT);
+	g_assert_cmpint(modalias_map_type_field_kind(MODALIAS_MAP_OF, ""), ==, -ENOENT);
+	g_assert_cmpint(modalias_map_type_field_kind(MODALIAS_MAP_OF, NULL), ==, -EINVAL);
+	g_assert_cmpint(modalias_map_type_field_kind(8, "name"), ==, -EINVAL);
+	g_assert_cmpint(modalias_map_type_field_kind(-1, "name"), ==, -EINVAL);
+
+	/* the kind is how the rows read: shown by it alone, every bitmap is
+	 * the file's own token (highest word first), a list has as many items
+	 * as the row has pairs, a number one item, a string no number */
+	for (size_t k = 0; k < G_N_ELEMENTS(files); k++) {
+		g_autofree char *path = data_path(files[k][0], files[k][1]), *text = NULL;
+		struct modalias_map *m = load(ctx, files[k][0], files[k][1], 0);
+		int type = modalias_map_get_type(m);
+		g_auto(GStrv) lines = NULL;
+
+		g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+		lines = g_strsplit(text, "\n", -1);
+		for (unsigned int i = 0; i < (unsigned int)modalias_map_get_count(m); i++) {
+			g_auto(GStrv) tokens = g_strsplit_set(lines[modalias_map_get_line(m, i) - 1], " \t", -1);
+			uint64_t v;
+
+			for (unsigned int c = 0; (f = modalias_map_type_field_name(type, c)); c++) {
+				int kind = modalias_map_type_field_kind(type, f);
+				int n = modalias_map_get_field_count(m, i, f);
+				g_autofree char *shown = render(m, i, f, kind);
+
+				switch (kind) {
+				case MODALIAS_MAP_FIELD_NUMBER:
+					g_assert_cmpint(n, ==, 1);
+					break;
+				case MODALIAS_MAP_FIELD_STRING:
+					g_assert_cmpint(modalias_map_get_field(m, i, f, 0, &v), ==, -EINVAL);
+					break;
+				case MODALIAS_MAP_FIELD_BITMAP:
+					/* rows of 14 numbers have no swBits: a zero one */
+					if (!g_strv_contains((const char *const *)tokens, shown))
+						g_assert_cmpstr(f, ==, "swBits");
+					bitmaps_seen += n > 1;
+					break;
+				case MODALIAS_MAP_FIELD_LIST:
+					g_assert_cmpint(n, ==, modalias_map_get_field_count(m, i, "vendor"));
+					lists_seen += n > 1;
+					break;
+				default:
+					g_assert_not_reached();
+				}
+			}
+		}
+		modalias_map_unref(m);
+	}
+	/* multi-word bitmaps and multi-id rows were there to be read */
+	g_assert_cmpuint(bitmaps_seen, >, 0);
+	g_assert_cmpuint(lists_seen, >, 0);
+	modalias_ctx_unref(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -355,5 +496,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/maps/traps", test_traps);
 	g_test_add_func("/maps/bad-rows", test_bad_rows);
 	g_test_add_func("/maps/api", test_api);
+	g_test_add_func("/maps/field-kinds", test_field_kinds);
 	return g_test_run();
 }
