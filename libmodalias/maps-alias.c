@@ -145,8 +145,8 @@ static unsigned int bcd_step(unsigned int *bcd, int inc, unsigned int max)
 static void usb_aliases(const struct map_entry *e, unsigned int flags, struct strv *sv)
 {
 	const uint64_t *v = e->vals;
-	unsigned int lo = v[U_FLAGS] & map_col_flag(U_LO) ? (unsigned int)v[U_LO] : 0;
-	unsigned int hi = v[U_FLAGS] & map_col_flag(U_HI) ? (unsigned int)v[U_HI] : ~0u;
+	unsigned int lo = (v[U_FLAGS] & map_col_flag(U_LO)) ? (unsigned int)v[U_LO] : 0;
+	unsigned int hi = (v[U_FLAGS] & map_col_flag(U_HI)) ? (unsigned int)v[U_HI] : ~0u;
 	unsigned int max = 9;
 
 	/* BCD unless a digit of lo or of hi (at most 9999) is not decimal */
