@@ -1215,7 +1215,8 @@ const char *modalias_load_state_name(enum modalias_load_state state);
  * absBits, mscBits, ledBits, sndBits, ffBits, swBits (one item per word,
  * item 0 the lowest; rows of 14 numbers have a zero swBits) and
  * driver_info; of: the strings name, type and compatible; serio: type,
- * extra, id, proto.
+ * extra, id, proto.  modalias_map_type_field_kind() tells each column's
+ * kind (since 2).
  */
 struct modalias_map;
 
@@ -1294,6 +1295,50 @@ int modalias_map_type_from_name(const char *name);
  * Since: 1
  */
 const char *modalias_map_type_field_name(int type, unsigned int index);
+
+/**
+ * modalias_map_field_kind:
+ * @MODALIAS_MAP_FIELD_NUMBER: one number: item 0 of modalias_map_get_field().
+ * @MODALIAS_MAP_FIELD_BITMAP: an inputmap bitmap (evBits … swBits): one
+ *   item per word, item 0 the lowest word (modalias_map_get_word_bits()
+ *   tells the word size); the file writes the words the other way round,
+ *   highest first, separated by ':' ("1:0:ffff0000").
+ * @MODALIAS_MAP_FIELD_LIST: a repeated column: one item per occurrence, in
+ *   the file's order (isapnp vendor and function: item k of both is the
+ *   row's k-th PNP id; a card row may have none).
+ * @MODALIAS_MAP_FIELD_STRING: a string (the ofmap columns): read with
+ *   modalias_map_get_string().
+ *
+ * What a map column holds, as modalias_map_type_field_kind() tells it: the
+ * two list kinds may have any number of items in a row (see
+ * modalias_map_get_field_count()), the other two have one.  The values
+ * are fixed.
+ *
+ * Since: 2
+ */
+enum modalias_map_field_kind {
+	MODALIAS_MAP_FIELD_NUMBER = 0,
+	MODALIAS_MAP_FIELD_BITMAP = 1,
+	MODALIAS_MAP_FIELD_LIST = 2,
+	MODALIAS_MAP_FIELD_STRING = 3,
+};
+
+/**
+ * modalias_map_type_field_kind:
+ * @type: a #modalias_map_type.
+ * @field: one of its column names (see modalias_map_type_field_name()).
+ *
+ * What the column holds, from the same column tables the parser reads each
+ * row by.  Front ends ask this rather than guess from the column's name:
+ * a list is %MODALIAS_MAP_FIELD_BITMAP or %MODALIAS_MAP_FIELD_LIST, and a
+ * bitmap is shown highest word first, as in the file.
+ *
+ * Returns: a #modalias_map_field_kind, -ENOENT for a name the type has no
+ * column of, -EINVAL for an unknown @type or a NULL @field.
+ *
+ * Since: 2
+ */
+int modalias_map_type_field_kind(int type, const char *field);
 
 /**
  * modalias_map_new_from_buffer:
