@@ -37,12 +37,12 @@ struct cache_header {
 	uint32_t crc[3];  /* cache_checksum() of the bytes from CACHE_CHECKED_FROM to the end */
 	uint32_t pad0;    /* cppcheck-suppress unusedStructMember ; 0 */
 	/* covered by the checksum from here on */
-	uint32_t sizes[5]; /* pattern, slot, map_slot, module, source */
-	uint32_t n_modules, n_ordered, n_origins, dir, module_map_n, module_map_cap, n_sources;
+	uint32_t sizes[5]; /* pattern, slot, hashtab_slot, module, source */
+	uint32_t n_modules, n_ordered, n_origins, dir, module_ids_n, module_ids_cap, n_sources;
 	uint32_t skipped; /* malformed lines skipped when the sources were read */
 	uint32_t pad1;    /* cppcheck-suppress unusedStructMember ; 0: the next field is 8-byte aligned */
 	uint64_t file_size, pool_len;
-	uint64_t pool, modules, module_map, origins;
+	uint64_t pool, modules, module_ids, origins;
 	struct source sources[TABLE_SOURCES_MAX];
 	struct cache_layer layers[LAYER_MAX];
 };

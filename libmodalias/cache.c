@@ -43,7 +43,7 @@ static void header_sizes(uint32_t *sizes)
 {
 	sizes[0] = sizeof(struct pattern);
 	sizes[1] = sizeof(struct slot);
-	sizes[2] = sizeof(struct map_slot);
+	sizes[2] = sizeof(struct hashtab_slot);
 	sizes[3] = sizeof(struct module);
 	sizes[4] = sizeof(struct source);
 }
@@ -168,8 +168,8 @@ static int build_image(struct modalias_table *t, struct strbuf *img)
 	h.n_ordered = t->n_ordered;
 	h.n_origins = t->n_origins;
 	h.dir = t->dir;
-	h.module_map_n = t->module_map.n;
-	h.module_map_cap = t->module_map.cap;
+	h.module_ids_n = t->module_ids.n;
+	h.module_ids_cap = t->module_ids.cap;
 	h.n_sources = t->n_sources;
 	h.skipped = t->skipped;
 	memcpy(h.sources, t->sources, sizeof(h.sources));
@@ -177,7 +177,7 @@ static int build_image(struct modalias_table *t, struct strbuf *img)
 	put(img, &h, sizeof(h)); /* again at the end, with the offsets */
 	h.pool = put(img, t->pool.buf, t->pool.len);
 	h.modules = put(img, t->modules, t->n_modules * sizeof(*t->modules));
-	h.module_map = put(img, t->module_map.slots, t->module_map.cap * sizeof(*t->module_map.slots));
+	h.module_ids = put(img, t->module_ids.slots, t->module_ids.cap * sizeof(*t->module_ids.slots));
 	h.origins = put(img, t->origins, t->n_origins * sizeof(*t->origins));
 	for (unsigned int l = 0; l < LAYER_MAX; l++) {
 		const struct layer *ly = &t->layers[l];
@@ -474,7 +474,7 @@ static bool layer_ok(struct check *c, unsigned int l, const struct cache_layer *
 	if (layer_is_exact(l)) {
 		if (cl->prefix_cap || cl->tri_cap)
 			return fail(c, "%s: prefix or trigram slots in an exact layer", what);
-		return probed_ok(c, what, cl->exact, cl->exact_cap, sizeof(struct map_slot));
+		return probed_ok(c, what, cl->exact, cl->exact_cap, sizeof(struct hashtab_slot));
 	}
 	if (cl->exact_cap)
 		return fail(c, "%s: exact slots in a wild layer", what);
@@ -535,11 +535,11 @@ static bool structure_ok(struct check *c, const struct cache_header *h)
 		return fail(c, "a module out of range");
 	/* its slots are checked by table_own(): only a change of the table
 	 * walks them */
-	if (!array_ok(c, "module names", h->module_map, h->module_map_cap, sizeof(struct map_slot)))
+	if (!array_ok(c, "module names", h->module_ids, h->module_ids_cap, sizeof(struct hashtab_slot)))
 		return false;
-	if (h->module_map_n != h->n_modules || (h->module_map_cap & (h->module_map_cap - 1)) ||
-	    (uint64_t)h->module_map_n * 2 > h->module_map_cap)
-		return fail(c, "module names: %u in %u slots, for %u modules", h->module_map_n, h->module_map_cap,
+	if (h->module_ids_n != h->n_modules || (h->module_ids_cap & (h->module_ids_cap - 1)) ||
+	    (uint64_t)h->module_ids_n * 2 > h->module_ids_cap)
+		return fail(c, "module names: %u in %u slots, for %u modules", h->module_ids_n, h->module_ids_cap,
 			    h->n_modules);
 	if (!array_ok(c, "origins", h->origins, h->n_origins, sizeof(uint32_t)))
 		return false;
@@ -575,14 +575,14 @@ static int table_from_map(struct modalias_ctx *ctx, void *map, size_t size, stru
 	/* drop the fresh table's own arrays: the mapped ones replace them */
 	free(t->pool.buf);
 	free(t->origins);
-	t->map = map;
-	t->map_size = size;
-	t->pool = (struct pool){ .buf = (char *)map + h->pool, .len = h->pool_len, .cap = h->pool_len };
+	t->mapping = map;
+	t->mapping_size = size;
+	t->pool = (struct strpool){ .buf = (char *)map + h->pool, .len = h->pool_len, .cap = h->pool_len };
 	t->modules = (struct module *)((char *)map + h->modules);
 	t->n_modules = t->cap_modules = h->n_modules;
 	t->n_ordered = h->n_ordered;
-	t->module_map = (struct map){ .slots = h->module_map_cap ? (struct map_slot *)((char *)map + h->module_map) : NULL,
-				      .n = h->module_map_n, .cap = h->module_map_cap };
+	t->module_ids = (struct hashtab){ .slots = h->module_ids_cap ? (struct hashtab_slot *)((char *)map + h->module_ids) : NULL,
+				      .n = h->module_ids_n, .cap = h->module_ids_cap };
 	t->origins = (uint32_t *)((char *)map + h->origins);
 	t->n_origins = h->n_origins;
 	t->dir = h->dir;
@@ -606,7 +606,7 @@ static int table_from_map(struct modalias_ctx *ctx, void *map, size_t size, stru
 		ix->max_prefix = c->max_prefix;
 		ix->tri = c->tri_cap ? (struct slot *)((char *)map + c->tri) : NULL;
 		ix->tri_cap = c->tri_cap;
-		ix->exact = (struct map){ .slots = c->exact_cap ? (struct map_slot *)((char *)map + c->exact) : NULL,
+		ix->exact = (struct hashtab){ .slots = c->exact_cap ? (struct hashtab_slot *)((char *)map + c->exact) : NULL,
 					  .n = c->exact_n, .cap = c->exact_cap };
 		ix->n_anchored = c->n_anchored;
 		ix->n_floating = c->n_floating;
@@ -750,40 +750,23 @@ static void *dup_or_null(const void *p, size_t len, bool *oom)
 	return memcpy(n, p, len);
 }
 
-/* The module map of a mapped table, before its first insert (table.c
- * map_find() probes until a free slot): N slots used, a free one, each
- * key a string of the pool and each value a module. */
-static bool module_map_ok(const struct modalias_table *t)
-{
-	const struct map *m = &t->module_map;
-	uint32_t used = 0, bad = 0;
-
-	for (unsigned int k = 0; k < m->cap; k++) {
-		uint32_t full = m->slots[k].key != 0;
-
-		/* without branches: whether a slot is used is a coin toss */
-		bad |= full & ((m->slots[k].key >= t->pool.len) | (m->slots[k].value >= t->n_modules));
-		used += full;
-	}
-	return !bad && used == m->n && (!m->cap || used < m->cap);
-}
-
 /* A mapped table about to change: its arrays move to the heap. */
 int table_own(struct modalias_table *t)
 {
 	bool oom = false;
 	struct modalias_table c;
 
-	if (!t->map)
+	if (!t->mapping)
 		return 0;
-	if (!module_map_ok(t)) {
+	/* hashtab_add() probes until a free slot */
+	if (!hashtab_ok(&t->module_ids, t->pool.len, t->n_modules)) {
 		err(t->ctx, "damaged index cache (module names: a slot out of range, or none free)\n");
 		return -EINVAL;
 	}
 	c = *t;
 	c.pool.buf = dup_or_null(t->pool.buf, t->pool.len, &oom);
 	c.modules = dup_or_null(t->modules, t->n_modules * sizeof(*t->modules), &oom);
-	c.module_map.slots = dup_or_null(t->module_map.slots, t->module_map.cap * sizeof(struct map_slot), &oom);
+	c.module_ids.slots = dup_or_null(t->module_ids.slots, t->module_ids.cap * sizeof(struct hashtab_slot), &oom);
 	c.origins = dup_or_null(t->origins, t->n_origins * sizeof(*t->origins), &oom);
 	for (unsigned int l = 0; l < LAYER_MAX; l++) {
 		const struct layer *ly = &t->layers[l];
@@ -797,7 +780,7 @@ int table_own(struct modalias_table *t)
 				    ly->index.prefix_len_present ? ly->index.max_prefix + 1 : 0, &oom);
 		cl->index.tri = dup_or_null(ly->index.tri, ly->index.tri_cap * sizeof(struct slot), &oom);
 		cl->index.exact.slots = dup_or_null(ly->index.exact.slots,
-						    ly->index.exact.cap * sizeof(struct map_slot), &oom);
+						    ly->index.exact.cap * sizeof(struct hashtab_slot), &oom);
 		cl->index.tri_bloom = dup_or_null(ly->index.tri_bloom,
 						  ly->index.tri_bloom ? TRI_BLOOM_WORDS * sizeof(uint64_t) : 0, &oom);
 	}
@@ -805,7 +788,7 @@ int table_own(struct modalias_table *t)
 		/* free what was copied; the table stays mapped */
 		free(c.pool.buf);
 		free(c.modules);
-		free(c.module_map.slots);
+		free(c.module_ids.slots);
 		free(c.origins);
 		for (unsigned int l = 0; l < LAYER_MAX; l++) {
 			free(c.layers[l].patterns);
@@ -813,9 +796,9 @@ int table_own(struct modalias_table *t)
 		}
 		return -ENOMEM;
 	}
-	munmap(t->map, t->map_size);
-	c.map = NULL;
-	c.map_size = 0;
+	munmap(t->mapping, t->mapping_size);
+	c.mapping = NULL;
+	c.mapping_size = 0;
 	*t = c;
 	return 0;
 }

@@ -164,7 +164,7 @@ static int build_exact(struct modalias_table *t, struct layer *ly)
 {
 	struct index *ix = &ly->index;
 
-	/* map: name → first pattern; patterns of one name are chained via ids */
+	/* the hash table: name → first pattern; patterns of one name are chained via ids */
 	ix->exact.cap = pow2_at_least(ly->n * 2 + 1);
 	ix->exact.slots = calloc(ix->exact.cap, sizeof(*ix->exact.slots));
 	ix->ids = malloc((ly->n ? ly->n : 1) * sizeof(*ix->ids));
@@ -176,23 +176,19 @@ static int build_exact(struct modalias_table *t, struct layer *ly)
 		const char *name = t->pool.buf + p->str;
 		size_t len = strlen(name);
 		uint32_t h = hash_bytes(name, len);
-		unsigned int k;
+		struct hashtab_slot *sl;
 
 		if (len > ix->exact_max_len)
 			ix->exact_max_len = (uint32_t)len;
 		ix->float_first[(unsigned char)name[0]] = 1; /* here: first bytes of the names */
 
-		for (k = h & (ix->exact.cap - 1); ix->exact.slots[k].key; k = (k + 1) & (ix->exact.cap - 1)) {
-			struct map_slot *sl = &ix->exact.slots[k];
-			if (sl->hash == h && strcmp(t->pool.buf + sl->key, name) == 0)
-				break;
-		}
-		if (ix->exact.slots[k].key) {
-			ix->ids[i] = ix->exact.slots[k].value;
-			ix->exact.slots[k].value = i;
+		sl = hashtab_slot_for(&ix->exact, &t->pool, name, len, h);
+		if (sl->key) {
+			ix->ids[i] = sl->value;
+			sl->value = i;
 		} else {
 			ix->ids[i] = UINT32_MAX;
-			ix->exact.slots[k] = (struct map_slot){ .hash = h, .key = p->str, .value = i };
+			*sl = (struct hashtab_slot){ .hash = h, .key = p->str, .value = i };
 			ix->exact.n++;
 		}
 	}
@@ -402,14 +398,14 @@ int table_build(struct modalias_table *t)
 		changed = true;
 	}
 	if (changed)
-		pool_shrink(&t->pool);
+		strpool_shrink(&t->pool);
 	return 0;
 }
 
 size_t table_index_bytes(const struct modalias_table *t)
 {
 	size_t bytes = t->pool.cap + t->cap_modules * sizeof(struct module) +
-		       t->module_map.cap * sizeof(struct map_slot);
+		       t->module_ids.cap * sizeof(struct hashtab_slot);
 
 	for (unsigned int l = 0; l < LAYER_MAX; l++)
 		bytes += t->layers[l].cap * sizeof(struct pattern) + t->layers[l].index.bytes;
@@ -618,26 +614,18 @@ static int lookup_exact(const struct modalias_table *t, const struct layer *ly,
 			struct modalias_result *res, const char *q, size_t qlen)
 {
 	const struct index *ix = &ly->index;
-	uint32_t h;
+	const struct hashtab_slot *sl;
 
 	/* no name that long, or starting so: no need to hash the query */
 	if (!ix->exact.cap || qlen > ix->exact_max_len || !ix->float_first[(unsigned char)q[0]])
 		return 0;
-	h = hash_bytes(q, qlen);
-	/* at most cap probes; a chain ends at UINT32_MAX, and after n steps
-	 * whatever a cache holds */
-	for (unsigned int i = 0, k = h & (ix->exact.cap - 1); i < ix->exact.cap && ix->exact.slots[k].key;
-	     i++, k = (k + 1) & (ix->exact.cap - 1)) {
-		const struct map_slot *sl = &ix->exact.slots[k];
-
-		if (sl->hash == h && sl->key < t->pool.len && strcmp(t->pool.buf + sl->key, q) == 0) {
-			for (uint32_t id = sl->value, steps = 0; id < ly->n && steps < ly->n; id = ix->ids[id], steps++) {
-				int r = hit(res, id);
-				if (r < 0)
-					return r;
-			}
-			return 0;
-		}
+	sl = hashtab_get(&ix->exact, &t->pool, q, qlen, hash_bytes(q, qlen));
+	/* a chain ends at UINT32_MAX, and after n steps whatever a cache holds */
+	for (uint32_t id = sl ? sl->value : UINT32_MAX, steps = 0; id < ly->n && steps < ly->n;
+	     id = ix->ids[id], steps++) {
+		int r = hit(res, id);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -888,7 +876,6 @@ MODALIAS_EXPORT bool modalias_table_is_blacklisted(struct modalias_table *t, con
 	const struct index *ix;
 	char norm[256];
 	size_t len;
-	uint32_t h;
 
 	if (!t || !module || table_build(t) < 0)
 		return false;
@@ -898,14 +885,5 @@ MODALIAS_EXPORT bool modalias_table_is_blacklisted(struct modalias_table *t, con
 	for (size_t i = 0; i <= len; i++)
 		norm[i] = module[i] == '-' ? '_' : module[i];
 	ix = &t->layers[LAYER_BLACKLIST].index;
-	if (!ix->exact.cap)
-		return false;
-	h = hash_bytes(norm, len);
-	for (unsigned int i = 0, k = h & (ix->exact.cap - 1); i < ix->exact.cap && ix->exact.slots[k].key;
-	     i++, k = (k + 1) & (ix->exact.cap - 1)) {
-		const struct map_slot *sl = &ix->exact.slots[k];
-		if (sl->hash == h && sl->key < t->pool.len && strcmp(t->pool.buf + sl->key, norm) == 0)
-			return true;
-	}
-	return false;
+	return ix->exact.cap && hashtab_get(&ix->exact, &t->pool, norm, len, hash_bytes(norm, len));
 }

@@ -9,14 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hashtab.h"
 #include "libmodalias-private.h"
-
-#define FNV_OFFSET 2166136261u
-static inline uint32_t fnv_step(uint32_t h, unsigned char c)
-{
-	return (h ^ c) * 16777619u;
-}
-uint32_t hash_bytes(const char *s, size_t len);
+#include "strpool.h"
 
 /* kmod 30's buffers (PATH_MAX, 4096 bytes), which decide what it answers:
  *  - shared/util.c alias_normalize() copies at most KMOD_NORMALIZE_MAX
@@ -33,24 +28,6 @@ uint32_t hash_bytes(const char *s, size_t len);
  * unterminated '[' is -EINVAL; cut at KMOD_NORMALIZE_MAX bytes as kmod
  * does.  out has room for len + 1 bytes. */
 int alias_normalize(const char *in, size_t len, char *out, size_t *out_len);
-
-struct pool {
-	char *buf;
-	size_t len, cap;
-	bool oom;
-};
-uint32_t pool_add(struct pool *pool, const char *s, size_t len);
-bool pool_reserve(struct pool *pool, size_t extra);
-void pool_shrink(struct pool *pool);
-
-/* key is a pool offset, 0 (the empty string) marks a free slot */
-struct map_slot {
-	uint32_t hash, key, value;
-};
-struct map {
-	struct map_slot *slots;
-	unsigned int n, cap;
-};
 
 /* The sources of kmod_module_new_from_lookup().  These numbers are where
  * each is stored (an index cache keeps them); the order in which lookups
@@ -122,7 +99,7 @@ struct index {
 	uint64_t *tri_bloom; /* [TRI_BLOOM_WORDS]: 65536 bits */
 	uint32_t *ids;
 	/* exact layers: name → first pattern, chained through ids */
-	struct map exact;
+	struct hashtab exact;
 	size_t bytes;
 	unsigned int n_anchored, n_floating;
 };
@@ -147,10 +124,10 @@ struct source {
 struct modalias_table {
 	int refcount;
 	struct modalias_ctx *ctx;
-	struct pool pool;
+	struct strpool pool;
 	struct module *modules;
 	unsigned int n_modules, cap_modules;
-	struct map module_map;
+	struct hashtab module_ids; /* module name → module id */
 	uint32_t n_ordered;
 	uint32_t *origins;
 	unsigned int n_origins;
@@ -161,9 +138,9 @@ struct modalias_table {
 	/* malformed lines skipped reading the sources (kept in the index cache,
 	 * so that a cached open reports them as a fresh one does) */
 	uint32_t skipped;
-	/* a table mapped from an index cache: its arrays point into map */
-	void *map;
-	size_t map_size;
+	/* a table mapped from an index cache: its arrays point into this */
+	void *mapping;
+	size_t mapping_size;
 };
 
 const char *table_module_name(const struct modalias_table *t, uint32_t id);

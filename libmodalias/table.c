@@ -20,77 +20,6 @@
 #include "kmod-dl.h"
 #include "maps-private.h"
 
-/* ---- string pool and hashing ------------------------------------------ */
-
-bool pool_reserve(struct pool *pool, size_t extra)
-{
-	char *n;
-
-	if (pool->oom)
-		return false;
-	if (pool->len + extra + 1 <= pool->cap)
-		return true;
-	n = realloc(pool->buf, pool->len + extra + 1);
-	if (!n) {
-		pool->oom = true;
-		return false;
-	}
-	pool->buf = n;
-	pool->cap = pool->len + extra + 1;
-	return true;
-}
-
-void pool_shrink(struct pool *pool)
-{
-	char *n;
-
-	if (pool->oom || pool->cap == pool->len || !pool->len)
-		return;
-	n = realloc(pool->buf, pool->len);
-	if (n) {
-		pool->buf = n;
-		pool->cap = pool->len;
-	}
-}
-
-uint32_t pool_add(struct pool *pool, const char *s, size_t len)
-{
-	uint32_t off;
-
-	if (pool->oom || pool->len + len + 1 > UINT32_MAX) {
-		pool->oom = true;
-		return 0;
-	}
-	if (pool->len + len + 1 > pool->cap) {
-		size_t cap = pool->cap ? pool->cap : 4096;
-		char *n;
-
-		while (cap < pool->len + len + 1)
-			cap *= 2;
-		n = realloc(pool->buf, cap);
-		if (!n) {
-			pool->oom = true;
-			return 0;
-		}
-		pool->buf = n;
-		pool->cap = cap;
-	}
-	off = (uint32_t)pool->len;
-	memcpy(pool->buf + off, s, len);
-	pool->buf[off + len] = '\0';
-	pool->len += len + 1;
-	return off;
-}
-
-uint32_t hash_bytes(const char *s, size_t len)
-{
-	uint32_t h = FNV_OFFSET;
-
-	for (size_t i = 0; i < len; i++)
-		h = fnv_step(h, (unsigned char)s[i]);
-	return h;
-}
-
 /* ---- normalisation: kmod's alias_normalize() ------------------------------ */
 
 int alias_normalize(const char *in, size_t len, char *out, size_t *out_len)
@@ -138,71 +67,13 @@ static void modname_normalize(const char *in, size_t len, char *out, size_t *out
 	*out_len = i;
 }
 
-static int map_grow(struct map *m)
-{
-	unsigned int cap = m->cap ? m->cap * 2 : 1024;
-	struct map_slot *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (unsigned int i = 0; i < m->cap; i++) {
-		struct map_slot *s = &m->slots[i];
-		unsigned int k;
-
-		if (!s->key)
-			continue;
-		for (k = s->hash & (cap - 1); slots[k].key; k = (k + 1) & (cap - 1))
-			;
-		slots[k] = *s;
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->cap = cap;
-	return 0;
-}
-
-/* Finds name in a string map; with insert, adds it with value *value.
- * Returns 1 found, 0 inserted/not found, <0 error. */
-static int map_find(struct map *m, const struct pool *pool, struct pool *ipool,
-		    const char *name, size_t len, uint32_t *value, bool insert)
-{
-	uint32_t h = hash_bytes(name, len);
-	unsigned int k;
-
-	if (m->cap) {
-		for (k = h & (m->cap - 1); m->slots[k].key; k = (k + 1) & (m->cap - 1)) {
-			const struct map_slot *s = &m->slots[k];
-			const char *key = pool->buf + s->key;
-
-			if (s->hash == h && strncmp(key, name, len) == 0 && key[len] == '\0') {
-				*value = s->value;
-				return 1;
-			}
-		}
-	}
-	if (!insert)
-		return 0;
-	if ((m->n + 1) * 2 > m->cap) {
-		int r = map_grow(m);
-		if (r < 0)
-			return r;
-	}
-	for (k = h & (m->cap - 1); m->slots[k].key; k = (k + 1) & (m->cap - 1))
-		;
-	m->slots[k].hash = h;
-	m->slots[k].key = pool_add(ipool, name, len);
-	m->slots[k].value = *value;
-	m->n++;
-	return ipool->oom ? -ENOMEM : 0;
-}
-
 /* The id of a module, added when new; -ENAMETOOLONG/-EINVAL (why set) for
  * what is not a module name (module_name_check()). */
 static int module_id(struct modalias_table *t, const char *name, size_t len, uint32_t *id, const char **why)
 {
 	char norm[NAME_MAX + 1];
 	size_t nlen;
-	uint32_t v;
+	uint32_t v, key = 0;
 	int r;
 
 	r = module_name_check(name, len, why);
@@ -210,7 +81,7 @@ static int module_id(struct modalias_table *t, const char *name, size_t len, uin
 		return r;
 	modname_normalize(name, len, norm, &nlen);
 	v = t->n_modules;
-	r = map_find(&t->module_map, &t->pool, &t->pool, norm, nlen, &v, true);
+	r = hashtab_add(&t->module_ids, &t->pool, norm, nlen, &v, &key);
 	if (r < 0)
 		return r;
 	if (r == 0) {
@@ -224,8 +95,7 @@ static int module_id(struct modalias_table *t, const char *name, size_t len, uin
 		}
 		/* whole, padding included: the array is written to the cache as is */
 		memset(&t->modules[v], 0, sizeof(t->modules[v]));
-		/* the key just added to the pool is the module's name */
-		t->modules[v].name = (uint32_t)(t->pool.len - nlen - 1);
+		t->modules[v].name = key;
 		t->modules[v].prio = UINT32_MAX;
 		t->modules[v].seen = t->n_modules;
 		t->modules[v].builtin = false;
@@ -257,7 +127,7 @@ static int layer_add(struct modalias_table *t, enum layer_id l, const char *patt
 		ly->cap = cap;
 	}
 	p = &ly->patterns[ly->n];
-	p->str = pool_add(&t->pool, pattern, len);
+	p->str = strpool_add(&t->pool, pattern, len);
 	p->module = module;
 	p->where = WHERE(origin, line);
 	if (t->pool.oom)
@@ -269,7 +139,7 @@ static int layer_add(struct modalias_table *t, enum layer_id l, const char *patt
 
 static uint32_t origin_add(struct modalias_table *t, const char *name)
 {
-	uint32_t off = pool_add(&t->pool, name, strlen(name));
+	uint32_t off = strpool_add(&t->pool, name, strlen(name));
 	uint32_t *n;
 
 	if (t->pool.oom)
@@ -342,7 +212,7 @@ MODALIAS_EXPORT int modalias_table_new(struct modalias_ctx *ctx, struct modalias
 	t->refcount = 1;
 	t->ctx = modalias_ctx_ref(ctx);
 	/* offset 0 of the pool is the empty string */
-	pool_add(&t->pool, "", 0);
+	strpool_add(&t->pool, "", 0);
 	origin_add(t, "(added)");
 	if (t->pool.oom) {
 		modalias_table_unref(t);
@@ -365,9 +235,9 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 		return NULL;
 	if (--t->refcount > 0)
 		return t;
-	if (t->map) {
+	if (t->mapping) {
 		/* the arrays live in the mapping */
-		munmap(t->map, t->map_size);
+		munmap(t->mapping, t->mapping_size);
 		modalias_ctx_unref(t->ctx);
 		free(t);
 		return NULL;
@@ -377,7 +247,7 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 		index_free(&t->layers[l].index);
 	}
 	free(t->modules);
-	free(t->module_map.slots);
+	free(t->module_ids.slots);
 	free(t->origins);
 	free(t->pool.buf);
 	modalias_ctx_unref(t->ctx);
@@ -479,7 +349,7 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 	/* a binary file is thousands of bad lines: the first few are named */
 	enum { BAD_NAMED = 10 };
 
-	if (t->pool.oom || !pool_reserve(&t->pool, len))
+	if (t->pool.oom || !strpool_reserve(&t->pool, len))
 		return -ENOMEM;
 	while (next_line(&it, &s, &n)) {
 		const char *end = s + n, *kw, *kw_end, *pat, *pat_end, *mod, *mod_end;
@@ -741,7 +611,7 @@ MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, 
 	r = modalias_table_new(ctx, &t);
 	if (r < 0)
 		goto out;
-	t->dir = pool_add(&t->pool, dir, strlen(dir));
+	t->dir = strpool_add(&t->pool, dir, strlen(dir));
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(files); i++) {
 		/* stamped before reading: a change while we read makes it stale */
 		r = table_source_stamp(dir, files[i].file, &t->sources[t->n_sources++]);

@@ -14,7 +14,7 @@
  *  - checked in use: damage the loader lets through because lookups check
  *    it where they read it (ids a gigabyte out, runs that never end, a
  *    chain that loops, slots past the arrays, tables without a free slot):
- *    every lookup ends inside the file; the module map is checked when the
+ *    every lookup ends inside the file; the module ids are checked when the
  *    table first changes;
  *  - trust (as root): a forged cache that maps the e1000 NIC to an
  *    attacker's module, in a directory of nobody's, owned by nobody, in a
@@ -173,10 +173,10 @@ static void test_round_trip(void)
 	want = answers_of(text, corpus);
 	/* the first open writes the cache, the second maps it */
 	g_assert_cmpint(modalias_table_open(ctx, moddir, tmp, &cached), ==, 0);
-	g_assert_null(cached->map);
+	g_assert_null(cached->mapping);
 	modalias_table_unref(cached);
 	g_assert_cmpint(modalias_table_open(ctx, moddir, tmp, &cached), ==, 0);
-	g_assert_nonnull(cached->map);
+	g_assert_nonnull(cached->mapping);
 	g_assert_cmpuint(mismatches(cached, corpus, want), ==, 0);
 	for (guint i = 0; i < want->len; i++)
 		n_found += ((char *)g_ptr_array_index(want, i))[0] != '-';
@@ -184,7 +184,7 @@ static void test_round_trip(void)
 	g_assert_cmpuint(n_found, >, 20000);
 	/* a mapped table that changes is copied first, and still answers */
 	g_assert_cmpint(modalias_table_add(cached, "acme:x*", "acme"), ==, 0);
-	g_assert_null(cached->map);
+	g_assert_null(cached->mapping);
 	g_assert_cmpuint(mismatches(cached, corpus, want), ==, 0);
 	g_assert_cmpstr(test_log_text(), ==, "");
 	modalias_table_unref(cached);
@@ -232,7 +232,7 @@ static void test_stale(void)
 		/* mapped while it is current */
 		test_log_clear();
 		g_assert_cmpint(modalias_table_open(ctx, dir, cache, &t), ==, 0);
-		g_assert_nonnull(t->map);
+		g_assert_nonnull(t->mapping);
 		modalias_table_unref(t);
 		/* one byte more: read from the text, the cache written again */
 		g_assert_nonnull(f);
@@ -241,7 +241,7 @@ static void test_stale(void)
 		fclose(f);
 		test_log_clear();
 		g_assert_cmpint(modalias_table_open(ctx, dir, cache, &t), ==, 0);
-		g_assert_null(t->map);
+		g_assert_null(t->mapping);
 		if (!strstr(test_log_text(), want))
 			g_error("%s: wanted '%s' in '%s'", sources[i], want, test_log_text());
 		g_assert_cmpuint(log_lines(), ==, 1);
@@ -249,7 +249,7 @@ static void test_stale(void)
 	}
 	test_log_clear();
 	g_assert_cmpint(modalias_table_open(ctx, dir, cache, &t), ==, 0);
-	g_assert_nonnull(t->map);
+	g_assert_nonnull(t->mapping);
 	modalias_table_unref(t);
 	modalias_ctx_unref(ctx);
 	remove_tree(tmp);
@@ -270,10 +270,10 @@ static void test_skipped(void)
 	g_assert_cmpint(mkdir(dir, 0755), ==, 0);
 	g_assert_true(g_file_set_contents(alias, "alias acpi*:PNP0C0A:* battery\nnot an alias\nalias x\n", -1, NULL));
 	g_assert_cmpint(modalias_table_open(ctx, dir, cache, &t), ==, 2);
-	g_assert_null(t->map);
+	g_assert_null(t->mapping);
 	modalias_table_unref(t);
 	g_assert_cmpint(modalias_table_open(ctx, dir, cache, &t), ==, 2);
-	g_assert_nonnull(t->map);
+	g_assert_nonnull(t->mapping);
 	modalias_table_unref(t);
 	path = cache_file(cache, dir);
 	g_assert_cmpint(modalias_table_new_from_cache(ctx, path, dir, &t), ==, 2);
@@ -326,18 +326,18 @@ static void m_module_bool(struct image *im)
 {
 	((unsigned char *)arr(im, im->h.modules))[7 * sizeof(struct module) + offsetof(struct module, builtin)] = 2;
 }
-static void m_module_map_cap(struct image *im) { im->h.module_map_cap--; }
-static void m_module_map_value(struct image *im)
+static void m_module_ids_cap(struct image *im) { im->h.module_ids_cap--; }
+static void m_module_ids_value(struct image *im)
 {
-	struct map_slot *s = arr(im, im->h.module_map);
+	struct hashtab_slot *s = arr(im, im->h.module_ids);
 
-	for (uint32_t k = 0; k < im->h.module_map_cap; k++)
+	for (uint32_t k = 0; k < im->h.module_ids_cap; k++)
 		if (s[k].key) {
 			s[k].value = im->h.n_modules;
 			return;
 		}
 }
-static void m_module_map_n(struct image *im) { im->h.module_map_n--; }
+static void m_module_ids_n(struct image *im) { im->h.module_ids_n--; }
 static void m_origin(struct image *im) { ((uint32_t *)arr(im, im->h.origins))[1] = (uint32_t)im->h.pool_len; }
 static void m_n_sources(struct image *im) { im->h.n_sources = TABLE_SOURCES_MAX + 1; }
 static void m_source_name(struct image *im) { strcpy(im->h.sources[1].name, "../../etc/shadow"); }
@@ -407,7 +407,7 @@ static void m_symbol_chain_loop(struct image *im)
 }
 static void m_symbol_exact_value(struct image *im)
 {
-	struct map_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
+	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
 		if (s[k].key)
@@ -415,7 +415,7 @@ static void m_symbol_exact_value(struct image *im)
 }
 static void m_symbol_exact_key(struct image *im)
 {
-	struct map_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
+	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
 		if (s[k].key)
@@ -423,24 +423,24 @@ static void m_symbol_exact_key(struct image *im)
 }
 static void m_symbol_exact_full(struct image *im)
 {
-	struct map_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
+	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
 		if (!s[k].key)
-			s[k] = (struct map_slot){ .hash = 1, .key = 1, .value = 0 };
+			s[k] = (struct hashtab_slot){ .hash = 1, .key = 1, .value = 0 };
 	ly(im, LAYER_SYMBOL)->exact_n = ly(im, LAYER_SYMBOL)->exact_cap;
 }
 static void m_symbol_exact_cap(struct image *im) { ly(im, LAYER_SYMBOL)->exact_cap = 48; }
 static void m_symbol_prefix(struct image *im) { ly(im, LAYER_SYMBOL)->prefix_cap = 16; }
 static void m_names_count(struct image *im) { ly(im, LAYER_NAME)->n = 0x40000000u; }
 
-static void m_module_map_full(struct image *im)
+static void m_module_ids_full(struct image *im)
 {
-	struct map_slot *s = arr(im, im->h.module_map);
+	struct hashtab_slot *s = arr(im, im->h.module_ids);
 
-	for (uint32_t k = 0; k < im->h.module_map_cap; k++)
+	for (uint32_t k = 0; k < im->h.module_ids_cap; k++)
 		if (!s[k].key)
-			s[k] = (struct map_slot){ .hash = 1, .key = 1, .value = 0 };
+			s[k] = (struct hashtab_slot){ .hash = 1, .key = 1, .value = 0 };
 }
 
 struct reject_row {
@@ -454,7 +454,7 @@ struct reject_row {
 /* Damage the loader lets through because what it touches is checked where
  * it is used: lookups stay in bounds and end (a chain that loops, runs that
  * never end, slots pointing past the arrays, tables without a free slot),
- * and the module map is checked when the table first changes. */
+ * and the module ids are checked when the table first changes. */
 struct use_row {
 	const char *name;
 	void (*mutate)(struct image *im);
@@ -471,8 +471,8 @@ static const struct use_row use_rows[] = {
 	{ "symbols-slot-value", m_symbol_exact_value, NULL },
 	{ "symbols-slot-key", m_symbol_exact_key, NULL },
 	{ "symbols-no-free-slot", m_symbol_exact_full, NULL },
-	{ "module-map-value", m_module_map_value, "damaged index cache (module names" },
-	{ "module-map-full", m_module_map_full, "damaged index cache (module names" },
+	{ "module-names-value", m_module_ids_value, "damaged index cache (module names" },
+	{ "module-names-full", m_module_ids_full, "damaged index cache (module names" },
 };
 
 static const struct reject_row reject_rows[] = {
@@ -492,8 +492,8 @@ static const struct reject_row reject_rows[] = {
 	{ "modules-count", m_modules_count, true, "modules:", true },
 	{ "module-name", m_module_name, true, "a module out of range", true },
 	{ "module-builtin-not-bool", m_module_bool, true, "a module out of range", true },
-	{ "module-map-capacity", m_module_map_cap, true, "module names:", true },
-	{ "module-map-count", m_module_map_n, true, "module names:", true },
+	{ "module-names-capacity", m_module_ids_cap, true, "module names:", true },
+	{ "module-names-count", m_module_ids_n, true, "module names:", true },
 	{ "origin", m_origin, true, "an origin out of range", true },
 	{ "sources-count", m_n_sources, true, "source files", true },
 	{ "source-name", m_source_name, true, "source 1: not a file name", true },
@@ -605,7 +605,7 @@ static void test_reject(gconstpointer data)
 	/* the cached open: answers from the text, the cache written anew */
 	test_log_clear();
 	g_assert_cmpint(modalias_table_open(ctx, moddir, tmp, &t), ==, 0);
-	g_assert_null(t->map);
+	g_assert_null(t->mapping);
 	g_assert_cmpuint(mismatches(t, sweep_queries, sweep_want), ==, 0);
 	g_assert_cmpuint(log_lines(), ==, 1);
 	modalias_table_unref(t);
@@ -718,7 +718,7 @@ static void test_trust(gconstpointer data)
 	}
 	ctx = test_ctx_new();
 	g_assert_cmpint(modalias_table_open(ctx, moddir, cache, &t), ==, 0);
-	g_assert_null(t->map);
+	g_assert_null(t->mapping);
 	g_assert_cmpint(modalias_result_new(&res), ==, 0);
 	g_assert_cmpint(modalias_table_lookup(t, E1000E_ALIAS, res), ==, 1);
 	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "e1000e");
@@ -740,10 +740,10 @@ static void test_trust(gconstpointer data)
 	test_log_clear();
 	g_assert_cmpint(modalias_table_open(ctx, moddir, cache, &t), ==, 0);
 	if (row->replaced) {
-		g_assert_nonnull(t->map);
+		g_assert_nonnull(t->mapping);
 		g_assert_cmpstr(test_log_text(), ==, "");
 	} else {
-		g_assert_null(t->map);
+		g_assert_null(t->mapping);
 		g_assert_cmpuint(log_lines(), ==, 1);
 	}
 	modalias_table_unref(t);
@@ -801,7 +801,7 @@ static void test_save_trust(void)
 	g_assert_cmpint(stat(cache, &st), ==, 0);
 	g_assert_cmpuint(st.st_mode & 07777, ==, 0755);
 	g_assert_cmpint(modalias_table_open(ctx, moddir, cache, &t), ==, 0);
-	g_assert_nonnull(t->map);
+	g_assert_nonnull(t->mapping);
 	modalias_table_unref(t);
 	modalias_ctx_unref(ctx);
 	remove_tree(tmp);
@@ -836,9 +836,9 @@ static void test_user_quiet(void)
 				_exit(3);
 			ctx = test_ctx_new();
 			modalias_ctx_set_log_priority(ctx, LOG_WARNING);
-			ok = modalias_table_open(ctx, moddir, cache, &t) == 0 && !t->map;
+			ok = modalias_table_open(ctx, moddir, cache, &t) == 0 && !t->mapping;
 			modalias_table_unref(t);
-			ok = ok && modalias_table_open(ctx, moddir, cache, &t) == 0 && t->map;
+			ok = ok && modalias_table_open(ctx, moddir, cache, &t) == 0 && t->mapping;
 			modalias_table_unref(t);
 			ok = ok && test_log_text()[0] == '\0';
 			if (!ok)
@@ -1003,7 +1003,7 @@ static void test_sweep_structure(void)
 			/* a change copies the mapped arrays and rebuilds what changed
 			 * (a few times: it costs a rebuild of the aliases' index) */
 			if ((tried - rejected) % 128 == 1 || env) {
-				/* refused only when the module map, checked then, is damaged */
+				/* refused only when the module ids, checked then, are damaged */
 				int a = modalias_table_add(t, "acme:*", "acme");
 
 				if (a == -EINVAL)
