@@ -71,15 +71,31 @@ static inline void bloom_set(uint64_t *bloom, uint32_t t)
 	bloom[h >> 6] |= UINT64_C(1) << (h & 63);
 }
 
-void index_free(struct index *ix)
+void index_free(struct modalias_table *t, enum layer_id l)
 {
-	free(ix->prefix);
-	free(ix->prefix_len_present);
-	free(ix->tri);
-	free(ix->ids);
-	free(ix->exact.slots);
-	free(ix->tri_bloom);
-	memset(ix, 0, sizeof(*ix));
+	for (unsigned int a = 0; a < LAYER_ARRAY_MAX; a++) {
+		struct table_array arr;
+
+		table_array_get(t, layer_array(l, a), &arr);
+		if (arr.of_index)
+			table_array_free(t, layer_array(l, a));
+	}
+	memset(&t->layers[l].index, 0, sizeof(t->layers[l].index));
+}
+
+/* What the index of layer L takes: its arrays. */
+static size_t index_bytes(const struct modalias_table *t, enum layer_id l)
+{
+	size_t bytes = 0;
+
+	for (unsigned int a = 0; a < LAYER_ARRAY_MAX; a++) {
+		struct table_array arr;
+
+		table_array_get(t, layer_array(l, a), &arr);
+		if (arr.of_index)
+			bytes += arr.count * arr.size;
+	}
+	return bytes;
 }
 
 static unsigned int pow2_at_least(unsigned int n)
@@ -192,7 +208,6 @@ static int build_exact(struct modalias_table *t, struct layer *ly)
 			ix->exact.n++;
 		}
 	}
-	ix->bytes = ly->n * sizeof(*ix->ids) + ix->exact.cap * sizeof(*ix->exact.slots);
 	ix->built = true;
 	return 0;
 }
@@ -355,8 +370,6 @@ static int build_wild(struct modalias_table *t, struct layer *ly)
 		r = fill_table(&ix->tri, &ix->tri_cap, tkey, libc, n, n_tri_keys, ix->ids, &at, count);
 	if (r < 0)
 		goto out;
-	ix->bytes = n * sizeof(*ix->ids) + (ix->prefix_cap + ix->tri_cap) * sizeof(struct slot) +
-		    ix->max_prefix + 1 + TRI_BLOOM_WORDS * sizeof(*ix->tri_bloom);
 	ix->built = true;
 	dbg(t->ctx, "index: %u patterns, %u anchored, %u by trigram\n", n, ix->n_anchored, ix->n_floating);
 out:
@@ -388,12 +401,13 @@ int table_build(struct modalias_table *t)
 				ly->cap = ly->n;
 			}
 		}
-		index_free(&ly->index);
+		index_free(t, l);
 		r = layer_is_exact(l) ? build_exact(t, ly) : build_wild(t, ly);
 		if (r < 0) {
-			index_free(&ly->index);
+			index_free(t, l);
 			return r;
 		}
+		ly->index.bytes = index_bytes(t, l);
 		ly->dirty = false;
 		changed = true;
 	}

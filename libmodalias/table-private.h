@@ -143,13 +143,81 @@ struct modalias_table {
 	size_t mapping_size;
 };
 
+/* ---- the arrays of a table, described once (table-arrays.c) --------------
+ *
+ * Every array that a table points to.  Each walk over them is a loop over
+ * this list: the index cache writes, bounds-checks and maps them (cache.c),
+ * table_own() copies them from a mapping to the heap, index_free() and the
+ * table's unref free them, the index's size is summed from it.  A row: its
+ * name in messages, where its pointer is (t: the table; ly, ix: a layer and
+ * its index), the element type (its size and alignment), how many elements
+ * there are, in which layers it is (ALL, WILD: fnmatch layers, EXACT: exact
+ * ones; table rows: the table's own, one each), and whose it is (TABLE:
+ * filled as table.c loads; INDEX: built, freed and rebuilt by index.c).
+ * The order of the rows is that of the index cache's header: a row added,
+ * removed or moved is a new CACHE_VERSION. */
+#define TABLE_ARRAYS(X)                                                                                \
+	X(POOL, "string pool", t->pool.buf, char, t->pool.len, ALL, TABLE)                             \
+	X(MODULES, "modules", t->modules, struct module, t->n_modules, ALL, TABLE)                     \
+	X(MODULE_IDS, "module names", t->module_ids.slots, struct hashtab_slot, t->module_ids.cap, ALL, TABLE) \
+	X(ORIGINS, "origins", t->origins, uint32_t, t->n_origins, ALL, TABLE)
+#define LAYER_ARRAYS(X)                                                                                \
+	X(PATTERNS, "patterns", ly->patterns, struct pattern, ly->n, ALL, TABLE)                       \
+	X(PREFIX, "prefix slots", ix->prefix, struct slot, ix->prefix_cap, WILD, INDEX)                \
+	X(PREFIX_LENGTHS, "prefix lengths", ix->prefix_len_present, uint8_t, (size_t)ix->max_prefix + 1, WILD, INDEX) \
+	X(TRIGRAMS, "trigram slots", ix->tri, struct slot, ix->tri_cap, WILD, INDEX)                   \
+	X(IDS, "ids", ix->ids, uint32_t, ly->n, ALL, INDEX)                                            \
+	X(EXACT, "name slots", ix->exact.slots, struct hashtab_slot, ix->exact.cap, EXACT, INDEX)      \
+	X(BLOOM, "trigram filter", ix->tri_bloom, uint64_t, TRI_BLOOM_WORDS, WILD, INDEX)
+
+enum table_array_id {
+#define X(id, ...) TABLE_ARRAY_##id,
+	TABLE_ARRAYS(X)
+#undef X
+	TABLE_ARRAY_MAX,
+};
+enum layer_array_id {
+#define X(id, ...) LAYER_ARRAY_##id,
+	LAYER_ARRAYS(X)
+#undef X
+	LAYER_ARRAY_MAX,
+};
+/* Array i of a table: the table's own first, then each layer's in turn. */
+#define ARRAY_MAX (TABLE_ARRAY_MAX + LAYER_MAX * LAYER_ARRAY_MAX)
+static inline unsigned int layer_array(enum layer_id l, enum layer_array_id a)
+{
+	return TABLE_ARRAY_MAX + (unsigned int)l * LAYER_ARRAY_MAX + (unsigned int)a;
+}
+
+/* One array of one table, as the description gives it. */
+struct table_array {
+	const char *name;
+	size_t size;        /* of an element */
+	bool of_index;      /* index.c's (else table.c's) */
+	enum layer_id layer; /* LAYER_MAX: one of the table's own */
+	void *p;             /* NULL when there is none */
+	size_t count;        /* elements; 0 in a layer that has none */
+};
+/* Array I of T. */
+void table_array_get(const struct modalias_table *t, unsigned int i, struct table_array *a);
+/* Points array I of T at P (its count is T's, set apart). */
+void table_array_set(struct modalias_table *t, unsigned int i, void *p);
+/* Frees array I of T, unless it lies in T's mapping, and forgets it. */
+void table_array_free(struct modalias_table *t, unsigned int i);
+/* Every array of T freed or unmapped: what unref does before free(T). */
+void table_arrays_release(struct modalias_table *t);
+/* A table mapped from an index cache about to change: its arrays copied
+ * to the heap, the mapping dropped; -EINVAL (logged) when its module ids
+ * cannot be added to. */
+int table_own(struct modalias_table *t);
+
 const char *table_module_name(const struct modalias_table *t, uint32_t id);
 const char *table_origin_name(const struct modalias_table *t, uint32_t origin);
 int table_default_dir(char **ret);
 /* (Re)builds the index of every layer that changed. */
 int table_build(struct modalias_table *t);
-void index_free(struct index *ix);
+/* Frees the index of layer L (what of it is not in a mapping). */
+void index_free(struct modalias_table *t, enum layer_id l);
 size_t table_index_bytes(const struct modalias_table *t);
 /* cache.c */
 int table_source_stamp(const char *dir, const char *name, struct source *src);
-int table_own(struct modalias_table *t);

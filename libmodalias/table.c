@@ -235,21 +235,7 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 		return NULL;
 	if (--t->refcount > 0)
 		return t;
-	if (t->mapping) {
-		/* the arrays live in the mapping */
-		munmap(t->mapping, t->mapping_size);
-		modalias_ctx_unref(t->ctx);
-		free(t);
-		return NULL;
-	}
-	for (unsigned int l = 0; l < LAYER_MAX; l++) {
-		free(t->layers[l].patterns);
-		index_free(&t->layers[l].index);
-	}
-	free(t->modules);
-	free(t->module_ids.slots);
-	free(t->origins);
-	free(t->pool.buf);
+	table_arrays_release(t);
 	modalias_ctx_unref(t->ctx);
 	free(t);
 	return NULL;

@@ -307,29 +307,29 @@ static void m_bom(struct image *im) { im->h.bom = 0x04030201u; }
 static void m_pad0(struct image *im) { im->h.pad0 = 1; }
 static void m_sizes(struct image *im) { im->h.sizes[0]++; }
 static void m_file_size(struct image *im) { im->h.file_size += 8; }
-static void m_checksum(struct image *im) { im->b[im->h.pool + 100] ^= 0x20; }
+static void m_checksum(struct image *im) { im->b[im->h.off[TABLE_ARRAY_POOL] + 100] ^= 0x20; }
 static void m_pad1(struct image *im) { im->h.pad1 = 1; }
-static void m_pool_past_end(struct image *im) { im->h.pool = im->len; }
-static void m_pool_misaligned(struct image *im) { im->h.pool += 1; }
+static void m_pool_past_end(struct image *im) { im->h.off[TABLE_ARRAY_POOL] = im->len; }
+static void m_pool_misaligned(struct image *im) { im->h.off[TABLE_ARRAY_POOL] += 1; }
 static void m_pool_len(struct image *im) { im->h.pool_len = im->len; }
 static void m_pool_unterminated(struct image *im)
 {
-	((char *)arr(im, im->h.pool))[im->h.pool_len - 1] = 'x';
+	((char *)arr(im, im->h.off[TABLE_ARRAY_POOL]))[im->h.pool_len - 1] = 'x';
 }
 static void m_dir(struct image *im) { im->h.dir = (uint32_t)im->h.pool_len; }
 static void m_modules_count(struct image *im) { im->h.n_modules = UINT32_MAX; }
 static void m_module_name(struct image *im)
 {
-	((struct module *)arr(im, im->h.modules))[7].name = (uint32_t)im->h.pool_len;
+	((struct module *)arr(im, im->h.off[TABLE_ARRAY_MODULES]))[7].name = (uint32_t)im->h.pool_len;
 }
 static void m_module_bool(struct image *im)
 {
-	((unsigned char *)arr(im, im->h.modules))[7 * sizeof(struct module) + offsetof(struct module, builtin)] = 2;
+	((unsigned char *)arr(im, im->h.off[TABLE_ARRAY_MODULES]))[7 * sizeof(struct module) + offsetof(struct module, builtin)] = 2;
 }
 static void m_module_ids_cap(struct image *im) { im->h.module_ids_cap--; }
 static void m_module_ids_value(struct image *im)
 {
-	struct hashtab_slot *s = arr(im, im->h.module_ids);
+	struct hashtab_slot *s = arr(im, im->h.off[TABLE_ARRAY_MODULE_IDS]);
 
 	for (uint32_t k = 0; k < im->h.module_ids_cap; k++)
 		if (s[k].key) {
@@ -338,36 +338,36 @@ static void m_module_ids_value(struct image *im)
 		}
 }
 static void m_module_ids_n(struct image *im) { im->h.module_ids_n--; }
-static void m_origin(struct image *im) { ((uint32_t *)arr(im, im->h.origins))[1] = (uint32_t)im->h.pool_len; }
+static void m_origin(struct image *im) { ((uint32_t *)arr(im, im->h.off[TABLE_ARRAY_ORIGINS]))[1] = (uint32_t)im->h.pool_len; }
 static void m_n_sources(struct image *im) { im->h.n_sources = TABLE_SOURCES_MAX + 1; }
 static void m_source_name(struct image *im) { strcpy(im->h.sources[1].name, "../../etc/shadow"); }
-static void m_alias_patterns(struct image *im) { ly(im, LAYER_ALIAS)->patterns = im->len - 8; }
-static void m_alias_ids(struct image *im) { ly(im, LAYER_ALIAS)->ids = im->len; }
+static void m_alias_patterns(struct image *im) { ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_PATTERNS] = im->len - 8; }
+static void m_alias_ids(struct image *im) { ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_IDS] = im->len; }
 static void m_alias_str(struct image *im)
 {
-	((struct pattern *)arr(im, ly(im, LAYER_ALIAS)->patterns))[100].str = (uint32_t)im->h.pool_len;
+	((struct pattern *)arr(im, ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_PATTERNS]))[100].str = (uint32_t)im->h.pool_len;
 }
 static void m_alias_module(struct image *im)
 {
-	((struct pattern *)arr(im, ly(im, LAYER_ALIAS)->patterns))[100].module = im->h.n_modules;
+	((struct pattern *)arr(im, ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_PATTERNS]))[100].module = im->h.n_modules;
 }
 static void m_alias_id(struct image *im)
 {
-	uint32_t *ids = arr(im, ly(im, LAYER_ALIAS)->ids);
+	uint32_t *ids = arr(im, ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_IDS]);
 
 	for (uint32_t i = 0; i < ly(im, LAYER_ALIAS)->n; i++)
 		ids[i] = ID_MASK | ID_LAST; /* a gigabyte past the patterns */
 }
 static void m_alias_last_run(struct image *im)
 {
-	uint32_t *ids = arr(im, ly(im, LAYER_ALIAS)->ids);
+	uint32_t *ids = arr(im, ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_IDS]);
 
 	for (uint32_t i = 0; i < ly(im, LAYER_ALIAS)->n; i++)
 		ids[i] &= ~ID_LAST; /* no run ends */
 }
 static void m_alias_prefix_first(struct image *im)
 {
-	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->prefix);
+	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_PREFIX]);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_ALIAS)->prefix_cap; k++)
 		if (s[k].key)
@@ -376,7 +376,7 @@ static void m_alias_prefix_first(struct image *im)
 static void m_alias_prefix_cap(struct image *im) { ly(im, LAYER_ALIAS)->prefix_cap -= 1; }
 static void m_alias_prefix_full(struct image *im)
 {
-	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->prefix);
+	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_PREFIX]);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_ALIAS)->prefix_cap; k++)
 		if (!s[k].key)
@@ -384,7 +384,7 @@ static void m_alias_prefix_full(struct image *im)
 }
 static void m_alias_tri_first(struct image *im)
 {
-	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->tri);
+	struct slot *s = arr(im, ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_TRIGRAMS]);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_ALIAS)->tri_cap; k++)
 		if (s[k].key)
@@ -395,19 +395,19 @@ static void m_alias_prefix_first_len(struct image *im)
 {
 	ly(im, LAYER_ALIAS)->max_prefix_first['p'] = (uint16_t)(ly(im, LAYER_ALIAS)->max_prefix + 1);
 }
-static void m_alias_present(struct image *im) { ly(im, LAYER_ALIAS)->prefix_len_present = im->len - 8; }
-static void m_alias_bloom(struct image *im) { ly(im, LAYER_ALIAS)->bloom = im->len - 8; }
+static void m_alias_present(struct image *im) { ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_PREFIX_LENGTHS] = im->len - 8; }
+static void m_alias_bloom(struct image *im) { ly(im, LAYER_ALIAS)->off[LAYER_ARRAY_BLOOM] = im->len - 8; }
 static void m_alias_exact(struct image *im) { ly(im, LAYER_ALIAS)->exact_cap = 16; }
 static void m_symbol_chain_loop(struct image *im)
 {
-	uint32_t *ids = arr(im, ly(im, LAYER_SYMBOL)->ids);
+	uint32_t *ids = arr(im, ly(im, LAYER_SYMBOL)->off[LAYER_ARRAY_IDS]);
 
 	for (uint32_t i = 0; i < ly(im, LAYER_SYMBOL)->n; i++)
 		ids[i] = i; /* every chain a loop */
 }
 static void m_symbol_exact_value(struct image *im)
 {
-	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
+	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->off[LAYER_ARRAY_EXACT]);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
 		if (s[k].key)
@@ -415,7 +415,7 @@ static void m_symbol_exact_value(struct image *im)
 }
 static void m_symbol_exact_key(struct image *im)
 {
-	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
+	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->off[LAYER_ARRAY_EXACT]);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
 		if (s[k].key)
@@ -423,7 +423,7 @@ static void m_symbol_exact_key(struct image *im)
 }
 static void m_symbol_exact_full(struct image *im)
 {
-	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->exact);
+	struct hashtab_slot *s = arr(im, ly(im, LAYER_SYMBOL)->off[LAYER_ARRAY_EXACT]);
 
 	for (uint32_t k = 0; k < ly(im, LAYER_SYMBOL)->exact_cap; k++)
 		if (!s[k].key)
@@ -436,7 +436,7 @@ static void m_names_count(struct image *im) { ly(im, LAYER_NAME)->n = 0x40000000
 
 static void m_module_ids_full(struct image *im)
 {
-	struct hashtab_slot *s = arr(im, im->h.module_ids);
+	struct hashtab_slot *s = arr(im, im->h.off[TABLE_ARRAY_MODULE_IDS]);
 
 	for (uint32_t k = 0; k < im->h.module_ids_cap; k++)
 		if (!s[k].key)
@@ -612,6 +612,54 @@ static void test_reject(gconstpointer data)
 	g_assert_true(g_file_get_contents(path, &got, &len, NULL));
 	g_assert_cmpmem(got, len, good, g_bytes_get_size(good_image));
 	g_free(im.b);
+	modalias_ctx_unref(ctx);
+	remove_tree(tmp);
+}
+
+/* Every array of the description (table-private.h), its offset past the
+ * end of the file: refused, the message naming the array.  The loader's
+ * bounds check is one walk over the description: an array added to it is
+ * checked, in every layer, whether the layer has it or not. */
+static unsigned int every_array_at;
+
+static void m_array_offset(struct image *im)
+{
+	unsigned int i = every_array_at;
+
+	if (i < TABLE_ARRAY_MAX)
+		im->h.off[i] = im->len + CACHE_ALIGN;
+	else
+		im->h.layers[(i - TABLE_ARRAY_MAX) / LAYER_ARRAY_MAX].off[(i - TABLE_ARRAY_MAX) % LAYER_ARRAY_MAX] =
+			im->len + CACHE_ALIGN;
+}
+
+static void test_reject_every_array(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	g_autofree char *path = cache_file(tmp, moddir);
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *names;
+
+	g_assert_cmpint(modalias_table_new(ctx, &names), ==, 0);
+	for (every_array_at = 0; every_array_at < ARRAY_MAX; every_array_at++) {
+		g_autofree char *want = NULL;
+		struct modalias_table *t = NULL;
+		struct table_array a;
+		struct image im;
+
+		table_array_get(names, every_array_at, &a);
+		want = g_strdup_printf(a.layer == LAYER_MAX ? "damaged index cache (%s: " : ": %s: ", a.name);
+		image_make(&im, m_array_offset, true);
+		write_file(path, im.b, im.len);
+		test_log_clear();
+		g_assert_cmpint(modalias_table_new_from_cache(ctx, path, moddir, &t), ==, -EINVAL);
+		if (!strstr(test_log_text(), want) || !strstr(test_log_text(), "past the end of the file"))
+			g_error("array %u (%s, layer %u): wanted '%s' in '%s'", every_array_at, a.name, a.layer, want,
+				test_log_text());
+		g_free(im.b);
+	}
+	g_test_message("%u arrays, each refused past the end of the file", ARRAY_MAX);
+	modalias_table_unref(names);
 	modalias_ctx_unref(ctx);
 	remove_tree(tmp);
 }
@@ -1077,6 +1125,7 @@ int main(int argc, char **argv)
 
 		g_test_add_data_func(name, &reject_rows[i], test_reject);
 	}
+	g_test_add_func("/cache/reject/every-array", test_reject_every_array);
 	for (size_t i = 0; i < G_N_ELEMENTS(use_rows); i++) {
 		g_autofree char *name = g_strdup_printf("/cache/checked-in-use/%s", use_rows[i].name);
 
