@@ -12,10 +12,14 @@
  * Nothing in it is believed: a cache is used only where shared/path-trust
  * allows (no other user could have written it or a directory above it),
  * and only after its checksum and a check of every offset, count and index
- * that is not checked where it is used (index.c).  A damaged or stale
- * cache is rebuilt: a new file made in the checked directory, renamed over
- * it.  This file never follows a path twice: what was checked is the
+ * that is not checked where it is used (lookup.c, hashtab.c).  A damaged or
+ * stale cache is rebuilt: a new file made in the checked directory, renamed
+ * over it.  This file never follows a path twice: what was checked is the
  * descriptor that is used.
+ *
+ * It walks a table's arrays only through their description (table-private.h)
+ * and builds tables only through table.c: it may not know how a table is
+ * filled or an index built.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -386,27 +390,6 @@ MODALIAS_EXPORT int modalias_table_save(struct modalias_table *t, const char *pa
 	return r;
 }
 
-/* ---- mapping --------------------------------------------------------------- */
-
-int table_source_stamp(const char *dir, const char *name, struct source *src)
-{
-	char path[4096];
-	struct stat st;
-
-	memset(src, 0, sizeof(*src));
-	snprintf(src->name, sizeof(src->name), "%s", name);
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-		return -ENAMETOOLONG;
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno; /* absent: all zero */
-	src->size = (uint64_t)st.st_size;
-	src->mtime_sec = (int64_t)st.st_mtim.tv_sec;
-	src->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
-	src->ino = (uint64_t)st.st_ino;
-	src->present = 1;
-	return 0;
-}
-
 /* ---- checking a cache ----------------------------------------------------- */
 
 /* What a check found wrong, for the one message: "damaged index cache
@@ -444,7 +427,7 @@ static const char *const layer_names[LAYER_MAX] = {
 };
 
 /* A table that lookups probe: its capacity a power of two.  What its slots
- * hold is checked where it is used (index.c, hashtab.c): a probe stops
+ * hold is checked where it is used (lookup.c, hashtab.c): a probe stops
  * after CAP slots, a run of ids at the end of the array, a chain after N
  * steps, a slot's string offset and pattern number are compared with the
  * pool and the layer. */
@@ -577,7 +560,7 @@ static bool patterns_in_range(const void *pats, uint32_t n, uint32_t pool_len, u
  * strings and modules; and the module ids' numbers (their slots are
  * checked by table_own(): only a change of the table walks them).  What
  * only lookups follow (the slots of the index tables, runs and chains of
- * ids) is checked where it is read, in index.c: there every probe, run and
+ * ids) is checked where it is read, in lookup.c: there every probe, run and
  * chain is bounded. */
 static bool contents_ok(struct check *c, const struct cache_header *h)
 {

@@ -1,6 +1,10 @@
 /*
- * libmodalias - alias tables, internals shared by table.c, index.c and the
- * tests
+ * libmodalias - alias tables inside: the table, its layers (kmod's
+ * sources), patterns and modules, the description of its arrays, and the
+ * calls between table.c, table-arrays.c, stamp.c, index.c, lookup.c and
+ * cache.c (and the tests, through the uninstalled twin library).  Calls go
+ * one way: cache.c -> table.c -> index.c -> table-arrays.c; lookup.c ->
+ * index.c.  It holds no code but small accessors.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,6 +14,7 @@
 #include <stdint.h>
 
 #include "hashtab.h"
+#include "index-private.h"
 #include "libmodalias-private.h"
 #include "strpool.h"
 
@@ -24,7 +29,7 @@
 #define KMOD_KEY_MAX 4096
 #define KMOD_NORMALIZE_MAX (KMOD_KEY_MAX - 1)
 
-/* kmod's alias_normalize(): '-' → '_' outside brackets; a stray ']' or an
+/* kmod's alias_normalize() (index.c): '-' → '_' outside brackets; a stray ']' or an
  * unterminated '[' is -EINVAL; cut at KMOD_NORMALIZE_MAX bytes as kmod
  * does.  out has room for len + 1 bytes. */
 int alias_normalize(const char *in, size_t len, char *out, size_t *out_len);
@@ -32,7 +37,7 @@ int alias_normalize(const char *in, size_t len, char *out, size_t *out_len);
 /* The sources of kmod_module_new_from_lookup().  These numbers are where
  * each is stored (an index cache keeps them); the order in which lookups
  * try them — kmod's, the first one that matches wins — is lookup_order[]
- * in index.c. */
+ * in lookup.c. */
 enum layer_id {
 	LAYER_CONFIG,        /* modprobe.d "alias" (fnmatch, config order) */
 	LAYER_NAME,          /* modules.dep: a module's own name (exact) */
@@ -66,42 +71,6 @@ struct module {
 	uint32_t prio; /* place in modules.order, UINT32_MAX when absent */
 	uint32_t seen; /* order of first appearance */
 	bool builtin;
-};
-
-/* The index of one layer: see index.c.  A bucket's members are a run of
- * ids; the last has ID_LAST set. */
-#define ID_LAST 0x80000000u
-#define ID_LIBC 0x40000000u
-#define ID_MASK 0x3fffffffu
-
-#define TRI_BLOOM_WORDS 1024
-
-struct slot {
-	uint32_t key; /* 0: free */
-	uint32_t first;
-};
-
-struct index {
-	bool built;
-	/* anchored: patterns grouped by their literal prefix */
-	struct slot *prefix;
-	unsigned int prefix_cap;
-	uint8_t *prefix_len_present; /* [max_prefix + 1] */
-	uint32_t max_prefix;
-	uint16_t max_prefix_first[256]; /* longest prefix by first byte */
-	bool wild_first_anchored;      /* a pattern with an empty prefix */
-	bool wild_first;               /* a floating pattern starting with a wildcard */
-	uint8_t float_first[256];      /* floating patterns (exact: names) exist with this first byte */
-	uint32_t exact_max_len;        /* exact layers: the longest name */
-	/* floating: patterns keyed by a rare trigram of their literal text */
-	struct slot *tri;
-	unsigned int tri_cap;
-	uint64_t *tri_bloom; /* [TRI_BLOOM_WORDS]: 65536 bits */
-	uint32_t *ids;
-	/* exact layers: name → first pattern, chained through ids */
-	struct hashtab exact;
-	size_t bytes;
-	unsigned int n_anchored, n_floating;
 };
 
 struct layer {
@@ -211,13 +180,21 @@ void table_arrays_release(struct modalias_table *t);
  * cannot be added to. */
 int table_own(struct modalias_table *t);
 
-const char *table_module_name(const struct modalias_table *t, uint32_t id);
-const char *table_origin_name(const struct modalias_table *t, uint32_t origin);
+static inline const char *table_module_name(const struct modalias_table *t, uint32_t id)
+{
+	return t->pool.buf + t->modules[id].name;
+}
+
+static inline const char *table_origin_name(const struct modalias_table *t, uint32_t origin)
+{
+	return origin < t->n_origins ? t->pool.buf + t->origins[origin] : "";
+}
+
 int table_default_dir(char **ret);
 /* (Re)builds the index of every layer that changed. */
 int table_build(struct modalias_table *t);
 /* Frees the index of layer L (what of it is not in a mapping). */
 void index_free(struct modalias_table *t, enum layer_id l);
 size_t table_index_bytes(const struct modalias_table *t);
-/* cache.c */
+/* stamp.c: the identity of DIR/NAME now (all zero when it is absent). */
 int table_source_stamp(const char *dir, const char *name, struct source *src);

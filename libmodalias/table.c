@@ -1,7 +1,13 @@
 /*
- * libmodalias - alias tables: modules.alias, the builtin aliases, the
- * module order, module names, symbols and modprobe.d, with kmod's lookup
- * semantics; loading and the data they are kept in
+ * libmodalias - alias tables: the table object, and what fills it — a
+ * module directory (modules.alias, the builtin aliases, the module order,
+ * module names, symbols), modprobe.d through libkmod, patterns added one by
+ * one — each line into the layer of kmod's source it belongs to; and what
+ * a module name is.
+ *
+ * It adds to a table and asks index.c to index it; it may not read or
+ * write an index cache (cache.c maps tables; a mapped table is made ours
+ * by table_own() before it changes) nor look anything up (lookup.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,52 +16,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/utsname.h>
 
-
+#include "kmod-dl.h"
 #include "libmodalias-private.h"
+#include "maps-private.h"
 #include "read-file.h"
 #include "table-private.h"
-#include "kmod-dl.h"
-#include "maps-private.h"
 
-/* ---- normalisation: kmod's alias_normalize() ------------------------------ */
+/* ---- modules ------------------------------------------------------------ */
 
-int alias_normalize(const char *in, size_t len, char *out, size_t *out_len)
+/*
+ * What libkmod takes as a module name, checked before any libkmod call.
+ * kmod_module_new_from_name() normalises a name the way the kernel does
+ * ('-' becomes '_', and the name ends at the first '.') into a PATH_MAX
+ * buffer, silently cut at PATH_MAX - 1 bytes, and then builds paths such
+ * as /sys/module/NAME/initstate in PATH_MAX buffers:
+ * kmod_module_get_initstate() of libkmod 30 and older writes past its
+ * buffer for a name of PATH_MAX - 12 bytes or more (fixed in kmod 31).
+ * A module is the file NAME.ko and the directory /sys/module/NAME, so a
+ * name is one path component: at most NAME_MAX bytes, no '/', no control
+ * character (it is written to logs), and not empty once normalised.
+ */
+int module_name_check(const char *name, size_t len, const char **why)
 {
-	size_t i;
-
-	/* kmod's loop bound; a bracket may carry i past it, as in kmod */
-	for (i = 0; i < len && i < KMOD_NORMALIZE_MAX; i++) {
-		char c = in[i];
-
-		switch (c) {
-		case '-':
-			out[i] = '_';
-			break;
-		case ']':
+	len = strnlen(name, len < NAME_MAX + 1 ? len : NAME_MAX + 1);
+	*why = NULL;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	if (len == 0 || name[0] == '.') {
+		*why = "empty (kmod's names end at the first '.')";
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] == '/') {
+			*why = "it has a '/'";
 			return -EINVAL;
-		case '[':
-			while (i < len && in[i] != ']') {
-				out[i] = in[i];
-				i++;
-			}
-			if (i >= len)
-				return -EINVAL;
-			out[i] = ']';
-			break;
-		default:
-			out[i] = c;
+		}
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
+			*why = "it has a control character";
+			return -EINVAL;
 		}
 	}
-	out[i] = '\0';
-	if (out_len)
-		*out_len = i;
 	return 0;
 }
 
-/* ---- modules ------------------------------------------------------------ */
 
 static void modname_normalize(const char *in, size_t len, char *out, size_t *out_len)
 {
@@ -105,11 +110,6 @@ static int module_id(struct modalias_table *t, const char *name, size_t len, uin
 	return 0;
 }
 
-const char *table_module_name(const struct modalias_table *t, uint32_t id)
-{
-	return t->pool.buf + t->modules[id].name;
-}
-
 /* ---- layers --------------------------------------------------------------- */
 
 static int layer_add(struct modalias_table *t, enum layer_id l, const char *pattern,
@@ -150,11 +150,6 @@ static uint32_t origin_add(struct modalias_table *t, const char *name)
 	t->origins = n;
 	t->origins[t->n_origins] = off;
 	return t->n_origins++;
-}
-
-const char *table_origin_name(const struct modalias_table *t, uint32_t origin)
-{
-	return origin < t->n_origins ? t->pool.buf + t->origins[origin] : "";
 }
 
 /* Adds pattern → module to a layer, normalised; logs a bad pattern with
