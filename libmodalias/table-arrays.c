@@ -2,7 +2,9 @@
  * libmodalias - the arrays of a table, walked from their one description
  * (TABLE_ARRAYS and LAYER_ARRAYS in table-private.h): each array's pointer
  * and count read and set, the table's arrays freed, and table_own(), which
- * copies a table mapped from an index cache to the heap before it changes.
+ * copies a table mapped from an index cache to the heap before it changes
+ * (the whole table, or its own arrays and the layers that change, the
+ * others left in the mapping).
  *
  * It knows no array by name: what is true of one array (how the cache
  * checks it, how the index builds it) is said where that is done.  It
@@ -117,25 +119,40 @@ void table_arrays_release(struct modalias_table *t)
 	t->mapping_size = 0;
 }
 
-int table_own(struct modalias_table *t)
+int table_changeable(struct modalias_table *t)
 {
-	struct modalias_table c;
-	unsigned int i;
-
-	if (!t->mapping)
-		return 0;
 	/* hashtab_add() probes until a free slot */
-	if (!hashtab_ok(&t->module_ids, t->pool.len, t->n_modules)) {
+	if (in_mapping(t, t->module_ids.slots) && !hashtab_ok(&t->module_ids, t->pool.len, t->n_modules)) {
 		err(t->ctx, "damaged index cache (module names: a slot out of range, or none free)\n");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int table_own_layers(struct modalias_table *t, unsigned int layers)
+{
+	struct modalias_table c;
+	bool still_mapped = false;
+	unsigned int i;
+	int r;
+
+	if (!t->mapping)
+		return 0;
+	if ((r = table_changeable(t)) < 0)
+		return r;
 	c = *t;
 	for (i = 0; i < ARRAY_MAX; i++) {
 		struct table_array a;
 		void *p = NULL;
 
 		table_array_get(t, i, &a);
-		if (a.p && a.count) {
+		if (!in_mapping(t, a.p))
+			continue; /* on the heap already, or none */
+		if (a.layer != LAYER_MAX && !(layers & 1u << a.layer)) {
+			still_mapped = true;
+			continue;
+		}
+		if (a.count) {
 			p = malloc(a.count * a.size);
 			if (!p)
 				break;
@@ -144,18 +161,27 @@ int table_own(struct modalias_table *t)
 		table_array_set(&c, i, p);
 	}
 	if (i < ARRAY_MAX) {
-		/* free what was copied; the table stays mapped */
+		/* free what was copied; the table stays as it was */
 		while (i-- > 0) {
-			struct table_array a;
+			struct table_array copy, was;
 
-			table_array_get(&c, i, &a);
-			free(a.p);
+			table_array_get(&c, i, &copy);
+			table_array_get(t, i, &was);
+			if (copy.p != was.p)
+				free(copy.p);
 		}
 		return -ENOMEM;
 	}
-	munmap(t->mapping, t->mapping_size);
-	c.mapping = NULL;
-	c.mapping_size = 0;
+	if (!still_mapped) {
+		munmap(t->mapping, t->mapping_size);
+		c.mapping = NULL;
+		c.mapping_size = 0;
+	}
 	*t = c;
 	return 0;
+}
+
+int table_own(struct modalias_table *t)
+{
+	return table_own_layers(t, LAYERS_ALL);
 }

@@ -51,6 +51,12 @@ enum layer_id {
 	LAYER_MAX,
 };
 
+#define LAYERS_ALL ((1u << LAYER_MAX) - 1)
+/* What the configuration fills (modprobe.d, modalias.conf's blacklist), in
+ * each process that reads it: small layers, built on the heap beside a
+ * table mapped from an index cache, whose other layers stay mapped. */
+#define LAYERS_CONFIG (1u << LAYER_CONFIG | 1u << LAYER_COMMAND | 1u << LAYER_BLACKLIST)
+
 static inline bool layer_is_exact(enum layer_id l)
 {
 	return l == LAYER_NAME || l == LAYER_SYMBOL || l == LAYER_COMMAND || l == LAYER_BUILTIN_NAME ||
@@ -179,6 +185,13 @@ void table_arrays_release(struct modalias_table *t);
  * to the heap, the mapping dropped; -EINVAL (logged) when its module ids
  * cannot be added to. */
 int table_own(struct modalias_table *t);
+/* The same for the table's own arrays and the layers in LAYERS (a mask of
+ * 1 << enum layer_id) only: the other layers' arrays stay in the mapping,
+ * which is dropped when nothing is left in it. */
+int table_own_layers(struct modalias_table *t, unsigned int layers);
+/* 0 when T may be changed; -EINVAL (logged) when it was mapped from an
+ * index cache whose module ids cannot be added to (table_own*() ask it). */
+int table_changeable(struct modalias_table *t);
 
 static inline const char *table_module_name(const struct modalias_table *t, uint32_t id)
 {

@@ -634,18 +634,36 @@ static void kmod_log_bridge(void *data, int priority, const char *file, int line
 	free(msg);
 }
 
+/* One modprobe.d entry into layer L.  The first makes the table's own
+ * arrays and the configuration's layers ours (a table mapped from an index
+ * cache keeps its other layers mapped) and names their origin.  An entry
+ * that is not one is logged and skipped: kmod would not match it either. */
+static int add_config(struct modalias_table *t, enum layer_id l, const char *pattern, const char *module,
+		      uint32_t *origin)
+{
+	int r;
+
+	if (*origin == UINT32_MAX) {
+		if ((r = table_own_layers(t, LAYERS_CONFIG)) < 0)
+			return r;
+		*origin = origin_add(t, "modprobe.d");
+	}
+	r = add_pattern(t, l, pattern, strlen(pattern), module, strlen(module), *origin, 0);
+	return r == -EINVAL ? 0 : r;
+}
+
 MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 					       const char *const *config_paths)
 {
 	const char *dir;
 	struct kmod_ctx *kctx;
 	struct kmod_config_iter *iter;
-	uint32_t origin;
+	uint32_t origin = UINT32_MAX; /* none yet: nothing added */
 	int r = 0;
 
 	if (!t)
 		return -EINVAL;
-	if ((r = table_own(t)) < 0)
+	if ((r = table_changeable(t)) < 0)
 		return r;
 	dir = t->dir ? t->pool.buf + t->dir : NULL;
 	r = kmod_dl_open();
@@ -659,17 +677,10 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		return -ENOMEM;
 	}
 	kmod_dl.kmod_set_log_fn(kctx, kmod_log_bridge, t);
-	origin = origin_add(t, "modprobe.d");
 	iter = kmod_dl.kmod_config_get_aliases(kctx);
-	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
-		const char *pattern = kmod_dl.kmod_config_iter_get_key(iter);
-		const char *module = kmod_dl.kmod_config_iter_get_value(iter);
-
-		r = add_pattern(t, LAYER_CONFIG, pattern, strlen(pattern), module, strlen(module),
-				origin, 0);
-		if (r == -EINVAL)
-			r = 0; /* logged; kmod would not match it either */
-	}
+	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter))
+		r = add_config(t, LAYER_CONFIG, kmod_dl.kmod_config_iter_get_key(iter),
+			       kmod_dl.kmod_config_iter_get_value(iter), &origin);
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);
 	/* install and remove commands make their module names resolvable */
@@ -677,10 +688,8 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		iter = k == 0 ? kmod_dl.kmod_config_get_install_commands(kctx) : kmod_dl.kmod_config_get_remove_commands(kctx);
 		while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
 			const char *module = kmod_dl.kmod_config_iter_get_key(iter);
-			r = add_pattern(t, LAYER_COMMAND, module, strlen(module), module, strlen(module),
-					origin, 0);
-			if (r == -EINVAL)
-				r = 0;
+
+			r = add_config(t, LAYER_COMMAND, module, module, &origin);
 		}
 		if (iter)
 			kmod_dl.kmod_config_iter_free_iter(iter);
@@ -689,9 +698,8 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	iter = r >= 0 ? kmod_dl.kmod_config_get_blacklists(kctx) : NULL;
 	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
 		const char *module = kmod_dl.kmod_config_iter_get_key(iter);
-		r = add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), origin, 0);
-		if (r == -EINVAL)
-			r = 0;
+
+		r = add_config(t, LAYER_BLACKLIST, module, module, &origin);
 	}
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);
@@ -707,7 +715,7 @@ MODALIAS_EXPORT int modalias_table_add_blacklist(struct modalias_table *t, const
 
 	if (!t || !module || !*module)
 		return -EINVAL;
-	if ((r = table_own(t)) < 0)
+	if ((r = table_own_layers(t, 1u << LAYER_BLACKLIST)) < 0)
 		return r;
 	return add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), 0, 0);
 }

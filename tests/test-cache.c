@@ -664,6 +664,91 @@ static void test_reject_every_array(void)
 	remove_tree(tmp);
 }
 
+/* ---- modprobe.d on a mapped table ----------------------------------------------- */
+
+/* Whether array I of T lies in T's mapping. */
+static bool array_mapped(const struct modalias_table *t, unsigned int i)
+{
+	struct table_array a;
+	uintptr_t p, start = (uintptr_t)t->mapping;
+
+	table_array_get(t, i, &a);
+	p = (uintptr_t)a.p;
+	return t->mapping && a.p && p >= start && p - start < t->mapping_size;
+}
+
+/* A cached table given a modprobe.d configuration builds the configuration's
+ * layers (aliases, commands, blacklist) and copies its own arrays (strings,
+ * modules) to the heap; the big layers of the module directory stay mapped;
+ * it answers as the uncached table given the same configuration, and as
+ * that one again after a change that copies the rest.  A configuration with
+ * nothing in it copies nothing. */
+static void test_config_mapped(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	g_autofree char *conf = g_build_filename(tmp, "test.conf", NULL);
+	g_autofree char *empty = g_build_filename(tmp, "empty.conf", NULL);
+	const char *paths[] = { conf, NULL }, *empty_paths[] = { empty, NULL };
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_table *text, *cached;
+	g_autoptr(GPtrArray) queries = g_ptr_array_new();
+	g_autoptr(GPtrArray) want = NULL;
+	unsigned int in_mapping = 0;
+
+	g_assert_true(g_file_set_contents(conf, "alias pci:v00008086d000010D3* e1000-custom\nalias my-alias snd-dummy\n"
+					  "blacklist pcspkr\ninstall pcspkr /bin/true\n", -1, NULL));
+	g_assert_true(g_file_set_contents(empty, "options snd-pcsp index=-2\n", -1, NULL));
+	for (guint i = 0; i < sweep_queries->len; i++)
+		g_ptr_array_add(queries, g_ptr_array_index(sweep_queries, i));
+	g_ptr_array_add(queries, (gpointer)"my-alias");
+	g_ptr_array_add(queries, (gpointer)"pcspkr");
+	g_assert_cmpint(modalias_table_open(ctx, moddir, tmp, &cached), ==, 0);
+	modalias_table_unref(cached);
+	g_assert_cmpint(modalias_table_open(ctx, moddir, tmp, &cached), ==, 0);
+	g_assert_nonnull(cached->mapping);
+	/* nothing to add: nothing copied */
+	g_assert_cmpint(modalias_table_load_config(cached, empty_paths), ==, 0);
+	for (unsigned int i = 0; i < ARRAY_MAX; i++) {
+		struct table_array a;
+
+		table_array_get(cached, i, &a);
+		g_assert_true(!a.p || array_mapped(cached, i));
+	}
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &text), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(text, paths), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(cached, paths), ==, 0);
+	want = answers_of(text, queries);
+	g_assert_cmpuint(mismatches(cached, queries, want), ==, 0);
+	g_assert_true(modalias_table_is_blacklisted(cached, "pcspkr"));
+	g_assert_nonnull(cached->mapping);
+	for (unsigned int i = 0; i < ARRAY_MAX; i++) {
+		struct table_array a;
+		bool copied;
+
+		table_array_get(cached, i, &a);
+		copied = a.layer == LAYER_MAX || a.layer == LAYER_CONFIG || a.layer == LAYER_COMMAND ||
+			 a.layer == LAYER_BLACKLIST;
+		if (a.p && array_mapped(cached, i) == copied)
+			g_error("array %u (%s, layer %u): %s", i, a.name, a.layer,
+				copied ? "left in the mapping" : "copied");
+		in_mapping += !copied && a.p;
+	}
+	g_test_message("%u arrays of the module directory's layers left mapped", in_mapping);
+	/* a change of a big layer copies the rest */
+	g_assert_cmpint(modalias_table_add(text, "acme:x*", "acme"), ==, 0);
+	g_assert_cmpint(modalias_table_add(cached, "acme:x*", "acme"), ==, 0);
+	g_assert_null(cached->mapping);
+	g_ptr_array_add(queries, (gpointer)"acme:xyz");
+	g_ptr_array_unref(want);
+	want = answers_of(text, queries);
+	g_assert_cmpuint(mismatches(cached, queries, want), ==, 0);
+	g_assert_cmpstr(test_log_text(), ==, "");
+	modalias_table_unref(cached);
+	modalias_table_unref(text);
+	modalias_ctx_unref(ctx);
+	remove_tree(tmp);
+}
+
 /* ---- trust: a forged cache ----------------------------------------------------- */
 
 /* A cache that root would take for moddir's, but that sends the e1000
@@ -1120,6 +1205,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cache/round-trip", test_round_trip);
 	g_test_add_func("/cache/stale", test_stale);
 	g_test_add_func("/cache/skipped-lines", test_skipped);
+	g_test_add_func("/cache/config-on-mapped", test_config_mapped);
 	for (size_t i = 0; i < G_N_ELEMENTS(reject_rows); i++) {
 		g_autofree char *name = g_strdup_printf("/cache/reject/%s", reject_rows[i].name);
 
