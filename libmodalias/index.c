@@ -18,9 +18,9 @@
  * too is kmod's normalisation, the form both patterns and queries are
  * indexed and looked up in.
  *
- * It reads a table's patterns and strings and writes only the index's own
- * arrays (LAYER_ARRAYS rows of INDEX); it calls nothing above it (table.c,
- * lookup.c, cache.c).
+ * It changes nothing of a table but the index's own arrays (LAYER_ARRAYS
+ * rows of INDEX), and gives back the room its patterns and strings no
+ * longer need; it calls nothing above it (table.c, lookup.c, cache.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -113,7 +113,8 @@ struct modalias_table {
 	/* malformed lines skipped reading the sources (kept in the index cache,
 	 * so that a cached open reports them as a fresh one does) */
 	uint32_t skipped;
-	/* a table mapped from an index cache: its arrays point into this */
+	/* a table mapped from an index cache: the arrays not yet copied out
+	 * (table_own*()) point into this */
 	void *mapping;
 	size_t mapping_size;
 };

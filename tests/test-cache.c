@@ -7,10 +7,14 @@
  *    instantiated, builtin aliases, module names) answers the same, patterns
  *    and origins included, from the cache as from the text;
  *  - stale: each source file changed makes the cache rebuilt;
+ *  - modprobe.d on a mapped table: the configuration's layers built on the
+ *    heap, the module directory's left mapped, the answers the uncached
+ *    table's;
  *  - rejections: one row per check of the loader (magic, version, sizes,
  *    file size, checksum, each array out of bounds or misaligned, each index
  *    out of range, a capacity not a power of two), each resealed with a
- *    good checksum where the row is about the structure;
+ *    good checksum where the row is about the structure; and every array of
+ *    the table's description (table-private.h) past the end of the file;
  *  - checked in use: damage the loader lets through because lookups check
  *    it where they read it (ids a gigabyte out, runs that never end, a
  *    chain that loops, slots past the arrays, tables without a free slot):
