@@ -32,8 +32,8 @@ void table_array_get(const struct modalias_table *t, unsigned int i, struct tabl
 		switch ((enum table_array_id)i) {
 #define X(id, name_, ptr, type, count_, in, of)                                                              \
 	case TABLE_ARRAY_##id:                                                                              \
-		*a = (struct table_array){ .name = name_, .size = sizeof(type),                                \
-					   .of_index = OF_##of, .layer = LAYER_MAX, .p = ptr, .count = count_ }; \
+		*a = (struct table_array){ .name = (name_), .size = sizeof(type), .of_index = OF_##of,     \
+					   .layer = LAYER_MAX, .p = (ptr), .count = (count_) };               \
 		return;
 			TABLE_ARRAYS(X)
 #undef X
@@ -49,9 +49,8 @@ void table_array_get(const struct modalias_table *t, unsigned int i, struct tabl
 		switch ((enum layer_array_id)((i - TABLE_ARRAY_MAX) % LAYER_ARRAY_MAX)) {
 #define X(id, name_, ptr, type, count_, in, of)                                                              \
 	case LAYER_ARRAY_##id:                                                                              \
-		*a = (struct table_array){ .name = name_, .size = sizeof(type),                                \
-					   .of_index = OF_##of, .layer = l, .p = ptr,                         \
-					   .count = IN_##in ? count_ : 0 };                                   \
+		*a = (struct table_array){ .name = (name_), .size = sizeof(type), .of_index = OF_##of,     \
+					   .layer = l, .p = (ptr), .count = (IN_##in) ? (count_) : 0 };       \
 		return;
 			LAYER_ARRAYS(X)
 #undef X
@@ -68,7 +67,7 @@ void table_array_set(struct modalias_table *t, unsigned int i, void *p)
 		switch ((enum table_array_id)i) {
 #define X(id, name_, ptr, ...)                                                                               \
 	case TABLE_ARRAY_##id:                                                                              \
-		ptr = p;                                                                                    \
+		(ptr) = p;                                                                                  \
 		return;
 			TABLE_ARRAYS(X)
 #undef X
@@ -82,7 +81,7 @@ void table_array_set(struct modalias_table *t, unsigned int i, void *p)
 		switch ((enum layer_array_id)((i - TABLE_ARRAY_MAX) % LAYER_ARRAY_MAX)) {
 #define X(id, name_, ptr, ...)                                                                               \
 	case LAYER_ARRAY_##id:                                                                              \
-		ptr = p;                                                                                    \
+		(ptr) = p;                                                                                  \
 		return;
 			LAYER_ARRAYS(X)
 #undef X
