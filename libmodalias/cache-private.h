@@ -5,8 +5,9 @@
  * code but the checksum's declaration.
  *
  * The file: this header, then the arrays of struct modalias_table as they
- * are in memory, each at an offset that is a multiple of 8 and named by the
- * header.  Every byte after the first CACHE_CHECKED_FROM is covered by the
+ * are in memory (every array of TABLE_ARRAYS and LAYER_ARRAYS, in their
+ * order), each at an offset that is a multiple of CACHE_ALIGN and named by
+ * the header.  Every byte after the first CACHE_CHECKED_FROM is covered by the
  * checksum; the bytes before it are compared as they are.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -21,6 +22,7 @@
 #define CACHE_MAGIC "libmodalias-idx"
 #define CACHE_VERSION 6
 #define CACHE_BOM 0x01020304u
+#define CACHE_ALIGN 8 /* of every array: at least any element's alignment */
 
 struct cache_layer {
 	uint32_t n, max_prefix, prefix_cap, tri_cap, exact_n, exact_cap, n_anchored, n_floating;
@@ -28,7 +30,7 @@ struct cache_layer {
 	uint32_t pad; /* cppcheck-suppress unusedStructMember ; the file's layout: 8-byte aligned */
 	uint16_t max_prefix_first[256];
 	uint8_t float_first[256];
-	uint64_t patterns, prefix, prefix_len_present, tri, ids, exact, bloom;
+	uint64_t off[LAYER_ARRAY_MAX]; /* where the layer's arrays are, as LAYER_ARRAYS lists them */
 };
 
 struct cache_header {
@@ -37,12 +39,12 @@ struct cache_header {
 	uint32_t crc[3];  /* cache_checksum() of the bytes from CACHE_CHECKED_FROM to the end */
 	uint32_t pad0;    /* cppcheck-suppress unusedStructMember ; 0 */
 	/* covered by the checksum from here on */
-	uint32_t sizes[5]; /* pattern, slot, map_slot, module, source */
-	uint32_t n_modules, n_ordered, n_origins, dir, module_map_n, module_map_cap, n_sources;
+	uint32_t sizes[5]; /* pattern, slot, hashtab_slot, module, source */
+	uint32_t n_modules, n_ordered, n_origins, dir, module_ids_n, module_ids_cap, n_sources;
 	uint32_t skipped; /* malformed lines skipped when the sources were read */
 	uint32_t pad1;    /* cppcheck-suppress unusedStructMember ; 0: the next field is 8-byte aligned */
 	uint64_t file_size, pool_len;
-	uint64_t pool, modules, module_map, origins;
+	uint64_t off[TABLE_ARRAY_MAX]; /* where the table's own arrays are, as TABLE_ARRAYS lists them */
 	struct source sources[TABLE_SOURCES_MAX];
 	struct cache_layer layers[LAYER_MAX];
 };

@@ -12,10 +12,14 @@
  * Nothing in it is believed: a cache is used only where shared/path-trust
  * allows (no other user could have written it or a directory above it),
  * and only after its checksum and a check of every offset, count and index
- * that is not checked where it is used (index.c).  A damaged or stale
- * cache is rebuilt: a new file made in the checked directory, renamed over
- * it.  This file never follows a path twice: what was checked is the
+ * that is not checked where it is used (lookup.c, hashtab.c).  A damaged or
+ * stale cache is rebuilt: a new file made in the checked directory, renamed
+ * over it.  This file never follows a path twice: what was checked is the
  * descriptor that is used.
+ *
+ * It walks a table's arrays only through their description (table-private.h)
+ * and builds tables only through table.c: it may not know how a table is
+ * filled or an index built.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -43,7 +47,7 @@ static void header_sizes(uint32_t *sizes)
 {
 	sizes[0] = sizeof(struct pattern);
 	sizes[1] = sizeof(struct slot);
-	sizes[2] = sizeof(struct map_slot);
+	sizes[2] = sizeof(struct hashtab_slot);
 	sizes[3] = sizeof(struct module);
 	sizes[4] = sizeof(struct source);
 }
@@ -139,23 +143,103 @@ void cache_checksum(const void *data, size_t len, uint32_t crc[3])
 		crc[i] = ~crc[i];
 }
 
+/* ---- the header's scalars --------------------------------------------------- */
+
+/* The numbers of a table that are not arrays, and the header's field for
+ * each: copied into the header when a cache is written, back into the
+ * table when it is mapped. */
+#define TABLE_SCALARS(X)                                                                                   \
+	X(n_modules, t->n_modules) X(n_ordered, t->n_ordered) X(n_origins, t->n_origins) X(dir, t->dir)     \
+	X(module_ids_n, t->module_ids.n) X(module_ids_cap, t->module_ids.cap) X(n_sources, t->n_sources)    \
+	X(skipped, t->skipped) X(pool_len, t->pool.len)
+#define LAYER_SCALARS(X)                                                                                   \
+	X(n, ly->n) X(max_prefix, ix->max_prefix) X(prefix_cap, ix->prefix_cap) X(tri_cap, ix->tri_cap)     \
+	X(exact_n, ix->exact.n) X(exact_cap, ix->exact.cap) X(n_anchored, ix->n_anchored)                   \
+	X(n_floating, ix->n_floating) X(wild_first, ix->wild_first)                                          \
+	X(wild_first_anchored, ix->wild_first_anchored) X(exact_max_len, ix->exact_max_len)
+
+#define TO_HEADER(field, value) h->field = value;
+#define TO_LAYER(field, value) c->field = value;
+#define FROM_HEADER(field, value) value = h->field;
+#define FROM_LAYER(field, value) value = c->field;
+
+static void scalars_to_header(const struct modalias_table *t, struct cache_header *h)
+{
+	TABLE_SCALARS(TO_HEADER)
+	memcpy(h->sources, t->sources, sizeof(h->sources));
+	for (unsigned int l = 0; l < LAYER_MAX; l++) {
+		const struct layer *ly = &t->layers[l];
+		const struct index *ix = &ly->index;
+		struct cache_layer *c = &h->layers[l];
+
+		LAYER_SCALARS(TO_LAYER)
+		memcpy(c->max_prefix_first, ix->max_prefix_first, sizeof(c->max_prefix_first));
+		memcpy(c->float_first, ix->float_first, sizeof(c->float_first));
+	}
+}
+
+/* The header's numbers into T, a table without arrays yet; what follows
+ * from them (capacities) too. */
+static void scalars_from_header(struct modalias_table *t, const struct cache_header *h)
+{
+	TABLE_SCALARS(FROM_HEADER)
+	memcpy(t->sources, h->sources, sizeof(t->sources));
+	t->cap_modules = t->n_modules;
+	t->pool.cap = t->pool.len;
+	for (unsigned int l = 0; l < LAYER_MAX; l++) {
+		struct layer *ly = &t->layers[l];
+		struct index *ix = &ly->index;
+		const struct cache_layer *c = &h->layers[l];
+
+		LAYER_SCALARS(FROM_LAYER)
+		memcpy(ix->max_prefix_first, c->max_prefix_first, sizeof(ix->max_prefix_first));
+		memcpy(ix->float_first, c->float_first, sizeof(ix->float_first));
+		ly->cap = ly->n;
+		ly->dirty = false;
+		ix->built = true;
+	}
+}
+
+/* Every array at a multiple of CACHE_ALIGN: aligned as its elements need. */
+#define X(id, name, ptr, type, ...) _Static_assert(CACHE_ALIGN % _Alignof(type) == 0, "the alignment of " name);
+TABLE_ARRAYS(X)
+LAYER_ARRAYS(X)
+#undef X
+
+/* The offset of array I (table-private.h), and where the header keeps it. */
+static uint64_t *offset_at(struct cache_header *h, unsigned int i)
+{
+	if (i < TABLE_ARRAY_MAX)
+		return &h->off[i];
+	i -= TABLE_ARRAY_MAX;
+	return &h->layers[i / LAYER_ARRAY_MAX].off[i % LAYER_ARRAY_MAX];
+}
+
+static uint64_t offset_of(const struct cache_header *h, unsigned int i)
+{
+	if (i < TABLE_ARRAY_MAX)
+		return h->off[i];
+	i -= TABLE_ARRAY_MAX;
+	return h->layers[i / LAYER_ARRAY_MAX].off[i % LAYER_ARRAY_MAX];
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 /* The file is built in memory, then written at once: its checksum covers
  * it whole. */
 static uint64_t put(struct strbuf *img, const void *data, size_t len)
 {
-	static const char zeros[8];
+	static const char zeros[CACHE_ALIGN];
 	uint64_t off;
 
-	strbuf_putn(img, zeros, (8 - img->len % 8) % 8);
+	strbuf_putn(img, zeros, (CACHE_ALIGN - img->len % CACHE_ALIGN) % CACHE_ALIGN);
 	off = img->len;
 	if (len)
 		strbuf_putn(img, data, len);
 	return off;
 }
 
-static int build_image(struct modalias_table *t, struct strbuf *img)
+static int build_image(const struct modalias_table *t, struct strbuf *img)
 {
 	struct cache_header h;
 
@@ -164,47 +248,15 @@ static int build_image(struct modalias_table *t, struct strbuf *img)
 	h.version = CACHE_VERSION;
 	h.bom = CACHE_BOM;
 	header_sizes(h.sizes);
-	h.n_modules = t->n_modules;
-	h.n_ordered = t->n_ordered;
-	h.n_origins = t->n_origins;
-	h.dir = t->dir;
-	h.module_map_n = t->module_map.n;
-	h.module_map_cap = t->module_map.cap;
-	h.n_sources = t->n_sources;
-	h.skipped = t->skipped;
-	memcpy(h.sources, t->sources, sizeof(h.sources));
-	h.pool_len = t->pool.len;
+	scalars_to_header(t, &h);
 	put(img, &h, sizeof(h)); /* again at the end, with the offsets */
-	h.pool = put(img, t->pool.buf, t->pool.len);
-	h.modules = put(img, t->modules, t->n_modules * sizeof(*t->modules));
-	h.module_map = put(img, t->module_map.slots, t->module_map.cap * sizeof(*t->module_map.slots));
-	h.origins = put(img, t->origins, t->n_origins * sizeof(*t->origins));
-	for (unsigned int l = 0; l < LAYER_MAX; l++) {
-		const struct layer *ly = &t->layers[l];
-		const struct index *ix = &ly->index;
-		struct cache_layer *c = &h.layers[l];
+	for (unsigned int i = 0; i < ARRAY_MAX; i++) {
+		struct table_array a;
 
-		c->n = ly->n;
-		c->max_prefix = ix->max_prefix;
-		c->prefix_cap = ix->prefix_cap;
-		c->tri_cap = ix->tri_cap;
-		c->exact_n = ix->exact.n;
-		c->exact_cap = ix->exact.cap;
-		c->n_anchored = ix->n_anchored;
-		c->n_floating = ix->n_floating;
-		c->wild_first = ix->wild_first;
-		c->exact_max_len = ix->exact_max_len;
-		c->wild_first_anchored = ix->wild_first_anchored;
-		memcpy(c->max_prefix_first, ix->max_prefix_first, sizeof(c->max_prefix_first));
-		memcpy(c->float_first, ix->float_first, sizeof(c->float_first));
-		c->patterns = put(img, ly->patterns, ly->n * sizeof(*ly->patterns));
-		c->ids = put(img, ix->ids, ix->ids ? ly->n * sizeof(*ix->ids) : 0);
-		c->prefix = put(img, ix->prefix, ix->prefix_cap * sizeof(*ix->prefix));
-		c->prefix_len_present = put(img, ix->prefix_len_present,
-					    ix->prefix_len_present ? ix->max_prefix + 1 : 0);
-		c->tri = put(img, ix->tri, ix->tri_cap * sizeof(*ix->tri));
-		c->exact = put(img, ix->exact.slots, ix->exact.cap * sizeof(*ix->exact.slots));
-		c->bloom = put(img, ix->tri_bloom, ix->tri_bloom ? TRI_BLOOM_WORDS * sizeof(uint64_t) : 0);
+		table_array_get(t, i, &a);
+		if (!a.p && a.count)
+			return -EINVAL; /* an index not built: the file would be refused */
+		*offset_at(&h, i) = put(img, a.p, a.count * a.size);
 	}
 	if (img->oom)
 		return -ENOMEM;
@@ -338,36 +390,13 @@ MODALIAS_EXPORT int modalias_table_save(struct modalias_table *t, const char *pa
 	return r;
 }
 
-/* ---- mapping --------------------------------------------------------------- */
-
-int table_source_stamp(const char *dir, const char *name, struct source *src)
-{
-	char path[4096];
-	struct stat st;
-
-	memset(src, 0, sizeof(*src));
-	snprintf(src->name, sizeof(src->name), "%s", name);
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-		return -ENAMETOOLONG;
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno; /* absent: all zero */
-	src->size = (uint64_t)st.st_size;
-	src->mtime_sec = (int64_t)st.st_mtim.tv_sec;
-	src->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
-	src->ino = (uint64_t)st.st_ino;
-	src->present = 1;
-	return 0;
-}
-
 /* ---- checking a cache ----------------------------------------------------- */
 
 /* What a check found wrong, for the one message: "damaged index cache
  * (WHY)". */
 struct check {
-	const unsigned char *map;
-	uint64_t size;   /* of the file */
-	uint64_t pool_len;
-	uint32_t n_modules;
+	const unsigned char *mem; /* the file, mapped */
+	uint64_t size;
 	char *why;
 	size_t why_len;
 	bool bad;
@@ -388,21 +417,104 @@ static bool fail(struct check *c, const char *fmt, ...)
 	return false;
 }
 
-/* An array of COUNT elements of SIZE bytes at OFF: inside the file, aligned
- * as the writer aligns every array. */
-static bool array_ok(struct check *c, const char *what, uint64_t off, uint64_t count, size_t size)
+static const void *at(const struct check *c, uint64_t off)
 {
-	uint64_t len = count * size; /* count < 2^32, size < 2^10: no overflow */
+	return c->mem + off;
+}
 
-	if (off % 8 != 0 || off > c->size || len > c->size - off)
-		return fail(c, "%s: %llu bytes at %llu, past the end of the file or misaligned", what,
-			    (unsigned long long)len, (unsigned long long)off);
+static const char *const layer_names[LAYER_MAX] = {
+	"config", "names", "symbols", "commands", "aliases", "builtin aliases", "builtin names", "blacklist",
+};
+
+/* A table that lookups probe: its capacity a power of two.  What its slots
+ * hold is checked where it is used (lookup.c, hashtab.c): a probe stops
+ * after CAP slots, a run of ids at the end of the array, a chain after N
+ * steps, a slot's string offset and pattern number are compared with the
+ * pool and the layer. */
+static bool capacity_ok(struct check *c, const char *what, uint32_t cap)
+{
+	if (cap & (cap - 1))
+		return fail(c, "%s: %u slots, not a power of two", what, cap);
 	return true;
 }
 
-static const void *at(const struct check *c, uint64_t off)
+/* The numbers of a layer that lookups follow, before its arrays are. */
+static bool layer_numbers_ok(struct check *c, unsigned int l, const struct cache_layer *cl, uint64_t pool_len)
 {
-	return c->map + off;
+	const char *what = layer_names[l];
+
+	if (layer_is_exact(l)) {
+		if (cl->prefix_cap || cl->tri_cap)
+			return fail(c, "%s: prefix or trigram slots in an exact layer", what);
+	} else if (cl->exact_cap) {
+		return fail(c, "%s: exact slots in a wild layer", what);
+	}
+	if (!capacity_ok(c, what, cl->prefix_cap) || !capacity_ok(c, what, cl->tri_cap) ||
+	    !capacity_ok(c, what, cl->exact_cap))
+		return false;
+	if (layer_is_exact(l) || !cl->n)
+		return true; /* an empty layer: lookups skip it */
+	if (!cl->prefix_cap)
+		return fail(c, "%s: no prefix slots", what);
+	/* a lookup walks the prefix lengths up to the longest of its first byte */
+	if (cl->max_prefix >= pool_len)
+		return fail(c, "%s: longest prefix %u out of range", what, cl->max_prefix);
+	for (unsigned int b = 0; b < 256; b++)
+		if (cl->max_prefix_first[b] > cl->max_prefix)
+			return fail(c, "%s: prefix length of byte %u out of range", what, b);
+	return true;
+}
+
+/* The header's numbers: record sizes, the string pool's length, the module
+ * directory, the sources, each layer's. */
+static bool numbers_ok(struct check *c, const struct cache_header *h)
+{
+	uint32_t sizes[5];
+
+	header_sizes(sizes);
+	if (memcmp(h->sizes, sizes, sizeof(sizes)) != 0)
+		return fail(c, "the sizes of its records differ from this build's");
+	if (h->pad1)
+		return fail(c, "header padding not zero");
+	if (h->pool_len == 0 || h->pool_len > UINT32_MAX)
+		return fail(c, "string pool: %llu bytes", (unsigned long long)h->pool_len);
+	if (h->dir >= h->pool_len)
+		return fail(c, "module directory out of range");
+	if (h->n_sources > TABLE_SOURCES_MAX)
+		return fail(c, "%u source files", h->n_sources);
+	for (uint32_t i = 0; i < h->n_sources; i++) {
+		const char *name = h->sources[i].name;
+		size_t len = strnlen(name, sizeof(h->sources[i].name));
+
+		if (len == 0 || len == sizeof(h->sources[i].name) || memchr(name, '/', len) || name[0] == '.')
+			return fail(c, "source %u: not a file name", i);
+	}
+	for (unsigned int l = 0; l < LAYER_MAX; l++)
+		if (!layer_numbers_ok(c, l, &h->layers[l], h->pool_len))
+			return false;
+	return true;
+}
+
+/* Every array of T (whose numbers are the header's) inside the file and
+ * aligned as the writer aligns it: the one walk that the description makes
+ * complete. */
+static bool arrays_ok(struct check *c, const struct cache_header *h, const struct modalias_table *t)
+{
+	for (unsigned int i = 0; i < ARRAY_MAX; i++) {
+		struct table_array a;
+		uint64_t off = offset_of(h, i), len;
+
+		table_array_get(t, i, &a);
+		len = a.count * a.size; /* count ≤ 2^32, size < 2^10: no overflow */
+		if (off % CACHE_ALIGN == 0 && off <= c->size && len <= c->size - off)
+			continue;
+		if (a.layer == LAYER_MAX)
+			return fail(c, "%s: %llu bytes at %llu, past the end of the file or misaligned", a.name,
+				    (unsigned long long)len, (unsigned long long)off);
+		return fail(c, "%s: %s: %llu bytes at %llu, past the end of the file or misaligned",
+			    layer_names[a.layer], a.name, (unsigned long long)len, (unsigned long long)off);
+	}
+	return true;
 }
 
 /* Whether every pattern's string is in the pool and its module in the
@@ -443,88 +555,23 @@ static bool patterns_in_range(const void *pats, uint32_t n, uint32_t pool_len, u
 	return !bad;
 }
 
-/* An index table that lookups probe (prefix, trigram or exact slots): in the
- * file, its capacity a power of two.  What its slots hold is checked where
- * it is used (index.c): a probe stops after CAP slots, a run of ids at the
- * end of the array, a chain after N steps, a slot's string offset and
- * pattern number are compared with the pool and the layer. */
-static bool probed_ok(struct check *c, const char *what, uint64_t off, uint32_t cap, size_t size)
+/* What the arrays hold, where users of the table follow it without a check
+ * of their own: the pool's strings, modules' names, origins, patterns'
+ * strings and modules; and the module ids' numbers (their slots are
+ * checked by table_own(): only a change of the table walks them).  What
+ * only lookups follow (the slots of the index tables, runs and chains of
+ * ids) is checked where it is read, in lookup.c: there every probe, run and
+ * chain is bounded. */
+static bool contents_ok(struct check *c, const struct cache_header *h)
 {
-	if (!array_ok(c, what, off, cap, size))
-		return false;
-	if (cap & (cap - 1))
-		return fail(c, "%s: %u slots, not a power of two", what, cap);
-	return true;
-}
+	const unsigned char *pool = at(c, h->off[TABLE_ARRAY_POOL]);
+	const uint32_t *origins = at(c, h->off[TABLE_ARRAY_ORIGINS]);
+	uint32_t bad = 0;
 
-static bool layer_ok(struct check *c, unsigned int l, const struct cache_layer *cl)
-{
-	static const char *const names[LAYER_MAX] = {
-		"config", "names", "symbols", "commands", "aliases", "builtin aliases", "builtin names", "blacklist",
-	};
-	const char *what = names[l];
-	uint32_t n = cl->n;
-
-	if (!array_ok(c, what, cl->patterns, n, sizeof(struct pattern)) ||
-	    !array_ok(c, what, cl->ids, n, sizeof(uint32_t)))
-		return false;
-	/* what every user of a pattern follows: its string, its module */
-	if (!patterns_in_range(at(c, cl->patterns), n, (uint32_t)c->pool_len, c->n_modules))
-		return fail(c, "%s: a pattern out of range", what);
-	if (layer_is_exact(l)) {
-		if (cl->prefix_cap || cl->tri_cap)
-			return fail(c, "%s: prefix or trigram slots in an exact layer", what);
-		return probed_ok(c, what, cl->exact, cl->exact_cap, sizeof(struct map_slot));
-	}
-	if (cl->exact_cap)
-		return fail(c, "%s: exact slots in a wild layer", what);
-	if (!probed_ok(c, what, cl->prefix, cl->prefix_cap, sizeof(struct slot)) ||
-	    !probed_ok(c, what, cl->tri, cl->tri_cap, sizeof(struct slot)))
-		return false;
-	if (!n)
-		return true; /* lookups skip it; nothing else of it is mapped */
-	if (!cl->prefix_cap)
-		return fail(c, "%s: no prefix slots", what);
-	/* a lookup walks the prefix lengths up to the longest of its first byte */
-	if (cl->max_prefix >= c->pool_len)
-		return fail(c, "%s: longest prefix %u out of range", what, cl->max_prefix);
-	for (unsigned int b = 0; b < 256; b++)
-		if (cl->max_prefix_first[b] > cl->max_prefix)
-			return fail(c, "%s: prefix length of byte %u out of range", what, b);
-	return array_ok(c, what, cl->prefix_len_present, (uint64_t)cl->max_prefix + 1, 1) &&
-	       array_ok(c, what, cl->bloom, TRI_BLOOM_WORDS, sizeof(uint64_t));
-}
-
-/* Every offset, length and count of the file against its size and
- * alignment, and every index that users of the table follow without a
- * check of their own (patterns' strings and modules, modules' names,
- * origins, the module directory, source names).  What only lookups follow
- * (the slots of the index tables, runs and chains of ids) is checked where
- * it is read, in index.c: there every probe, run and chain is bounded. */
-static bool structure_ok(struct check *c, const struct cache_header *h)
-{
-	const unsigned char *pool;
-	const uint32_t *origins;
-	uint32_t sizes[5], bad = 0;
-
-	header_sizes(sizes);
-	if (memcmp(h->sizes, sizes, sizeof(sizes)) != 0)
-		return fail(c, "the sizes of its records differ from this build's");
-	if (h->pad1)
-		return fail(c, "header padding not zero");
-	if (h->pool_len == 0 || h->pool_len > UINT32_MAX || !array_ok(c, "string pool", h->pool, h->pool_len, 1))
-		return c->bad ? false : fail(c, "string pool: %llu bytes", (unsigned long long)h->pool_len);
-	pool = at(c, h->pool);
 	if (pool[0] != '\0' || pool[h->pool_len - 1] != '\0')
 		return fail(c, "string pool: not NUL-delimited");
-	c->pool_len = h->pool_len;
-	c->n_modules = h->n_modules;
-	if (h->dir >= h->pool_len)
-		return fail(c, "module directory out of range");
-	if (!array_ok(c, "modules", h->modules, h->n_modules, sizeof(struct module)))
-		return false;
 	for (uint32_t i = 0; i < h->n_modules; i++) {
-		const unsigned char *m = at(c, h->modules + (uint64_t)i * sizeof(struct module));
+		const unsigned char *m = at(c, h->off[TABLE_ARRAY_MODULES] + (uint64_t)i * sizeof(struct module));
 		uint32_t name;
 
 		/* read as bytes: a bool holding 2 may not even be loaded */
@@ -533,92 +580,22 @@ static bool structure_ok(struct check *c, const struct cache_header *h)
 	}
 	if (bad)
 		return fail(c, "a module out of range");
-	/* its slots are checked by table_own(): only a change of the table
-	 * walks them */
-	if (!array_ok(c, "module names", h->module_map, h->module_map_cap, sizeof(struct map_slot)))
-		return false;
-	if (h->module_map_n != h->n_modules || (h->module_map_cap & (h->module_map_cap - 1)) ||
-	    (uint64_t)h->module_map_n * 2 > h->module_map_cap)
-		return fail(c, "module names: %u in %u slots, for %u modules", h->module_map_n, h->module_map_cap,
+	if (h->module_ids_n != h->n_modules || (h->module_ids_cap & (h->module_ids_cap - 1)) ||
+	    (uint64_t)h->module_ids_n * 2 > h->module_ids_cap)
+		return fail(c, "module names: %u in %u slots, for %u modules", h->module_ids_n, h->module_ids_cap,
 			    h->n_modules);
-	if (!array_ok(c, "origins", h->origins, h->n_origins, sizeof(uint32_t)))
-		return false;
-	origins = at(c, h->origins);
 	for (uint32_t i = 0; i < h->n_origins; i++)
 		bad |= origins[i] >= h->pool_len;
 	if (bad)
 		return fail(c, "an origin out of range");
-	if (h->n_sources > TABLE_SOURCES_MAX)
-		return fail(c, "%u source files", h->n_sources);
-	for (uint32_t i = 0; i < h->n_sources; i++) {
-		const char *name = h->sources[i].name;
-		size_t len = strnlen(name, sizeof(h->sources[i].name));
-
-		if (len == 0 || len == sizeof(h->sources[i].name) || memchr(name, '/', len) || name[0] == '.')
-			return fail(c, "source %u: not a file name", i);
-	}
-	for (unsigned int l = 0; l < LAYER_MAX; l++)
-		if (!layer_ok(c, l, &h->layers[l]))
-			return false;
-	return true;
-}
-
-/* The table whose arrays are those of the checked mapping. */
-static int table_from_map(struct modalias_ctx *ctx, void *map, size_t size, struct modalias_table **ret)
-{
-	const struct cache_header *h = map;
-	struct modalias_table *t;
-	int r = modalias_table_new(ctx, &t);
-
-	if (r < 0)
-		return r;
-	/* drop the fresh table's own arrays: the mapped ones replace them */
-	free(t->pool.buf);
-	free(t->origins);
-	t->map = map;
-	t->map_size = size;
-	t->pool = (struct pool){ .buf = (char *)map + h->pool, .len = h->pool_len, .cap = h->pool_len };
-	t->modules = (struct module *)((char *)map + h->modules);
-	t->n_modules = t->cap_modules = h->n_modules;
-	t->n_ordered = h->n_ordered;
-	t->module_map = (struct map){ .slots = h->module_map_cap ? (struct map_slot *)((char *)map + h->module_map) : NULL,
-				      .n = h->module_map_n, .cap = h->module_map_cap };
-	t->origins = (uint32_t *)((char *)map + h->origins);
-	t->n_origins = h->n_origins;
-	t->dir = h->dir;
-	t->n_sources = h->n_sources;
-	t->skipped = h->skipped;
-	memcpy(t->sources, h->sources, sizeof(t->sources));
 	for (unsigned int l = 0; l < LAYER_MAX; l++) {
-		const struct cache_layer *c = &h->layers[l];
-		struct layer *ly = &t->layers[l];
-		struct index *ix = &ly->index;
-		bool wild = !layer_is_exact(l) && c->n;
+		const struct cache_layer *cl = &h->layers[l];
 
-		ly->patterns = c->n ? (struct pattern *)((char *)map + c->patterns) : NULL;
-		ly->n = ly->cap = c->n;
-		ly->dirty = false;
-		ix->built = true;
-		ix->ids = c->n ? (uint32_t *)((char *)map + c->ids) : NULL;
-		ix->prefix = c->prefix_cap ? (struct slot *)((char *)map + c->prefix) : NULL;
-		ix->prefix_cap = c->prefix_cap;
-		ix->prefix_len_present = wild ? (uint8_t *)map + c->prefix_len_present : NULL;
-		ix->max_prefix = c->max_prefix;
-		ix->tri = c->tri_cap ? (struct slot *)((char *)map + c->tri) : NULL;
-		ix->tri_cap = c->tri_cap;
-		ix->exact = (struct map){ .slots = c->exact_cap ? (struct map_slot *)((char *)map + c->exact) : NULL,
-					  .n = c->exact_n, .cap = c->exact_cap };
-		ix->n_anchored = c->n_anchored;
-		ix->n_floating = c->n_floating;
-		ix->wild_first = c->wild_first;
-		ix->exact_max_len = c->exact_max_len;
-		ix->wild_first_anchored = c->wild_first_anchored;
-		memcpy(ix->max_prefix_first, c->max_prefix_first, sizeof(ix->max_prefix_first));
-		memcpy(ix->float_first, c->float_first, sizeof(ix->float_first));
-		ix->tri_bloom = wild ? (uint64_t *)((char *)map + c->bloom) : NULL;
+		/* what every user of a pattern follows: its string, its module */
+		if (!patterns_in_range(at(c, cl->off[LAYER_ARRAY_PATTERNS]), cl->n, (uint32_t)h->pool_len, h->n_modules))
+			return fail(c, "%s: a pattern out of range", layer_names[l]);
 	}
-	*ret = t;
-	return 0;
+	return true;
 }
 
 int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int flags,
@@ -626,8 +603,9 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 {
 	const struct cache_header *h;
 	struct check c = { .why = whybuf, .why_len = whylen };
+	struct modalias_table *t = NULL;
 	struct stat st;
-	void *map;
+	void *mem;
 	int r;
 
 	*why = whybuf;
@@ -642,11 +620,11 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 		*why = "not an index cache";
 		return -EINVAL;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
+	mem = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (mem == MAP_FAILED)
 		return -errno;
-	h = map;
-	c.map = map;
+	h = mem;
+	c.mem = mem;
 	c.size = (uint64_t)st.st_size;
 	if (memcmp(h->magic, CACHE_MAGIC, sizeof(CACHE_MAGIC)) != 0) {
 		*why = "not an index cache";
@@ -667,11 +645,21 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 	else if (!(flags & CACHE_NO_CHECKSUM)) {
 		uint32_t crc[3];
 
-		cache_checksum((const char *)map + CACHE_CHECKED_FROM, (size_t)c.size - CACHE_CHECKED_FROM, crc);
+		cache_checksum((const char *)mem + CACHE_CHECKED_FROM, (size_t)c.size - CACHE_CHECKED_FROM, crc);
 		if (memcmp(crc, h->crc, sizeof(crc)) != 0)
 			fail(&c, "checksum mismatch");
 	}
-	if (c.bad || !structure_ok(&c, h))
+	if (c.bad || !numbers_ok(&c, h))
+		goto fail;
+	/* a table with the header's numbers and no arrays yet: the description
+	 * says from them how long each array is */
+	r = modalias_table_new(ctx, &t);
+	if (r < 0)
+		goto fail;
+	table_arrays_release(t);
+	scalars_from_header(t, h);
+	r = -EINVAL;
+	if (!arrays_ok(&c, h, t) || !contents_ok(&c, h))
 		goto fail;
 	/* the sources it was built from must be unchanged */
 	for (uint32_t i = 0; dir && i < h->n_sources; i++) {
@@ -688,12 +676,20 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 			goto fail;
 		}
 	}
-	r = table_from_map(ctx, map, (size_t)st.st_size, ret);
-	if (r < 0)
-		goto fail;
+	/* the checked arrays are the table's */
+	for (unsigned int i = 0; i < ARRAY_MAX; i++) {
+		struct table_array a;
+
+		table_array_get(t, i, &a);
+		table_array_set(t, i, a.count ? (char *)mem + offset_of(h, i) : NULL);
+	}
+	t->mapping = mem;
+	t->mapping_size = (size_t)st.st_size;
+	*ret = t;
 	return (int)(h->skipped > INT32_MAX ? INT32_MAX : h->skipped);
 fail:
-	munmap(map, (size_t)st.st_size);
+	modalias_table_unref(t);
+	munmap(mem, (size_t)st.st_size);
 	return r;
 }
 
@@ -734,90 +730,6 @@ MODALIAS_EXPORT int modalias_table_new_from_cache(struct modalias_ctx *ctx, cons
 	if (r < 0)
 		log_rejected(ctx, path, r, why, is_damage(r, why, whybuf));
 	return r;
-}
-
-static void *dup_or_null(const void *p, size_t len, bool *oom)
-{
-	void *n;
-
-	if (!p || !len)
-		return NULL;
-	n = malloc(len);
-	if (!n) {
-		*oom = true;
-		return NULL;
-	}
-	return memcpy(n, p, len);
-}
-
-/* The module map of a mapped table, before its first insert (table.c
- * map_find() probes until a free slot): N slots used, a free one, each
- * key a string of the pool and each value a module. */
-static bool module_map_ok(const struct modalias_table *t)
-{
-	const struct map *m = &t->module_map;
-	uint32_t used = 0, bad = 0;
-
-	for (unsigned int k = 0; k < m->cap; k++) {
-		uint32_t full = m->slots[k].key != 0;
-
-		/* without branches: whether a slot is used is a coin toss */
-		bad |= full & ((m->slots[k].key >= t->pool.len) | (m->slots[k].value >= t->n_modules));
-		used += full;
-	}
-	return !bad && used == m->n && (!m->cap || used < m->cap);
-}
-
-/* A mapped table about to change: its arrays move to the heap. */
-int table_own(struct modalias_table *t)
-{
-	bool oom = false;
-	struct modalias_table c;
-
-	if (!t->map)
-		return 0;
-	if (!module_map_ok(t)) {
-		err(t->ctx, "damaged index cache (module names: a slot out of range, or none free)\n");
-		return -EINVAL;
-	}
-	c = *t;
-	c.pool.buf = dup_or_null(t->pool.buf, t->pool.len, &oom);
-	c.modules = dup_or_null(t->modules, t->n_modules * sizeof(*t->modules), &oom);
-	c.module_map.slots = dup_or_null(t->module_map.slots, t->module_map.cap * sizeof(struct map_slot), &oom);
-	c.origins = dup_or_null(t->origins, t->n_origins * sizeof(*t->origins), &oom);
-	for (unsigned int l = 0; l < LAYER_MAX; l++) {
-		const struct layer *ly = &t->layers[l];
-		struct layer *cl = &c.layers[l];
-
-		cl->patterns = dup_or_null(ly->patterns, ly->n * sizeof(*ly->patterns), &oom);
-		cl->index.ids = dup_or_null(ly->index.ids, ly->n * sizeof(uint32_t), &oom);
-		cl->index.prefix = dup_or_null(ly->index.prefix, ly->index.prefix_cap * sizeof(struct slot), &oom);
-		cl->index.prefix_len_present =
-			dup_or_null(ly->index.prefix_len_present,
-				    ly->index.prefix_len_present ? ly->index.max_prefix + 1 : 0, &oom);
-		cl->index.tri = dup_or_null(ly->index.tri, ly->index.tri_cap * sizeof(struct slot), &oom);
-		cl->index.exact.slots = dup_or_null(ly->index.exact.slots,
-						    ly->index.exact.cap * sizeof(struct map_slot), &oom);
-		cl->index.tri_bloom = dup_or_null(ly->index.tri_bloom,
-						  ly->index.tri_bloom ? TRI_BLOOM_WORDS * sizeof(uint64_t) : 0, &oom);
-	}
-	if (oom) {
-		/* free what was copied; the table stays mapped */
-		free(c.pool.buf);
-		free(c.modules);
-		free(c.module_map.slots);
-		free(c.origins);
-		for (unsigned int l = 0; l < LAYER_MAX; l++) {
-			free(c.layers[l].patterns);
-			index_free(&c.layers[l].index);
-		}
-		return -ENOMEM;
-	}
-	munmap(t->map, t->map_size);
-	c.map = NULL;
-	c.map_size = 0;
-	*t = c;
-	return 0;
 }
 
 /* ---- the cached open ----------------------------------------------------- */

@@ -117,7 +117,7 @@ bool glob_match(const char *pattern, const char *s);
 bool glob_needs_libc(const char *pattern);
 bool glob_match_libc(const char *pattern, const char *s);
 
-/* ---- module names (load.c) -------------------------------------------- */
+/* ---- module names (table.c) ------------------------------------------- */
 
 /* 0 when the first len bytes of name (or up to its NUL) can be a module's
  * name, as libkmod takes it (at most NAME_MAX bytes, no '/', no control

@@ -3,9 +3,8 @@
  * with the library's table, then every module it names is inserted with
  * its dependencies and softdeps by kmod_module_probe_insert_module(),
  * honouring modprobe.d blacklists as udev does, skipping builtin and live
- * modules, and reporting what happened to each module.  It is also the home
- * of what a module name is (module_name_check()): no name reaches libkmod
- * before it has passed that check.
+ * modules, and reporting what happened to each module.  No name reaches
+ * libkmod before it has passed module_name_check() (table.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -32,41 +31,6 @@ struct modalias_loader {
 };
 
 /* ---- module names ---------------------------------------------------------- */
-
-/*
- * What libkmod takes as a module name, checked before any libkmod call.
- * kmod_module_new_from_name() normalises a name the way the kernel does
- * ('-' becomes '_', and the name ends at the first '.') into a PATH_MAX
- * buffer, silently cut at PATH_MAX - 1 bytes, and then builds paths such
- * as /sys/module/NAME/initstate in PATH_MAX buffers:
- * kmod_module_get_initstate() of libkmod 30 and older writes past its
- * buffer for a name of PATH_MAX - 12 bytes or more (fixed in kmod 31).
- * A module is the file NAME.ko and the directory /sys/module/NAME, so a
- * name is one path component: at most NAME_MAX bytes, no '/', no control
- * character (it is written to logs), and not empty once normalised.
- */
-int module_name_check(const char *name, size_t len, const char **why)
-{
-	len = strnlen(name, len < NAME_MAX + 1 ? len : NAME_MAX + 1);
-	*why = NULL;
-	if (len > NAME_MAX)
-		return -ENAMETOOLONG;
-	if (len == 0 || name[0] == '.') {
-		*why = "empty (kmod's names end at the first '.')";
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < len; i++) {
-		if (name[i] == '/') {
-			*why = "it has a '/'";
-			return -EINVAL;
-		}
-		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
-			*why = "it has a control character";
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
 
 /* The check, logged at priority when the name is not one (echoed up to
  * its first control character: a newline would forge a log line). */

@@ -1,6 +1,10 @@
 /*
- * libmodalias - alias tables, internals shared by table.c, index.c and the
- * tests
+ * libmodalias - alias tables inside: the table, its layers (kmod's
+ * sources), patterns and modules, the description of its arrays, and the
+ * calls between table.c, table-arrays.c, stamp.c, index.c, lookup.c and
+ * cache.c (and the tests, through the uninstalled twin library).  Calls go
+ * one way: cache.c -> table.c -> index.c -> table-arrays.c; lookup.c ->
+ * index.c.  It holds no code but small accessors.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,14 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+#include "index-private.h"
 #include "libmodalias-private.h"
-
-#define FNV_OFFSET 2166136261u
-static inline uint32_t fnv_step(uint32_t h, unsigned char c)
-{
-	return (h ^ c) * 16777619u;
-}
-uint32_t hash_bytes(const char *s, size_t len);
+#include "strpool.h"
 
 /* kmod 30's buffers (PATH_MAX, 4096 bytes), which decide what it answers:
  *  - shared/util.c alias_normalize() copies at most KMOD_NORMALIZE_MAX
@@ -29,33 +29,15 @@ uint32_t hash_bytes(const char *s, size_t len);
 #define KMOD_KEY_MAX 4096
 #define KMOD_NORMALIZE_MAX (KMOD_KEY_MAX - 1)
 
-/* kmod's alias_normalize(): '-' → '_' outside brackets; a stray ']' or an
+/* kmod's alias_normalize() (index.c): '-' → '_' outside brackets; a stray ']' or an
  * unterminated '[' is -EINVAL; cut at KMOD_NORMALIZE_MAX bytes as kmod
  * does.  out has room for len + 1 bytes. */
 int alias_normalize(const char *in, size_t len, char *out, size_t *out_len);
 
-struct pool {
-	char *buf;
-	size_t len, cap;
-	bool oom;
-};
-uint32_t pool_add(struct pool *pool, const char *s, size_t len);
-bool pool_reserve(struct pool *pool, size_t extra);
-void pool_shrink(struct pool *pool);
-
-/* key is a pool offset, 0 (the empty string) marks a free slot */
-struct map_slot {
-	uint32_t hash, key, value;
-};
-struct map {
-	struct map_slot *slots;
-	unsigned int n, cap;
-};
-
 /* The sources of kmod_module_new_from_lookup().  These numbers are where
  * each is stored (an index cache keeps them); the order in which lookups
  * try them — kmod's, the first one that matches wins — is lookup_order[]
- * in index.c. */
+ * in lookup.c. */
 enum layer_id {
 	LAYER_CONFIG,        /* modprobe.d "alias" (fnmatch, config order) */
 	LAYER_NAME,          /* modules.dep: a module's own name (exact) */
@@ -68,6 +50,12 @@ enum layer_id {
 	LAYER_BLACKLIST = LAYER_LOOKUP_MAX, /* modprobe.d "blacklist" names (exact) */
 	LAYER_MAX,
 };
+
+#define LAYERS_ALL ((1u << LAYER_MAX) - 1)
+/* What the configuration fills (modprobe.d, modalias.conf's blacklist), in
+ * each process that reads it: small layers, built on the heap beside a
+ * table mapped from an index cache, whose other layers stay mapped. */
+#define LAYERS_CONFIG (1u << LAYER_CONFIG | 1u << LAYER_COMMAND | 1u << LAYER_BLACKLIST)
 
 static inline bool layer_is_exact(enum layer_id l)
 {
@@ -91,42 +79,6 @@ struct module {
 	bool builtin;
 };
 
-/* The index of one layer: see index.c.  A bucket's members are a run of
- * ids; the last has ID_LAST set. */
-#define ID_LAST 0x80000000u
-#define ID_LIBC 0x40000000u
-#define ID_MASK 0x3fffffffu
-
-#define TRI_BLOOM_WORDS 1024
-
-struct slot {
-	uint32_t key; /* 0: free */
-	uint32_t first;
-};
-
-struct index {
-	bool built;
-	/* anchored: patterns grouped by their literal prefix */
-	struct slot *prefix;
-	unsigned int prefix_cap;
-	uint8_t *prefix_len_present; /* [max_prefix + 1] */
-	uint32_t max_prefix;
-	uint16_t max_prefix_first[256]; /* longest prefix by first byte */
-	bool wild_first_anchored;      /* a pattern with an empty prefix */
-	bool wild_first;               /* a floating pattern starting with a wildcard */
-	uint8_t float_first[256];      /* floating patterns (exact: names) exist with this first byte */
-	uint32_t exact_max_len;        /* exact layers: the longest name */
-	/* floating: patterns keyed by a rare trigram of their literal text */
-	struct slot *tri;
-	unsigned int tri_cap;
-	uint64_t *tri_bloom; /* [TRI_BLOOM_WORDS]: 65536 bits */
-	uint32_t *ids;
-	/* exact layers: name → first pattern, chained through ids */
-	struct map exact;
-	size_t bytes;
-	unsigned int n_anchored, n_floating;
-};
-
 struct layer {
 	struct pattern *patterns;
 	unsigned int n, cap;
@@ -147,10 +99,10 @@ struct source {
 struct modalias_table {
 	int refcount;
 	struct modalias_ctx *ctx;
-	struct pool pool;
+	struct strpool pool;
 	struct module *modules;
 	unsigned int n_modules, cap_modules;
-	struct map module_map;
+	struct hashtab module_ids; /* module name → module id */
 	uint32_t n_ordered;
 	uint32_t *origins;
 	unsigned int n_origins;
@@ -161,18 +113,102 @@ struct modalias_table {
 	/* malformed lines skipped reading the sources (kept in the index cache,
 	 * so that a cached open reports them as a fresh one does) */
 	uint32_t skipped;
-	/* a table mapped from an index cache: its arrays point into map */
-	void *map;
-	size_t map_size;
+	/* a table mapped from an index cache: the arrays not yet copied out
+	 * (table_own*()) point into this */
+	void *mapping;
+	size_t mapping_size;
 };
 
-const char *table_module_name(const struct modalias_table *t, uint32_t id);
-const char *table_origin_name(const struct modalias_table *t, uint32_t origin);
+/* ---- the arrays of a table, described once (table-arrays.c) --------------
+ *
+ * Every array that a table points to.  Each walk over them is a loop over
+ * this list: the index cache writes, bounds-checks and maps them (cache.c),
+ * table_own() copies them from a mapping to the heap, index_free() and the
+ * table's unref free them, the index's size is summed from it.  A row: its
+ * name in messages, where its pointer is (t: the table; ly, ix: a layer and
+ * its index), the element type (its size and alignment), how many elements
+ * there are, in which layers it is (ALL, WILD: fnmatch layers, EXACT: exact
+ * ones; table rows: the table's own, one each), and whose it is (TABLE:
+ * filled as table.c loads; INDEX: built, freed and rebuilt by index.c).
+ * The order of the rows is that of the index cache's header: a row added,
+ * removed or moved is a new CACHE_VERSION. */
+#define TABLE_ARRAYS(X)                                                                                \
+	X(POOL, "string pool", t->pool.buf, char, t->pool.len, ALL, TABLE)                             \
+	X(MODULES, "modules", t->modules, struct module, t->n_modules, ALL, TABLE)                     \
+	X(MODULE_IDS, "module names", t->module_ids.slots, struct hashtab_slot, t->module_ids.cap, ALL, TABLE) \
+	X(ORIGINS, "origins", t->origins, uint32_t, t->n_origins, ALL, TABLE)
+#define LAYER_ARRAYS(X)                                                                                \
+	X(PATTERNS, "patterns", ly->patterns, struct pattern, ly->n, ALL, TABLE)                       \
+	X(PREFIX, "prefix slots", ix->prefix, struct slot, ix->prefix_cap, WILD, INDEX)                \
+	X(PREFIX_LENGTHS, "prefix lengths", ix->prefix_len_present, uint8_t, (size_t)ix->max_prefix + 1, WILD, INDEX) \
+	X(TRIGRAMS, "trigram slots", ix->tri, struct slot, ix->tri_cap, WILD, INDEX)                   \
+	X(IDS, "ids", ix->ids, uint32_t, ly->n, ALL, INDEX)                                            \
+	X(EXACT, "name slots", ix->exact.slots, struct hashtab_slot, ix->exact.cap, EXACT, INDEX)      \
+	X(BLOOM, "trigram filter", ix->tri_bloom, uint64_t, TRI_BLOOM_WORDS, WILD, INDEX)
+
+enum table_array_id {
+#define X(id, ...) TABLE_ARRAY_##id,
+	TABLE_ARRAYS(X)
+#undef X
+	TABLE_ARRAY_MAX,
+};
+enum layer_array_id {
+#define X(id, ...) LAYER_ARRAY_##id,
+	LAYER_ARRAYS(X)
+#undef X
+	LAYER_ARRAY_MAX,
+};
+/* Array i of a table: the table's own first, then each layer's in turn. */
+#define ARRAY_MAX (TABLE_ARRAY_MAX + LAYER_MAX * LAYER_ARRAY_MAX)
+static inline unsigned int layer_array(enum layer_id l, enum layer_array_id a)
+{
+	return TABLE_ARRAY_MAX + (unsigned int)l * LAYER_ARRAY_MAX + (unsigned int)a;
+}
+
+/* One array of one table, as the description gives it. */
+struct table_array {
+	const char *name;
+	size_t size;        /* of an element */
+	bool of_index;      /* index.c's (else table.c's) */
+	enum layer_id layer; /* LAYER_MAX: one of the table's own */
+	void *p;             /* NULL when there is none */
+	size_t count;        /* elements; 0 in a layer that has none */
+};
+/* Array I of T. */
+void table_array_get(const struct modalias_table *t, unsigned int i, struct table_array *a);
+/* Points array I of T at P (its count is T's, set apart). */
+void table_array_set(struct modalias_table *t, unsigned int i, void *p);
+/* Frees array I of T, unless it lies in T's mapping, and forgets it. */
+void table_array_free(struct modalias_table *t, unsigned int i);
+/* Every array of T freed or unmapped: what unref does before free(T). */
+void table_arrays_release(struct modalias_table *t);
+/* A table mapped from an index cache about to change: its arrays copied
+ * to the heap, the mapping dropped; -EINVAL (logged) when its module ids
+ * cannot be added to. */
+int table_own(struct modalias_table *t);
+/* The same for the table's own arrays and the layers in LAYERS (a mask of
+ * 1 << enum layer_id) only: the other layers' arrays stay in the mapping,
+ * which is dropped when nothing is left in it. */
+int table_own_layers(struct modalias_table *t, unsigned int layers);
+/* 0 when T may be changed; -EINVAL (logged) when it was mapped from an
+ * index cache whose module ids cannot be added to (table_own*() ask it). */
+int table_changeable(struct modalias_table *t);
+
+static inline const char *table_module_name(const struct modalias_table *t, uint32_t id)
+{
+	return t->pool.buf + t->modules[id].name;
+}
+
+static inline const char *table_origin_name(const struct modalias_table *t, uint32_t origin)
+{
+	return origin < t->n_origins ? t->pool.buf + t->origins[origin] : "";
+}
+
 int table_default_dir(char **ret);
 /* (Re)builds the index of every layer that changed. */
 int table_build(struct modalias_table *t);
-void index_free(struct index *ix);
+/* Frees the index of layer L (what of it is not in a mapping). */
+void index_free(struct modalias_table *t, enum layer_id l);
 size_t table_index_bytes(const struct modalias_table *t);
-/* cache.c */
+/* stamp.c: the identity of DIR/NAME now (all zero when it is absent). */
 int table_source_stamp(const char *dir, const char *name, struct source *src);
-int table_own(struct modalias_table *t);

@@ -1,7 +1,13 @@
 /*
- * libmodalias - alias tables: modules.alias, the builtin aliases, the
- * module order, module names, symbols and modprobe.d, with kmod's lookup
- * semantics; loading and the data they are kept in
+ * libmodalias - alias tables: the table object, and what fills it — a
+ * module directory (modules.alias, the builtin aliases, the module order,
+ * module names, symbols), modprobe.d through libkmod, patterns added one by
+ * one — each line into the layer of kmod's source it belongs to; and what
+ * a module name is.
+ *
+ * It adds to a table and asks index.c to index it; it may not read or
+ * write an index cache (cache.c maps tables; a mapped table is made ours
+ * by table_own() before it changes) nor look anything up (lookup.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,123 +16,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/utsname.h>
 
-
+#include "kmod-dl.h"
 #include "libmodalias-private.h"
+#include "maps-private.h"
 #include "read-file.h"
 #include "table-private.h"
-#include "kmod-dl.h"
-#include "maps-private.h"
 
-/* ---- string pool and hashing ------------------------------------------ */
+/* ---- modules ------------------------------------------------------------ */
 
-bool pool_reserve(struct pool *pool, size_t extra)
+/*
+ * What libkmod takes as a module name, checked before any libkmod call.
+ * kmod_module_new_from_name() normalises a name the way the kernel does
+ * ('-' becomes '_', and the name ends at the first '.') into a PATH_MAX
+ * buffer, silently cut at PATH_MAX - 1 bytes, and then builds paths such
+ * as /sys/module/NAME/initstate in PATH_MAX buffers:
+ * kmod_module_get_initstate() of libkmod 30 and older writes past its
+ * buffer for a name of PATH_MAX - 12 bytes or more (fixed in kmod 31).
+ * A module is the file NAME.ko and the directory /sys/module/NAME, so a
+ * name is one path component: at most NAME_MAX bytes, no '/', no control
+ * character (it is written to logs), and not empty once normalised.
+ */
+int module_name_check(const char *name, size_t len, const char **why)
 {
-	char *n;
-
-	if (pool->oom)
-		return false;
-	if (pool->len + extra + 1 <= pool->cap)
-		return true;
-	n = realloc(pool->buf, pool->len + extra + 1);
-	if (!n) {
-		pool->oom = true;
-		return false;
+	len = strnlen(name, len < NAME_MAX + 1 ? len : NAME_MAX + 1);
+	*why = NULL;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	if (len == 0 || name[0] == '.') {
+		*why = "empty (kmod's names end at the first '.')";
+		return -EINVAL;
 	}
-	pool->buf = n;
-	pool->cap = pool->len + extra + 1;
-	return true;
-}
-
-void pool_shrink(struct pool *pool)
-{
-	char *n;
-
-	if (pool->oom || pool->cap == pool->len || !pool->len)
-		return;
-	n = realloc(pool->buf, pool->len);
-	if (n) {
-		pool->buf = n;
-		pool->cap = pool->len;
-	}
-}
-
-uint32_t pool_add(struct pool *pool, const char *s, size_t len)
-{
-	uint32_t off;
-
-	if (pool->oom || pool->len + len + 1 > UINT32_MAX) {
-		pool->oom = true;
-		return 0;
-	}
-	if (pool->len + len + 1 > pool->cap) {
-		size_t cap = pool->cap ? pool->cap : 4096;
-		char *n;
-
-		while (cap < pool->len + len + 1)
-			cap *= 2;
-		n = realloc(pool->buf, cap);
-		if (!n) {
-			pool->oom = true;
-			return 0;
-		}
-		pool->buf = n;
-		pool->cap = cap;
-	}
-	off = (uint32_t)pool->len;
-	memcpy(pool->buf + off, s, len);
-	pool->buf[off + len] = '\0';
-	pool->len += len + 1;
-	return off;
-}
-
-uint32_t hash_bytes(const char *s, size_t len)
-{
-	uint32_t h = FNV_OFFSET;
-
-	for (size_t i = 0; i < len; i++)
-		h = fnv_step(h, (unsigned char)s[i]);
-	return h;
-}
-
-/* ---- normalisation: kmod's alias_normalize() ------------------------------ */
-
-int alias_normalize(const char *in, size_t len, char *out, size_t *out_len)
-{
-	size_t i;
-
-	/* kmod's loop bound; a bracket may carry i past it, as in kmod */
-	for (i = 0; i < len && i < KMOD_NORMALIZE_MAX; i++) {
-		char c = in[i];
-
-		switch (c) {
-		case '-':
-			out[i] = '_';
-			break;
-		case ']':
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] == '/') {
+			*why = "it has a '/'";
 			return -EINVAL;
-		case '[':
-			while (i < len && in[i] != ']') {
-				out[i] = in[i];
-				i++;
-			}
-			if (i >= len)
-				return -EINVAL;
-			out[i] = ']';
-			break;
-		default:
-			out[i] = c;
+		}
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
+			*why = "it has a control character";
+			return -EINVAL;
 		}
 	}
-	out[i] = '\0';
-	if (out_len)
-		*out_len = i;
 	return 0;
 }
 
-/* ---- modules ------------------------------------------------------------ */
 
 static void modname_normalize(const char *in, size_t len, char *out, size_t *out_len)
 {
@@ -138,71 +72,13 @@ static void modname_normalize(const char *in, size_t len, char *out, size_t *out
 	*out_len = i;
 }
 
-static int map_grow(struct map *m)
-{
-	unsigned int cap = m->cap ? m->cap * 2 : 1024;
-	struct map_slot *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (unsigned int i = 0; i < m->cap; i++) {
-		struct map_slot *s = &m->slots[i];
-		unsigned int k;
-
-		if (!s->key)
-			continue;
-		for (k = s->hash & (cap - 1); slots[k].key; k = (k + 1) & (cap - 1))
-			;
-		slots[k] = *s;
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->cap = cap;
-	return 0;
-}
-
-/* Finds name in a string map; with insert, adds it with value *value.
- * Returns 1 found, 0 inserted/not found, <0 error. */
-static int map_find(struct map *m, const struct pool *pool, struct pool *ipool,
-		    const char *name, size_t len, uint32_t *value, bool insert)
-{
-	uint32_t h = hash_bytes(name, len);
-	unsigned int k;
-
-	if (m->cap) {
-		for (k = h & (m->cap - 1); m->slots[k].key; k = (k + 1) & (m->cap - 1)) {
-			const struct map_slot *s = &m->slots[k];
-			const char *key = pool->buf + s->key;
-
-			if (s->hash == h && strncmp(key, name, len) == 0 && key[len] == '\0') {
-				*value = s->value;
-				return 1;
-			}
-		}
-	}
-	if (!insert)
-		return 0;
-	if ((m->n + 1) * 2 > m->cap) {
-		int r = map_grow(m);
-		if (r < 0)
-			return r;
-	}
-	for (k = h & (m->cap - 1); m->slots[k].key; k = (k + 1) & (m->cap - 1))
-		;
-	m->slots[k].hash = h;
-	m->slots[k].key = pool_add(ipool, name, len);
-	m->slots[k].value = *value;
-	m->n++;
-	return ipool->oom ? -ENOMEM : 0;
-}
-
 /* The id of a module, added when new; -ENAMETOOLONG/-EINVAL (why set) for
  * what is not a module name (module_name_check()). */
 static int module_id(struct modalias_table *t, const char *name, size_t len, uint32_t *id, const char **why)
 {
 	char norm[NAME_MAX + 1];
 	size_t nlen;
-	uint32_t v;
+	uint32_t v, key = 0;
 	int r;
 
 	r = module_name_check(name, len, why);
@@ -210,7 +86,7 @@ static int module_id(struct modalias_table *t, const char *name, size_t len, uin
 		return r;
 	modname_normalize(name, len, norm, &nlen);
 	v = t->n_modules;
-	r = map_find(&t->module_map, &t->pool, &t->pool, norm, nlen, &v, true);
+	r = hashtab_add(&t->module_ids, &t->pool, norm, nlen, &v, &key);
 	if (r < 0)
 		return r;
 	if (r == 0) {
@@ -224,8 +100,7 @@ static int module_id(struct modalias_table *t, const char *name, size_t len, uin
 		}
 		/* whole, padding included: the array is written to the cache as is */
 		memset(&t->modules[v], 0, sizeof(t->modules[v]));
-		/* the key just added to the pool is the module's name */
-		t->modules[v].name = (uint32_t)(t->pool.len - nlen - 1);
+		t->modules[v].name = key;
 		t->modules[v].prio = UINT32_MAX;
 		t->modules[v].seen = t->n_modules;
 		t->modules[v].builtin = false;
@@ -233,11 +108,6 @@ static int module_id(struct modalias_table *t, const char *name, size_t len, uin
 	}
 	*id = v;
 	return 0;
-}
-
-const char *table_module_name(const struct modalias_table *t, uint32_t id)
-{
-	return t->pool.buf + t->modules[id].name;
 }
 
 /* ---- layers --------------------------------------------------------------- */
@@ -257,7 +127,7 @@ static int layer_add(struct modalias_table *t, enum layer_id l, const char *patt
 		ly->cap = cap;
 	}
 	p = &ly->patterns[ly->n];
-	p->str = pool_add(&t->pool, pattern, len);
+	p->str = strpool_add(&t->pool, pattern, len);
 	p->module = module;
 	p->where = WHERE(origin, line);
 	if (t->pool.oom)
@@ -269,7 +139,7 @@ static int layer_add(struct modalias_table *t, enum layer_id l, const char *patt
 
 static uint32_t origin_add(struct modalias_table *t, const char *name)
 {
-	uint32_t off = pool_add(&t->pool, name, strlen(name));
+	uint32_t off = strpool_add(&t->pool, name, strlen(name));
 	uint32_t *n;
 
 	if (t->pool.oom)
@@ -280,11 +150,6 @@ static uint32_t origin_add(struct modalias_table *t, const char *name)
 	t->origins = n;
 	t->origins[t->n_origins] = off;
 	return t->n_origins++;
-}
-
-const char *table_origin_name(const struct modalias_table *t, uint32_t origin)
-{
-	return origin < t->n_origins ? t->pool.buf + t->origins[origin] : "";
 }
 
 /* Adds pattern → module to a layer, normalised; logs a bad pattern with
@@ -342,7 +207,7 @@ MODALIAS_EXPORT int modalias_table_new(struct modalias_ctx *ctx, struct modalias
 	t->refcount = 1;
 	t->ctx = modalias_ctx_ref(ctx);
 	/* offset 0 of the pool is the empty string */
-	pool_add(&t->pool, "", 0);
+	strpool_add(&t->pool, "", 0);
 	origin_add(t, "(added)");
 	if (t->pool.oom) {
 		modalias_table_unref(t);
@@ -365,21 +230,7 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 		return NULL;
 	if (--t->refcount > 0)
 		return t;
-	if (t->map) {
-		/* the arrays live in the mapping */
-		munmap(t->map, t->map_size);
-		modalias_ctx_unref(t->ctx);
-		free(t);
-		return NULL;
-	}
-	for (unsigned int l = 0; l < LAYER_MAX; l++) {
-		free(t->layers[l].patterns);
-		index_free(&t->layers[l].index);
-	}
-	free(t->modules);
-	free(t->module_map.slots);
-	free(t->origins);
-	free(t->pool.buf);
+	table_arrays_release(t);
 	modalias_ctx_unref(t->ctx);
 	free(t);
 	return NULL;
@@ -479,7 +330,7 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 	/* a binary file is thousands of bad lines: the first few are named */
 	enum { BAD_NAMED = 10 };
 
-	if (t->pool.oom || !pool_reserve(&t->pool, len))
+	if (t->pool.oom || !strpool_reserve(&t->pool, len))
 		return -ENOMEM;
 	while (next_line(&it, &s, &n)) {
 		const char *end = s + n, *kw, *kw_end, *pat, *pat_end, *mod, *mod_end;
@@ -741,7 +592,7 @@ MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, 
 	r = modalias_table_new(ctx, &t);
 	if (r < 0)
 		goto out;
-	t->dir = pool_add(&t->pool, dir, strlen(dir));
+	t->dir = strpool_add(&t->pool, dir, strlen(dir));
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(files); i++) {
 		/* stamped before reading: a change while we read makes it stale */
 		r = table_source_stamp(dir, files[i].file, &t->sources[t->n_sources++]);
@@ -783,18 +634,36 @@ static void kmod_log_bridge(void *data, int priority, const char *file, int line
 	free(msg);
 }
 
+/* One modprobe.d entry into layer L.  The first makes the table's own
+ * arrays and the configuration's layers ours (a table mapped from an index
+ * cache keeps its other layers mapped) and names their origin.  An entry
+ * that is not one is logged and skipped: kmod would not match it either. */
+static int add_config(struct modalias_table *t, enum layer_id l, const char *pattern, const char *module,
+		      uint32_t *origin)
+{
+	int r;
+
+	if (*origin == UINT32_MAX) {
+		if ((r = table_own_layers(t, LAYERS_CONFIG)) < 0)
+			return r;
+		*origin = origin_add(t, "modprobe.d");
+	}
+	r = add_pattern(t, l, pattern, strlen(pattern), module, strlen(module), *origin, 0);
+	return r == -EINVAL ? 0 : r;
+}
+
 MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 					       const char *const *config_paths)
 {
 	const char *dir;
 	struct kmod_ctx *kctx;
 	struct kmod_config_iter *iter;
-	uint32_t origin;
+	uint32_t origin = UINT32_MAX; /* none yet: nothing added */
 	int r = 0;
 
 	if (!t)
 		return -EINVAL;
-	if ((r = table_own(t)) < 0)
+	if ((r = table_changeable(t)) < 0)
 		return r;
 	dir = t->dir ? t->pool.buf + t->dir : NULL;
 	r = kmod_dl_open();
@@ -808,17 +677,10 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		return -ENOMEM;
 	}
 	kmod_dl.kmod_set_log_fn(kctx, kmod_log_bridge, t);
-	origin = origin_add(t, "modprobe.d");
 	iter = kmod_dl.kmod_config_get_aliases(kctx);
-	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
-		const char *pattern = kmod_dl.kmod_config_iter_get_key(iter);
-		const char *module = kmod_dl.kmod_config_iter_get_value(iter);
-
-		r = add_pattern(t, LAYER_CONFIG, pattern, strlen(pattern), module, strlen(module),
-				origin, 0);
-		if (r == -EINVAL)
-			r = 0; /* logged; kmod would not match it either */
-	}
+	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter))
+		r = add_config(t, LAYER_CONFIG, kmod_dl.kmod_config_iter_get_key(iter),
+			       kmod_dl.kmod_config_iter_get_value(iter), &origin);
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);
 	/* install and remove commands make their module names resolvable */
@@ -826,10 +688,8 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		iter = k == 0 ? kmod_dl.kmod_config_get_install_commands(kctx) : kmod_dl.kmod_config_get_remove_commands(kctx);
 		while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
 			const char *module = kmod_dl.kmod_config_iter_get_key(iter);
-			r = add_pattern(t, LAYER_COMMAND, module, strlen(module), module, strlen(module),
-					origin, 0);
-			if (r == -EINVAL)
-				r = 0;
+
+			r = add_config(t, LAYER_COMMAND, module, module, &origin);
 		}
 		if (iter)
 			kmod_dl.kmod_config_iter_free_iter(iter);
@@ -838,9 +698,8 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	iter = r >= 0 ? kmod_dl.kmod_config_get_blacklists(kctx) : NULL;
 	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
 		const char *module = kmod_dl.kmod_config_iter_get_key(iter);
-		r = add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), origin, 0);
-		if (r == -EINVAL)
-			r = 0;
+
+		r = add_config(t, LAYER_BLACKLIST, module, module, &origin);
 	}
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);
@@ -856,7 +715,7 @@ MODALIAS_EXPORT int modalias_table_add_blacklist(struct modalias_table *t, const
 
 	if (!t || !module || !*module)
 		return -EINVAL;
-	if ((r = table_own(t)) < 0)
+	if ((r = table_own_layers(t, 1u << LAYER_BLACKLIST)) < 0)
 		return r;
 	return add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), 0, 0);
 }

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	if (!b || pread(fd, b, (size_t)st.st_size, 0) != st.st_size)
 		return 1;
 	memcpy(&h, b, sizeof(h));
-	for (size_t i = h.pool + 1; i + from_len < h.pool + h.pool_len; i++)
+	for (size_t i = h.off[TABLE_ARRAY_POOL] + 1; i + from_len < h.off[TABLE_ARRAY_POOL] + h.pool_len; i++)
 		if (b[i - 1] == '\0' && memcmp(b + i, argv[2], from_len + 1) == 0) {
 			memcpy(b + i, argv[3], from_len);
 			n++;
