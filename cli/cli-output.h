@@ -9,10 +9,7 @@
 
 #include <glib.h>
 
-/* The exit status when standard output cannot be written (a full disk,
- * /dev/full): distinct from 0 (found), 1 (nothing found) and 2 (usage or
- * input error).  modalias(1), hotplug(8) and README.md say so. */
-#define CLI_EXIT_WRITE 3
+#include "cli-exit.h" /* CLI_EXIT_WRITE: standard output cannot be written */
 
 /*
  * First thing in main(): SIGPIPE is set to its default action and unblocked

@@ -24,7 +24,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -33,6 +32,7 @@
 
 #include "cli-config.h"
 #include "cli-output.h"
+#include "cli-tables.h"
 #include "read-file.h"
 #include "libmodalias.h"
 #include "path-trust.h"
@@ -47,7 +47,8 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 static struct {
 	char *hotplug_dir;
 	char *sysfs;
-	char *moddir, *root, *version, *modprobe_conf, *config_file, *log_level_name;
+	struct cli_tables_spec tables; /* -d, -S, -m, -C */
+	char *config_file, *log_level_name;
 	char *coldplug_mode;
 	gboolean daemon, dry_run, trust_any_sender, coldplug_flag, force_stderr;
 	int max_parallel;
@@ -110,36 +111,22 @@ static void out(const char *fmt, ...)
 /* ---- the library objects --------------------------------------------------- */
 
 static struct modalias_ctx *ctx;
-static struct modalias_table *table;
-static struct modalias_loader *loader;
+static struct cli_tables tables;
 static pthread_mutex_t kmod_lock = PTHREAD_MUTEX_INITIALIZER; /* libkmod is not thread-safe */
 
-static char *module_dir(void)
+/* cli_tables_open()'s reports, in the agent's log */
+static void report_say(void *data, int priority, const char *message)
 {
-	const char *root = opt.root ? opt.root : config.root;
-	const char *version = opt.version ? opt.version : config.version;
-	struct utsname u;
-
-	if (opt.moddir)
-		return g_strdup(opt.moddir);
-	if (!opt.root && !opt.version && config.directory)
-		return g_strdup(config.directory);
-	if (!version && uname(&u) == 0)
-		return g_build_filename(root ? root : "/", "lib", "modules", u.release, NULL);
-	return g_build_filename(root ? root : "/", "lib", "modules", version ? version : "", NULL);
+	say(priority, "%s", message);
 }
 
+/* The context (once), then the tables and the loader (again at SIGHUP),
+ * as the CLI opens them, cache included; a modprobe.d or an extra table
+ * that cannot be read costs only itself. */
 static int setup_library(void)
 {
-	g_autofree char *dir = module_dir();
-	const char *paths[2] = { opt.modprobe_conf, NULL }, *const *cfg = NULL, *none[] = { NULL };
-	bool no_config = opt.modprobe_conf && strcmp(opt.modprobe_conf, "/dev/null") == 0;
 	int r;
 
-	if (opt.modprobe_conf)
-		cfg = paths;
-	else if (config.modprobe_d)
-		cfg = (const char *const *)config.modprobe_d;
 	if (!ctx) {
 		if (modalias_ctx_new(&ctx) < 0)
 			return -ENOMEM;
@@ -148,31 +135,12 @@ static int setup_library(void)
 	modalias_ctx_set_log_priority(ctx, opt.log_level);
 	if (opt.sysfs)
 		modalias_ctx_set_sysfs_root(ctx, opt.sysfs);
-	modalias_table_unref(table);
-	modalias_loader_unref(loader);
-	table = NULL;
-	loader = NULL;
-	r = modalias_table_open(ctx, dir, config.cache && !*config.cache ? NULL : config.cache, &table);
-	if (r < 0) {
-		say(LOG_ERR, "cannot load the module tables of %s: %s", dir, strerror(-r));
+	cli_tables_close(&tables);
+	r = cli_tables_open(ctx, &opt.tables, NULL, &config, CLI_TABLES_LOADER | CLI_TABLES_GO_ON, report_say, NULL,
+			    &tables);
+	if (r < 0)
 		return r;
-	}
-	if (!no_config && (r = modalias_table_load_config(table, cfg)) < 0)
-		say(LOG_ERR, "cannot read the modprobe configuration: %s", strerror(-r));
-	for (char **f = config.tables; f && *f; f++)
-		if (modalias_table_load_file(table, *f) != 0)
-			say(LOG_ERR, "%s: not fully read", *f);
-	modalias_table_prepare(table);
-	r = modalias_loader_new(ctx, dir, no_config ? none : cfg, &loader);
-	if (r < 0) {
-		say(LOG_ERR, "cannot set up libkmod: %s", strerror(-r));
-		return r;
-	}
-	for (char **b = config.blacklist; b && *b; b++) {
-		modalias_loader_add_blacklist(loader, *b);
-		modalias_table_add_blacklist(table, *b);
-	}
-	modalias_table_prepare(table);
+	modalias_table_prepare(tables.table);
 	return 0;
 }
 
@@ -218,7 +186,7 @@ static void load_alias(const char *alias)
 
 	if (modalias_result_new(&res) < 0)
 		return;
-	n = modalias_table_lookup(table, alias, res);
+	n = modalias_table_lookup(tables.table, alias, res);
 	if (n < 0)
 		say(LOG_ERR, "'%s': cannot look it up: %s", alias, strerror(-n));
 	for (int i = 0; i < n; i++) {
@@ -243,7 +211,7 @@ static void load_alias(const char *alias)
 			say(LOG_DEBUG, "%s: builtin", m);
 		} else {
 			pthread_mutex_lock(&kmod_lock);
-			modalias_loader_load_module(loader, m, opt.dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_module, NULL);
+			modalias_loader_load_module(tables.loader, m, opt.dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_module, NULL);
 			pthread_mutex_unlock(&kmod_lock);
 		}
 		pthread_mutex_lock(&modules_lock);
@@ -620,7 +588,7 @@ static void handle_event(const char *subsystem, char *const *envp)
 		const char *seq = env_lookup((void *)envp, "SEQNUM"), *devpath = env_lookup((void *)envp, "DEVPATH");
 		out("event %s %s %s %s", seq ? seq : "-", action ? action : "-", subsystem, devpath ? devpath : "-");
 	}
-	if (action && strcmp(action, "add") == 0 && table) {
+	if (action && strcmp(action, "add") == 0 && tables.table) {
 		struct modalias_dev *dev;
 		int r = modalias_dev_new_from_env_fn(ctx, subsystem, env_lookup, (void *)envp, &dev);
 
@@ -1097,10 +1065,10 @@ int main(int argc, char **argv)
 		  "Handle the devices already present (--coldplug=trigger: replay their add events)", "MODE" },
 		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &opt.dry_run,
 		  "Print the modules it would load and the handlers it would run; do neither", NULL },
-		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &opt.root, "Modules are in ROOT/lib/modules/VERSION", "ROOT" },
-		{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &opt.version, "Kernel version", "VERSION" },
-		{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &opt.moddir, "The module directory itself", "DIR" },
-		{ "modprobe-config", 'C', 0, G_OPTION_ARG_FILENAME, &opt.modprobe_conf,
+		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &opt.tables.root, "Modules are in ROOT/lib/modules/VERSION", "ROOT" },
+		{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &opt.tables.version, "Kernel version", "VERSION" },
+		{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &opt.tables.moddir, "The module directory itself", "DIR" },
+		{ "modprobe-config", 'C', 0, G_OPTION_ARG_FILENAME, &opt.tables.modprobe_d,
 		  "modprobe.d file or directory (/dev/null: none)", "FILE" },
 		{ "hotplug-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt.hotplug_dir, "Handlers' directory (/etc/hotplug.d)", "DIR" },
 		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &opt.sysfs, "Sysfs root (/sys)", "DIR" },
@@ -1214,8 +1182,7 @@ int main(int argc, char **argv)
 			ret = EXIT_OK;
 		}
 	}
-	modalias_loader_unref(loader);
-	modalias_table_unref(table);
+	cli_tables_close(&tables);
 	modalias_ctx_unref(ctx);
 	g_hash_table_unref(modules);
 	cli_config_clear(&config);

@@ -425,8 +425,11 @@ MODALIAS_EXPORT int modalias_table_open(struct modalias_ctx *ctx, const char *di
 			goto out;
 		}
 		r = modalias_table_new_from_cache(ctx, path, dir, ret);
-		if (r == 0)
+		if (r == 0) {
+			/* at info: a front end's verbose log tells a cached run from a parse */
+			info(ctx, "%s: the tables of %s, from this index cache\n", path, dir);
 			goto out;
+		}
 		if (r != -ENOENT)
 			info(ctx, "%s: cache not used (%s), rebuilding\n", path, strerror(-r));
 	}
