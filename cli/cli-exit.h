@@ -13,7 +13,8 @@
 #include <stdbool.h>
 
 enum cli_exit {
-	CLI_EXIT_FOUND = 0,   /* modalias: something found; hotplug: done */
+	CLI_EXIT_FOUND = 0,   /* modalias: something found */
+	CLI_EXIT_OK = 0,      /* hotplug: done (whatever the handlers did) */
 	CLI_EXIT_NOTHING = 1, /* modalias: nothing found */
 	CLI_EXIT_FAIL = 1,    /* hotplug: the daemon cannot start */
 	CLI_EXIT_USAGE = 2,   /* a usage or input error, the message naming it */

@@ -1,7 +1,10 @@
 /*
  * cli/cli-output.h - what the front ends (modalias, hotplug) write on
  * standard output: every write checked, and the one JSON string writer.
- * Front-end code: the library knows nothing of it.
+ * Front-end code (in libcli): the library knows nothing of it.
+ *
+ * This code checks writes and escapes strings; it may not decide what a
+ * command prints.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -16,7 +16,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "modalias.h"
+#include "modalias-commands.h"
 
 struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, const char *bus, char **args, int n)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modalias.h"
+#include "modalias-commands.h"
 
 struct load_out {
 	gboolean json, dry;

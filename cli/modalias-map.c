@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modalias.h"
+#include "modalias-commands.h"
 
 static void print_entry(const struct modalias_map *m, unsigned int i, GString *json)
 {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "modalias.h"
+#include "modalias-commands.h"
 
 void dev_json(GString *j, struct modalias_dev *dev, const char *modalias)
 {

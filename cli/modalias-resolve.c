@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modalias.h"
+#include "modalias-commands.h"
 
 struct resolve_out {
 	gboolean json, explain;

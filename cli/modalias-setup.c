@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modalias.h"
+#include "modalias-commands.h"
 
 struct cli_config config;
 

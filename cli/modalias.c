@@ -4,7 +4,8 @@
  * The dispatcher: main, the table of commands and the options before the
  * command (--config, --help, --version).  Each command is a file of its
  * own (modalias-build.c, -parse.c, -resolve.c, -list.c, -load.c, -map.c)
- * over the public API; what they share is in modalias.h.
+ * over the public API; their entry points and what they share are in
+ * modalias-commands.h.
  *
  * This file may not hold a command's work, nor an option of one.
  *
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modalias.h"
+#include "modalias-commands.h"
 
 static const struct command {
 	const char *name;

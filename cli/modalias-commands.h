@@ -1,5 +1,5 @@
 /*
- * cli/modalias.h - the modalias command's parts: each command's entry
+ * cli/modalias-commands.h - the modalias commands: each command's entry
  * point (one file each: modalias-build.c, …), and what the commands share
  * (modalias-options.c: the option rules; modalias-setup.c: the context
  * and the module tables).
