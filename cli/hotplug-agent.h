@@ -67,7 +67,7 @@ void say_library(void *data, int priority, const char *file, int line, const cha
 		 va_list args);
 /* A dry run's line on standard output, written at once (exit 3 when it
  * cannot be) */
-void out(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+void dry_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* Someone else's string in a message: its first 200 bytes, escaped (free it) */
 char *shown(const char *s);
 

@@ -26,7 +26,7 @@ static int coldplug_resolve_one(void *data, const char *devpath, struct modalias
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0)
 		return 0;
 	if (settings.dry_run)
-		out("coldplug %s %s", devpath, alias);
+		dry_line("coldplug %s %s", devpath, alias);
 	modules_load_alias(alias);
 	free(alias);
 	return 0;
@@ -93,7 +93,7 @@ static int coldplug_trigger_one(void *data, const char *devpath, struct modalias
 	int fd;
 
 	if (settings.dry_run) {
-		out("trigger %s", devpath);
+		dry_line("trigger %s", devpath);
 		return 0;
 	}
 	/* in place: sysfs attributes cannot be replaced by rename */

@@ -55,7 +55,7 @@ int daemon_run(void)
 	if (settings.coldplug_flag)
 		coldplug();
 	if (settings.dry_run)
-		out("ready");
+		dry_line("ready");
 	pfd[0] = (struct pollfd){ .fd = nl, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = queue_done_fd(), .events = POLLIN };
 	pfd[2] = (struct pollfd){ .fd = sfd, .events = POLLIN };

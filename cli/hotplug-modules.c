@@ -91,9 +91,9 @@ static void on_module(void *data, const char *module, const char *detail, const 
 	}
 	if (settings.dry_run) {
 		if (state == MODALIAS_LOAD_WOULD_INSERT)
-			out("load %s", module);
+			dry_line("load %s", module);
 		else if (state == MODALIAS_LOAD_COMMAND)
-			out("install %s %s", module, detail);
+			dry_line("install %s %s", module, detail);
 		return;
 	}
 	if (state == MODALIAS_LOAD_INSERTED || state == MODALIAS_LOAD_COMMAND)

@@ -57,7 +57,7 @@ void say_library(void *data, int priority, const char *file, int line, const cha
 	say(priority, "%s", msg);
 }
 
-void out(const char *fmt, ...)
+void dry_line(const char *fmt, ...)
 {
 	va_list ap;
 

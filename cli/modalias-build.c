@@ -91,7 +91,7 @@ int cmd_build(int argc, char **argv)
 	};
 	struct modalias_ctx *ctx;
 	struct modalias_dev *dev = NULL;
-	int r, ret;
+	int ret;
 
 	parse_options("build", "BUS [FIELD=VALUE…] | --env [BUS]",
 		      "Print the modalias the kernel writes for a device with these IDs.\n"
@@ -112,6 +112,8 @@ int cmd_build(int argc, char **argv)
 	}
 	ctx = new_ctx(sysfs);
 	if (from_env) {
+		int r;
+
 		if (argc > 2) {
 			fprintf(stderr, "modalias build: --env takes at most one BUS\n");
 			modalias_ctx_unref(ctx);
@@ -120,8 +122,7 @@ int cmd_build(int argc, char **argv)
 		/* why an event has no modalias is the answer here, not noise */
 		if (modalias_ctx_get_log_priority(ctx) < LOG_INFO)
 			modalias_ctx_set_log_priority(ctx, LOG_INFO);
-		r = modalias_dev_new_from_env(ctx, argc == 2 ? argv[1] : NULL,
-					      (const char *const *)environ, &dev);
+		r = modalias_dev_new_from_env(ctx, argc == 2 ? argv[1] : NULL, (const char *const *)environ, &dev);
 		if (r < 0) {
 			fprintf(stderr, "modalias build: no modalias from the environment: %s\n", strerror(-r));
 			modalias_ctx_unref(ctx);
