@@ -1,5 +1,10 @@
 /*
- * modalias.conf, through GKeyFile
+ * cli/cli-config.c - modalias.conf read through GKeyFile (cli-config.h):
+ * typos warned with their line, bad values refused with their line, the
+ * extra tables checked readable and root's.
+ *
+ * This file reads settings; it may not act on them (cli-tables.c opens
+ * what they name).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

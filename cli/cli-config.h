@@ -1,7 +1,9 @@
 /*
- * modalias.conf: the settings of the modalias command and the hotplug
- * agent, read with GLib's GKeyFile.  Front-end code: the library knows
- * nothing of it.
+ * cli/cli-config.h - modalias.conf: the settings of the modalias command
+ * and the hotplug agent, read with GLib's GKeyFile.  Front-end code (in
+ * libcli): the library knows nothing of it.
+ *
+ * This code reads settings; it may not act on them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

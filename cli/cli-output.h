@@ -1,7 +1,10 @@
 /*
  * cli/cli-output.h - what the front ends (modalias, hotplug) write on
  * standard output: every write checked, and the one JSON string writer.
- * Front-end code: the library knows nothing of it.
+ * Front-end code (in libcli): the library knows nothing of it.
+ *
+ * This code checks writes and escapes strings; it may not decide what a
+ * command prints.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -9,10 +12,7 @@
 
 #include <glib.h>
 
-/* The exit status when standard output cannot be written (a full disk,
- * /dev/full): distinct from 0 (found), 1 (nothing found) and 2 (usage or
- * input error).  modalias(1), hotplug(8) and README.md say so. */
-#define CLI_EXIT_WRITE 3
+#include "cli-exit.h" /* CLI_EXIT_WRITE: standard output cannot be written */
 
 /*
  * First thing in main(): SIGPIPE is set to its default action and unblocked

@@ -1,5 +1,7 @@
 /*
- * Kernel uevent messages
+ * cli/uevent.c - kernel uevent messages parsed (uevent.h).
+ *
+ * This file parses bytes; it may not read a socket or log.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,6 +1,9 @@
 /*
- * Kernel uevent messages (NETLINK_KOBJECT_UEVENT): "ACTION@DEVPATH\0" and
- * "KEY=VALUE\0" pairs.  Shared by the hotplug agent and its fuzz target.
+ * cli/uevent.h - kernel uevent messages (NETLINK_KOBJECT_UEVENT):
+ * "ACTION@DEVPATH\0" and "KEY=VALUE\0" pairs into a struct event.  Shared
+ * by the hotplug agent and its fuzz target.
+ *
+ * This code parses bytes; it may not read a socket or log.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,8 +17,7 @@ struct event {
 	char *devpath;
 	char *subsystem;
 	char **envp;
-	bool running;
-	bool done;
+	bool running; /* the daemon's queue: a worker has it */
 };
 
 /* Parses one message; NULL when it is not a kernel uevent (libudev's own

@@ -809,8 +809,12 @@ MODALIAS_EXPORT int modalias_table_open(struct modalias_ctx *ctx, const char *di
 		if (fd >= 0) {
 			r = cache_map_fd(ctx, fd, dir, 0, ret, &why, whybuf, sizeof(whybuf));
 			close(fd);
-			if (r >= 0)
+			if (r >= 0) {
+				/* at info: a front end's verbose log tells a cached run from a parse */
+				info(ctx, "%s: the tables of %s, from this index cache
+", path, dir);
 				goto out;
+			}
 			log_rejected(ctx, path, r, why, is_damage(r, why, whybuf));
 		} else if (fd == -EACCES) {
 			info(ctx, "index cache not used: %s\n", tw.text);

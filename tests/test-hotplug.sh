@@ -14,6 +14,8 @@ D="$data/linux-6.1.0-57-amd64"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export MODALIAS_CACHE_DIR="$tmp/cache"
+# env -i drops it: the agent (root) would keep its index caches in /var/cache/modalias
+cache_env="MODALIAS_CACHE_DIR=$MODALIAS_CACHE_DIR"
 n=0
 fail=0
 
@@ -204,7 +206,7 @@ expect "--daemon with an operand is a usage error" "2 hotplug: unexpected argume
 
 # dry run: modules and handlers printed, neither loaded nor run
 : >"$log"
-env -i ACTION=add PRODUCT=46d/c52b/1200 TYPE=0/0/0 INTERFACE=3/1/1 \
+env -i "$cache_env" ACTION=add PRODUCT=46d/c52b/1200 TYPE=0/0/0 INTERFACE=3/1/1 \
 	DEVPATH=/devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1:1.0 \
 	"$agent" --dry-run --moddir "$D" -C /dev/null --hotplug-dir "$hp" --sysfs /nonexistent usb >"$tmp/out"
 expect "dry run: the modules and handlers, neither done" \
@@ -217,7 +219,7 @@ expect "dry run runs nothing" "" "$(cat "$log")"
 # a modprobe.d alias to a module that does not exist: the library reports it
 # through the callback alone (at info in its own log), the agent logs it once
 printf 'alias test:dev:missing nosuchmod\n' >"$tmp/missing.conf"
-env -i ACTION=add MODALIAS=test:dev:missing DEVPATH=/devices/x "$agent" --stderr --dry-run \
+env -i "$cache_env" ACTION=add MODALIAS=test:dev:missing DEVPATH=/devices/x "$agent" --stderr --dry-run \
 	-m "$data/load/lib/modules/9.9.9-test" -C "$tmp/missing.conf" --hotplug-dir /nonexistent --sysfs /nonexistent \
 	test >"$tmp/out" 2>"$tmp/err"
 expect "a missing module is logged once, as an error, and nothing is loaded" \
@@ -257,9 +259,9 @@ bad=0
 while IFS="$(printf '\t')" read -r sub modalias legacy; do
 	count=$((count + 1))
 	# shellcheck disable=SC2086
-	got=$(env -i ACTION=add $legacy "$agent" --dry-run --moddir "$D" -C /dev/null --hotplug-dir /nonexistent \
+	got=$(env -i "$cache_env" ACTION=add $legacy "$agent" --dry-run --moddir "$D" -C /dev/null --hotplug-dir /nonexistent \
 		--sysfs /nonexistent "$sub" | grep '^load ' | sort)
-	want=$(env -i ACTION=add "MODALIAS=$modalias" "$agent" --dry-run --moddir "$D" -C /dev/null \
+	want=$(env -i "$cache_env" ACTION=add "MODALIAS=$modalias" "$agent" --dry-run --moddir "$D" -C /dev/null \
 		--hotplug-dir /nonexistent "$sub" | grep '^load ' | sort)
 	if [ "$got" != "$want" ]; then
 		bad=$((bad + 1))
@@ -271,5 +273,26 @@ if [ "$count" -ge 150 ] && [ "$bad" = 0 ]; then
 else
 	notok "recorded events: $bad of $count disagree"
 fi
+# the kernel-helper mode opens its tables as the CLI does, index cache
+# included (\$MODALIAS_CACHE_DIR here; /var/cache/modalias for root by
+# default): the first add event parses the tables and writes the cache, the
+# second reads the cache and parses nothing (the library says so at info)
+helper_cache="$tmp/helper-cache"
+for i in 1 2; do
+	env -i MODALIAS_CACHE_DIR="$helper_cache" ACTION=add MODALIAS=platform:pcspkr DEVPATH=/devices/platform/pcspkr \
+		"$agent" --stderr --log-level=info --dry-run --moddir "$D" -C /dev/null --hotplug-dir /nonexistent \
+		--sysfs /nonexistent platform >"$tmp/cached$i" 2>&1
+	echo "exit $?, caches: $(ls "$helper_cache" 2>/dev/null | grep -c '^modalias-[0-9a-f]*\.idx$')" >>"$tmp/cached$i"
+done
+expect "helper mode: the first add event parses the tables and writes the index cache" \
+"event - add platform /devices/platform/pcspkr
+load pcspkr
+exit 0, caches: 1" "$(cat "$tmp/cached1")"
+expect "helper mode: a second add event reads the index cache, not the text" \
+"hotplug: $helper_cache/$(ls "$helper_cache" 2>/dev/null): the tables of $D, from this index cache
+event - add platform /devices/platform/pcspkr
+load pcspkr
+exit 0, caches: 1" "$(cat "$tmp/cached2")"
+
 echo "1..$n"
 exit $fail

@@ -1,0 +1,31 @@
+/*
+ * cli/cli-exit.h - the exit statuses of both front ends (modalias(1),
+ * hotplug(8) and README.md say what each means), and the one rule that
+ * picks among them.
+ *
+ * This header holds numbers and their precedence; it may not print, and it
+ * knows no command.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+
+enum cli_exit {
+	CLI_EXIT_FOUND = 0,   /* modalias: something found */
+	CLI_EXIT_OK = 0,      /* hotplug: done (whatever the handlers did) */
+	CLI_EXIT_NOTHING = 1, /* modalias: nothing found */
+	CLI_EXIT_FAIL = 1,    /* hotplug: the daemon cannot start */
+	CLI_EXIT_USAGE = 2,   /* a usage or input error, the message naming it */
+	CLI_EXIT_WRITE = 3,   /* standard output cannot be written (cli-output.h) */
+};
+
+/* A command's status: an input error wins over "nothing found", which wins
+ * over "found". */
+static inline int cli_exit_status(bool input_error, bool found)
+{
+	if (input_error)
+		return CLI_EXIT_USAGE;
+	return found ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
+}

@@ -1,0 +1,162 @@
+/*
+ * cli/cli-tables.c - the one way both front ends open module tables
+ * (cli-tables.h): module directory, index cache, modprobe.d, extra tables,
+ * blacklist, libkmod's loader.
+ *
+ * This file decides where tables come from; it may not print or exit:
+ * what goes wrong goes to the caller's report function, in its voice.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "cli-tables.h"
+
+void cli_tables_spec_clear(struct cli_tables_spec *spec)
+{
+	g_free(spec->root);
+	g_free(spec->version);
+	g_free(spec->moddir);
+	g_free(spec->modprobe_d);
+	memset(spec, 0, sizeof(*spec));
+}
+
+bool cli_module_dir_named(const struct cli_tables_spec *spec, const struct cli_config *cfg)
+{
+	return spec->root || spec->version || spec->moddir || cfg->root || cfg->version || cfg->directory;
+}
+
+char *cli_module_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg)
+{
+	const char *root = spec->root ? spec->root : cfg->root;
+	const char *version = spec->version ? spec->version : cfg->version;
+	struct utsname u;
+
+	if (spec->moddir)
+		return g_strdup(spec->moddir);
+	if (!spec->root && !spec->version && cfg->directory)
+		return g_strdup(cfg->directory);
+	if (!version && uname(&u) == 0)
+		version = u.release;
+	return g_build_filename(root ? root : "/", "lib", "modules", version ? version : "", NULL);
+}
+
+char *cli_cache_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg)
+{
+	const char *env = g_getenv("MODALIAS_CACHE_DIR");
+
+	if (spec->no_cache)
+		return NULL;
+	if (cfg->cache)
+		return *cfg->cache ? g_strdup(cfg->cache) : NULL;
+	if (env)
+		return *env ? g_strdup(env) : NULL;
+	if (geteuid() == 0)
+		return g_strdup("/var/cache/modalias");
+	return g_build_filename(g_get_user_cache_dir(), "modalias", NULL);
+}
+
+const char *const *cli_modprobe_paths(const struct cli_tables_spec *spec, const struct cli_config *cfg,
+				      const char *buf[2], bool *none)
+{
+	*none = false;
+	if (spec->modprobe_d) {
+		*none = strcmp(spec->modprobe_d, "/dev/null") == 0;
+		buf[0] = spec->modprobe_d;
+		buf[1] = NULL;
+		return buf;
+	}
+	return cfg->modprobe_d ? (const char *const *)cfg->modprobe_d : NULL;
+}
+
+static void report_printf(cli_report_fn report, void *data, int priority, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static void report_printf(cli_report_fn report, void *data, int priority, const char *fmt, ...)
+{
+	g_autofree char *message = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	message = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	report(data, priority, message);
+}
+
+void cli_tables_close(struct cli_tables *t)
+{
+	modalias_loader_unref(t->loader);
+	modalias_table_unref(t->table);
+	g_free(t->dir);
+	memset(t, 0, sizeof(*t));
+}
+
+/* modprobe.d, then modalias.conf's extra tables and blacklist, into T */
+static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, const struct cli_config *cfg,
+		      bool go_on, cli_report_fn report, void *data)
+{
+	const char *buf[2], *const *paths;
+	bool none;
+	int r;
+
+	paths = cli_modprobe_paths(spec, cfg, buf, &none);
+	r = none ? 0 : modalias_table_load_config(t->table, paths);
+	if (r < 0) {
+		report_printf(report, data, LOG_ERR, "cannot read the modprobe configuration: %s", strerror(-r));
+		if (!go_on)
+			return r;
+	}
+	for (char **f = cfg->tables; f && *f; f++) {
+		r = modalias_table_load_file(t->table, *f);
+		if (r != 0) {
+			report_printf(report, data, LOG_ERR, "%s (from %s): %s", *f, cfg->path,
+				      r < 0 ? strerror(-r) : "malformed lines");
+			if (!go_on)
+				return r < 0 ? r : -EINVAL;
+		}
+	}
+	/* (only an empty name fails here, and the library says nothing of it) */
+	for (char **b = cfg->blacklist; b && *b; b++)
+		if ((r = modalias_table_add_blacklist(t->table, *b)) < 0 && !go_on)
+			return r;
+	return 0;
+}
+
+int cli_tables_open(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *dir,
+		    const struct cli_config *cfg, unsigned int flags, cli_report_fn report, void *data,
+		    struct cli_tables *out)
+{
+	g_autofree char *cache = cli_cache_dir(spec, cfg);
+	struct cli_tables t = { .dir = dir ? g_strdup(dir) : cli_module_dir(spec, cfg) };
+	int r = modalias_table_open(ctx, t.dir, cache, &t.table);
+
+	memset(out, 0, sizeof(*out));
+	if (r < 0) {
+		report_printf(report, data, LOG_ERR, "cannot load the module tables of %s: %s", t.dir, strerror(-r));
+		cli_tables_close(&t);
+		return r;
+	}
+	if (r > 0) /* each line was named by the library */
+		report_printf(report, data, LOG_INFO, "%s: %d malformed lines skipped", t.dir, r);
+	r = add_config(&t, spec, cfg, flags & CLI_TABLES_GO_ON, report, data);
+	if (r == 0 && (flags & CLI_TABLES_LOADER)) {
+		const char *buf[2], *const *paths, *const empty[] = { NULL };
+		bool none;
+
+		paths = cli_modprobe_paths(spec, cfg, buf, &none);
+		r = modalias_loader_new(ctx, t.dir, none ? empty : paths, &t.loader);
+		if (r < 0)
+			report_printf(report, data, LOG_ERR, "cannot set up libkmod: %s", strerror(-r));
+		for (char **b = cfg->blacklist; r == 0 && b && *b; b++)
+			modalias_loader_add_blacklist(t.loader, *b);
+	}
+	if (r < 0) {
+		cli_tables_close(&t);
+		return r;
+	}
+	*out = t;
+	return 0;
+}

@@ -1,0 +1,87 @@
+/*
+ * cli/cli-tables.h - the module tables both front ends open, one way: the
+ * module directory as modprobe spells it (-d ROOT, -S VERSION, -m DIR, or
+ * modalias.conf's [modules]), the index cache policy, the modprobe.d
+ * paths, modalias.conf's extra tables= and blacklist=, and libkmod's
+ * loader over the same directory.
+ *
+ * This code decides where tables come from and says what went wrong
+ * through the caller's report function; it may not print, exit, or know
+ * which program or command it serves.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include <glib.h>
+
+#include "cli-config.h"
+#include "libmodalias.h"
+
+/* Where the module tables come from, as the command line says (GOption
+ * fills these: each NULL or FALSE when not given). */
+struct cli_tables_spec {
+	char *root;         /* -d ROOT: modules in ROOT/lib/modules/VERSION */
+	char *version;      /* -S VERSION (default: the running kernel's) */
+	char *moddir;       /* -m DIR: the module directory itself */
+	char *modprobe_d;   /* -C: a modprobe.d file or directory; /dev/null: none */
+	gboolean no_cache;  /* --no-cache */
+};
+
+void cli_tables_spec_clear(struct cli_tables_spec *spec);
+
+/* The module directory: -m; else -d/-S (either given: modalias.conf's
+ * directory= no longer applies); else directory=; else
+ * ROOT/lib/modules/VERSION with modalias.conf's root= and version=, "/" and
+ * uname -r by default. */
+char *cli_module_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg);
+
+/* Whether a module directory was named at all (on the command line or in
+ * modalias.conf), rather than taken for the running kernel. */
+bool cli_module_dir_named(const struct cli_tables_spec *spec, const struct cli_config *cfg);
+
+/* Where index caches go, NULL for none: --no-cache none; modalias.conf's
+ * cache= ("": none); $MODALIAS_CACHE_DIR ("": none); /var/cache/modalias
+ * for root, else the user's cache directory (~/.cache/modalias). */
+char *cli_cache_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg);
+
+/* The modprobe.d paths to read: -C, else modalias.conf's modprobe.d=, else
+ * NULL (the system's).  *none: nothing is to be read at all (-C
+ * /dev/null).  BUF holds -C's array. */
+const char *const *cli_modprobe_paths(const struct cli_tables_spec *spec, const struct cli_config *cfg,
+				      const char *buf[2], bool *none);
+
+/* How a problem is told: MESSAGE, one line without its newline, at a
+ * syslog PRIORITY (LOG_ERR: the tables are not what was asked for;
+ * LOG_INFO: a detail). */
+typedef void (*cli_report_fn)(void *data, int priority, const char *message);
+
+enum cli_tables_flags {
+	/* also libkmod's loader over the same module directory and modprobe.d
+	 * paths, with modalias.conf's blacklist */
+	CLI_TABLES_LOADER = 1 << 0,
+	/* a modprobe.d configuration or an extra table that cannot be read is
+	 * reported and the rest used (the agent: an event still runs its
+	 * handlers); without it, any failure fails the whole */
+	CLI_TABLES_GO_ON = 1 << 1,
+};
+
+struct cli_tables {
+	char *dir;                      /* the module directory read */
+	struct modalias_table *table;
+	struct modalias_loader *loader; /* with CLI_TABLES_LOADER */
+};
+
+/*
+ * Opens the tables of DIR (NULL: cli_module_dir()) with the cache of
+ * cli_cache_dir(), then modprobe.d, modalias.conf's tables= and blacklist=.
+ * 0 with *out filled, or a negative errno with *out empty, the reason
+ * reported.
+ */
+int cli_tables_open(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *dir,
+		    const struct cli_config *cfg, unsigned int flags, cli_report_fn report, void *data,
+		    struct cli_tables *out);
+
+void cli_tables_close(struct cli_tables *t);

@@ -1,0 +1,147 @@
+/*
+ * cli/hotplug-agent.h - the hotplug agent's parts and the calls between them,
+ * which go one way, from the top down:
+ *
+ *   hotplug.c           main: the settings, then one mode (helper, coldplug, daemon)
+ *   hotplug-daemon.c    the daemon's loop: netlink, signals, workers' reports, reload
+ *   hotplug-netlink.c   the uevent socket: opened, a message read (the kernel's only)
+ *   hotplug-queue.c     the events in SEQNUM order, related ones one at a time, workers
+ *   hotplug-coldplug.c  the devices already present: resolved, or their add replayed
+ *   hotplug-event.c     one event: its modules, then its handlers
+ *   hotplug-handlers.c  the hotplug.d multiplexer: trust, fork/exec, timeout, stop
+ *   hotplug-modules.c   the library's objects (libcli's tables), each module loaded once
+ *   hotplug-settings.c  options and modalias.conf into one settings, and the log
+ *
+ * A file may call those below it, never one above.  Nothing here may be
+ * used by the modalias command; what both programs need is in libcli.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include <glib.h>
+
+#include "cli-config.h"
+#include "cli-exit.h"
+#include "cli-tables.h"
+#include "libmodalias.h"
+#include "uevent.h"
+
+/* ---- hotplug-settings.c: what the agent was told, and how it speaks ---------- */
+
+struct hotplug_settings {
+	char *hotplug_dir;             /* --hotplug-dir, [agent] hotplug-dir; NULL: /etc/hotplug.d */
+	char *sysfs;                   /* --sysfs, [agent] sysfs; NULL: /sys */
+	struct cli_tables_spec tables; /* -d, -S, -m, -C */
+	char *config_file;             /* --config: modalias.conf */
+	char *log_level_name;
+	char *coldplug_mode;           /* --coldplug=MODE: "resolve" or "trigger" */
+	gboolean daemon, dry_run, trust_any_sender, coldplug_flag, force_stderr;
+	int max_parallel;              /* unrelated events handled at once */
+	int handler_timeout;           /* seconds */
+	int netlink_group;
+	int log_level;                 /* syslog priority */
+	bool log_stderr;               /* the log also on standard error */
+};
+
+extern struct hotplug_settings settings;
+/* modalias.conf, as read at the start (and again at SIGHUP) */
+extern struct cli_config config;
+
+/* The command line (*ARGC and *ARGV left with the operands) and
+ * modalias.conf into settings and config: 0, or the exit status of a usage
+ * error, which is printed. */
+int settings_load(int *argc, char ***argv);
+/* modalias.conf read again (SIGHUP); false, and logged, when it cannot be */
+bool settings_reload(void);
+void settings_clear(void);
+
+/* The log: syslog, and standard error when settings.log_stderr, at or
+ * above settings.log_level. */
+void say(int priority, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* The library's log, into say() */
+void say_library(void *data, int priority, const char *file, int line, const char *fn, const char *format,
+		 va_list args);
+/* A dry run's line on standard output, written at once (exit 3 when it
+ * cannot be) */
+void dry_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* Someone else's string in a message: its first 200 bytes, escaped (free it) */
+char *shown(const char *s);
+
+/* ---- hotplug-modules.c: the library's objects, and modules loaded once ----- */
+
+/* The context (once), then the tables and libkmod's loader as the settings
+ * say (again at SIGHUP): 0, or a negative errno, logged. */
+int modules_open(void);
+void modules_close(void);
+/* The context: NULL before modules_open() */
+struct modalias_ctx *modules_ctx(void);
+/* Whether the tables are open: modules can be looked up and loaded */
+bool modules_ready(void);
+/* Loads every module of ALIAS, each module once for the whole run: a
+ * second event for a module waits for the first one's result. */
+void modules_load_alias(const char *alias);
+
+/* ---- hotplug-handlers.c: the hotplug.d multiplexer ------------------------- */
+
+/* Runs the handlers of SUBSYSTEM, then those of default/ (once for
+ * "default"), in C-locale byte order, each as PATH SUBSYSTEM with ENVP,
+ * each waited for at most settings.handler_timeout seconds. */
+void handlers_run(const char *subsystem, char *const *envp);
+/* The daemon: handlers_stop() makes running handlers stop (SIGTERM, then
+ * SIGKILL) and no new one start; handlers_stop_init() first, ..._fini() last. */
+int handlers_stop_init(void);
+void handlers_stop(void);
+void handlers_stop_fini(void);
+
+/* ---- hotplug-event.c: one event ---------------------------------------------- */
+
+/* A name of a directory under hotplug.d, and a word in syslog: no path, no
+ * control character */
+bool subsystem_ok(const char *s);
+/* One event of SUBSYSTEM (checked), ENVP its variables: on add its
+ * modules, then its handlers. */
+void event_handle(const char *subsystem, char *const *envp);
+
+/* ---- hotplug-coldplug.c: the devices already present ----------------------- */
+
+/* Every device under the sysfs root, parents first: its modules loaded
+ * (resolve), or "add" written to its uevent (trigger), as the settings say. */
+void coldplug(void);
+
+/* ---- hotplug-queue.c: events in order, run by workers ---------------------- */
+
+int queue_init(void);
+void queue_fini(void);
+/* Events up to SEQ came before we listened: none of them is waited for */
+void queue_seq_known(unsigned long long seq);
+/* An event from netlink, put in SEQNUM order (the queue owns it now) */
+void queue_add(struct event *e);
+/* Starts a worker for each event that may run now (no earlier event of the
+ * same device, its parents or children; no SEQNUM gap before it) */
+void queue_dispatch(void);
+/* Readable when a worker is done: then queue_reap() */
+int queue_done_fd(void);
+void queue_reap(void);
+/* Events being handled now */
+int queue_running(void);
+/* Milliseconds until a SEQNUM gap is given up (-1: none); at 0,
+ * queue_gap_expired() */
+int queue_gap_timeout(void);
+void queue_gap_expired(void);
+
+/* ---- hotplug-netlink.c: the kernel's uevents --------------------------------- */
+
+/* The uevent socket on settings.netlink_group: a descriptor or -errno */
+int netlink_open(void);
+/* One message, or NULL: none now (errno EAGAIN), *overflow (events were
+ * lost), or not the kernel's unless settings.trust_any_sender */
+struct event *netlink_receive(int fd, bool *overflow);
+
+/* ---- hotplug-daemon.c: the daemon ------------------------------------------- */
+
+/* Listens, coldplugs when asked, handles events until SIGTERM: the exit status */
+int daemon_run(void);

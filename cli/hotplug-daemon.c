@@ -1,0 +1,122 @@
+/*
+ * cli/hotplug-daemon.c - hotplug --daemon: the loop over what it waits for
+ * (the uevent socket, the workers' reports, SIGTERM/SIGINT and SIGHUP, a
+ * SEQNUM gap's deadline): events read into the queue and dispatched,
+ * coldplug when asked and after a lost burst, modalias.conf and the tables
+ * reloaded at SIGHUP, a bounded stop at SIGTERM.
+ *
+ * This file holds the loop; it may not order events (hotplug-queue.c) nor
+ * handle one (hotplug-event.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "hotplug-agent.h"
+#include "read-file.h"
+
+int daemon_run(void)
+{
+	sigset_t mask;
+	struct pollfd pfd[3];
+	int nl, sfd;
+	bool stopping = false, reload = false;
+
+	nl = netlink_open();
+	if (nl < 0) {
+		say(LOG_ERR, "cannot listen for uevents: %s", strerror(-nl));
+		return CLI_EXIT_FAIL;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0 || queue_init() < 0 || handlers_stop_init() < 0) {
+		say(LOG_ERR, "cannot set up: %s", strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	if (settings.netlink_group == 1 && !settings.trust_any_sender) {
+		/* the kernel's group: what came before we listened is not awaited */
+		g_autofree char *text = NULL;
+		if (read_file("/sys/kernel/uevent_seqnum", READ_FILE_ATTR_MAX, 0, &text, NULL) == 0)
+			queue_seq_known(g_ascii_strtoull(text, NULL, 10));
+	}
+	say(LOG_INFO, "listening (netlink group %d, %d workers)", settings.netlink_group, settings.max_parallel);
+	/* listening first: nothing that happens during coldplug is missed */
+	if (settings.coldplug_flag)
+		coldplug();
+	if (settings.dry_run)
+		dry_line("ready");
+	pfd[0] = (struct pollfd){ .fd = nl, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = queue_done_fd(), .events = POLLIN };
+	pfd[2] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	while (!stopping || queue_running() > 0) {
+		/* Stopping: no more events are read (poll skips a negative fd),
+		 * but the workers' reports and the signals still are. */
+		int n;
+
+		pfd[0].fd = stopping ? -1 : nl;
+		n = poll(pfd, 3, stopping ? -1 : queue_gap_timeout());
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			say(LOG_ERR, "poll: %s", strerror(errno));
+			break;
+		}
+		if (n == 0)
+			queue_gap_expired();
+		if (pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGHUP) {
+					reload = true;
+				} else if (!stopping) {
+					stopping = true;
+					handlers_stop();
+				}
+			}
+		}
+		if (pfd[1].revents & POLLIN)
+			queue_reap();
+		if (pfd[0].revents & POLLIN) {
+			for (int k = 0; k < 256; k++) {
+				bool overflow;
+				struct event *e = netlink_receive(nl, &overflow);
+				if (overflow) {
+					say(LOG_WARNING, "uevents lost (receive buffer overflow): rescanning sysfs");
+					coldplug();
+					continue;
+				}
+				if (!e) {
+					if (errno == EAGAIN || errno == EWOULDBLOCK)
+						break;
+					continue;
+				}
+				queue_add(e);
+			}
+		}
+		if (reload && queue_running() == 0) {
+			reload = false;
+			say(LOG_INFO, "reloading the configuration and the module tables");
+			if (settings_reload())
+				modules_open();
+		}
+		if (!stopping && !reload)
+			queue_dispatch();
+	}
+	say(LOG_INFO, "stopped");
+	queue_fini();
+	close(nl);
+	close(sfd);
+	handlers_stop_fini();
+	return CLI_EXIT_OK;
+}

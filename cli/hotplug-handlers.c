@@ -1,0 +1,384 @@
+/*
+ * cli/hotplug-handlers.c - the hotplug.d multiplexer, as hotplug-ng's
+ * /sbin/hotplug: the *.hotplug handlers of a subsystem, then of default/,
+ * in C-locale byte order; each opened by path-trust (it and every
+ * directory on its real path root's alone) and executed from the
+ * descriptor checked, started clean, killed with its process group after
+ * the handler timeout or when the daemon stops.
+ *
+ * This file runs handlers; it may not load modules or read events.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "hotplug-agent.h"
+#include "path-trust.h"
+
+/* The daemon is stopping: handlers still running get SIGTERM, and SIGKILL
+ * STOP_GRACE_S later; no new handler starts.  The pipe's read end becomes
+ * readable (and stays so) at SIGTERM; -1 outside the daemon. */
+#define STOP_GRACE_S 2
+static int stop_pipe[2] = { -1, -1 };
+static int stopping_flag;
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --hotplug-dir, [agent] hotplug-dir, or the default */
+static const char *hotplug_dir(void)
+{
+	return settings.hotplug_dir ? settings.hotplug_dir : "/etc/hotplug.d";
+}
+
+/* "PATH: refused: WHY", without WHY's own path when it names PATH itself. */
+static void say_refused(const char *path, int r, const struct trust_why *why)
+{
+	const char *text = why->text[0] ? why->text : strerror(-r);
+	size_t n = strlen(path);
+
+	if (strncmp(text, path, n) == 0 && strncmp(text + n, ": ", 2) == 0)
+		text += n + 2;
+	say(LOG_WARNING, "%s: refused: %s", path, text);
+}
+
+/* NAME in DFD, a directory opened by trust_open() (DIR its path): opened
+ * and checked by path-trust.  A symlink is followed, and the whole path to
+ * its target checked again from "/". */
+static int trust_open_in(int dfd, const char *dir, const char *name, int oflags, unsigned int flags,
+			 struct trust_why *why)
+{
+	int fd = trust_openat(dfd, dir, name, oflags, flags, why);
+
+	if (fd == -ELOOP) { /* a symlink */
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+
+		why->text[0] = '\0';
+		fd = trust_open(path, oflags, flags | TRUST_FOLLOW, why);
+	}
+	return fd;
+}
+
+/* Every descriptor from FIRST up closed (the child of a daemon with threads:
+ * async-signal-safe calls only).  max: the descriptor limit, read before
+ * fork(), for kernels without close_range(). */
+static void close_from(int first, int max)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned int)first, ~0u, 0u) == 0)
+		return;
+#endif
+	for (int fd = first; fd < max; fd++)
+		close(fd);
+}
+
+/* What the child of run_handler() reports when a script cannot run
+ * because /dev/fd is missing */
+#define ENODEV_FD (-1)
+
+/* Whether the checked handler FD (O_PATH: reopened for reading, through
+ * /proc, to look) starts with "#!".  -1: cannot tell (no /proc). */
+static int is_script(int fd)
+{
+	char path[64], head[2];
+	int rfd, r;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rfd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (rfd < 0)
+		return -1;
+	r = pread(rfd, head, sizeof(head), 0) == 2 && head[0] == '#' && head[1] == '!';
+	close(rfd);
+	return r;
+}
+
+/* The child's side of run_handler(): a clean start (signal dispositions to
+ * default, nothing blocked, a process group of its own, stdin from
+ * /dev/null, no descriptor above 2 but what the exec needs), then the
+ * checked file FD itself, never its path again.  A #! script (SCRIPT: 1,
+ * or -1 for unknown) is run by its interpreter as /dev/fd/3, which must
+ * then stay open across the exec.  An exec error goes up the REPORT pipe. */
+static G_NORETURN void handler_child(int fd, int script, int report, int max_fd, char *const *argv,
+				     char *const *envp)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+	int null, hfd, rfd, e;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, &dfl, NULL) < 0 && sig != SIGKILL && sig != SIGSTOP) {
+			/* glibc keeps its own (32, 33) from us; the kernel's
+			 * struct sigaction all zero is SIG_DFL in every layout */
+			unsigned long zero[8] = { 0 };
+
+			syscall(SYS_rt_sigaction, sig, zero, NULL, (NSIG - 1) / 8);
+		}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, 0) < 0)
+		goto fail;
+	/* the handler on 3 and the report pipe on 4, both close-on-exec (by
+	 * way of copies above them: either may be 3 or 4 now) */
+	if ((hfd = fcntl(fd, F_DUPFD_CLOEXEC, 5)) < 0 || (rfd = fcntl(report, F_DUPFD_CLOEXEC, 5)) < 0)
+		goto fail;
+	report = rfd;
+	if (dup3(hfd, 3, O_CLOEXEC) < 0 || dup3(rfd, 4, O_CLOEXEC) < 0)
+		goto fail;
+	report = 4;
+	close_from(5, max_fd);
+	if (script == 1) {
+		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0) {
+			errno = ENODEV_FD; /* its interpreter could not open it */
+			goto fail;
+		}
+		if (fcntl(3, F_SETFD, 0) < 0)
+			goto fail;
+	}
+	fexecve(3, argv, envp);
+	/* not known: ENOENT is a script, whose interpreter cannot open
+	 * /dev/fd/3 while it closes on exec (or a missing interpreter: the
+	 * same error again) */
+	if (script < 0 && errno == ENOENT) {
+		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0)
+			errno = ENODEV_FD;
+		else if (fcntl(3, F_SETFD, 0) == 0)
+			fexecve(3, argv, envp);
+	}
+fail:
+	e = errno;
+	if (write(report, &e, sizeof(e)) != sizeof(e))
+		_exit(126); /* nobody to tell */
+	_exit(127);
+}
+
+/* Waits for handler PID (PATH), at most the timeout: then, or when the
+ * daemon stops, its process group is killed.  Returns its wait status, or
+ * -1 when it was killed here (and that is logged). */
+static int handler_wait(const char *path, pid_t pid)
+{
+	/* a pidfd wakes poll() when the child ends; without one (Linux < 5.3), ticks */
+#ifdef SYS_pidfd_open
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
+#else
+	int pidfd = -1;
+#endif
+	gint64 kill_at = g_get_monotonic_time() + (gint64)settings.handler_timeout * G_USEC_PER_SEC;
+	bool stop_seen = false;
+	int status = 0;
+
+	for (;;) {
+		struct pollfd p[2] = { { .fd = pidfd, .events = POLLIN },
+				       { .fd = stop_seen ? -1 : stop_pipe[0], .events = POLLIN } };
+		gint64 now, left;
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		now = g_get_monotonic_time();
+		if (now >= kill_at) {
+			if (stop_seen)
+				say(LOG_NOTICE, "%s: still running %d s after SIGTERM: killed", path, STOP_GRACE_S);
+			else
+				say(LOG_WARNING, "%s: still running after %d s: killed", path, settings.handler_timeout);
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL); /* had it left its process group */
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			status = -1;
+			break;
+		}
+		left = (kill_at - now + 999) / 1000;
+		if (poll(p, 2, pidfd < 0 ? (int)MIN(left, 10) : (int)MIN(left, INT_MAX)) > 0 && (p[1].revents & POLLIN)) {
+			say(LOG_NOTICE, "%s: stopping: SIGTERM sent", path);
+			stop_seen = true;
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+			kill_at = MIN(kill_at, now + (gint64)STOP_GRACE_S * G_USEC_PER_SEC);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return status;
+}
+
+/* Runs the checked handler FD as PATH SUBSYSTEM, with ENVP, and waits for it. */
+static void run_handler(int fd, const char *path, const char *subsystem, char *const *envp)
+{
+	struct rlimit rl;
+	int report[2], max_fd, e = 0, status, script = is_script(fd);
+	ssize_t n;
+	pid_t pid;
+
+	max_fd = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		say(LOG_ERR, "%s: cannot run it: %s", path, strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)path, (char *)subsystem, NULL };
+
+		handler_child(fd, script, report[1], max_fd, argv, envp);
+	}
+	e = errno;
+	close(report[1]);
+	if (pid < 0) {
+		close(report[0]);
+		say(LOG_ERR, "%s: cannot run it: %s", path, strerror(e));
+		return;
+	}
+	setpgid(pid, pid); /* as the child does: whichever comes first */
+	/* nothing: it runs (the pipe closed on exec); an errno: it could not */
+	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	if (n == sizeof(e)) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		say(LOG_ERR, "%s: cannot run it: %s", path,
+		    e == ENODEV_FD ? "No such file or directory (a script runs as /dev/fd/3: no /dev/fd, or no /proc)"
+				   : strerror(e));
+		return;
+	}
+	status = handler_wait(path, pid);
+	if (status == -1)
+		return;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		say(LOG_DEBUG, "%s: done", path);
+	else if (WIFEXITED(status))
+		say(LOG_NOTICE, "%s: exited with status %d", path, WEXITSTATUS(status));
+	else
+		say(LOG_NOTICE, "%s: killed by signal %d", path, WTERMSIG(status));
+}
+
+/* Runs the *.hotplug handlers of NAME (a subsystem, or "default") in
+ * hotplug.d (HPFD, checked), in C-locale byte order.  The directory and
+ * each handler are opened by path-trust: they, the targets of their
+ * symlinks and every directory on the way must be root's alone. */
+static void run_dir(int hpfd, const char *name, const char *subsystem, char *const *envp)
+{
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *dir = g_build_filename(hotplug_dir(), name, NULL);
+	struct trust_why why = { { 0 } };
+	struct dirent *de;
+	DIR *d;
+	int dfd, lfd;
+
+	/* whoever may add to the directory may add a link to any root-owned
+	 * program: the directory must be as safe as its handlers */
+	dfd = trust_open_in(hpfd, hotplug_dir(), name, O_RDONLY | O_DIRECTORY, TRUST_DIRECTORY, &why);
+	if (dfd < 0) {
+		if (dfd != -ENOENT)
+			say_refused(dir, dfd, &why);
+		return;
+	}
+	/* listed from the descriptor checked (a copy: closedir() closes it) */
+	lfd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+	d = lfd < 0 ? NULL : fdopendir(lfd);
+	if (!d) {
+		say(LOG_ERR, "%s: %s", dir, strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && g_str_has_suffix(de->d_name, ".hotplug"))
+			g_ptr_array_add(names, g_strdup(de->d_name));
+	closedir(d);
+	if (names->len > 1) /* pdata is NULL when empty: qsort(NULL, …) is undefined */
+		qsort(names->pdata, names->len, sizeof(char *), name_cmp);
+	for (guint i = 0; i < names->len; i++) {
+		const char *base = g_ptr_array_index(names, i);
+		g_autofree char *path = g_build_filename(dir, base, NULL);
+		struct stat st;
+		int fd;
+
+		if (g_atomic_int_get(&stopping_flag)) {
+			say(LOG_NOTICE, "%s: not run: stopping", path);
+			continue;
+		}
+		why.text[0] = '\0';
+		/* O_PATH: nothing opened for reading (no FIFO to block on); exec'able */
+		fd = trust_open_in(dfd, dir, base, O_PATH, TRUST_REGULAR, &why);
+		if (fd < 0) {
+			say_refused(path, fd, &why);
+			continue;
+		}
+		if (fstat(fd, &st) < 0 || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) {
+			say(LOG_WARNING, "%s: refused: not executable", path);
+			close(fd);
+			continue;
+		}
+		if (settings.dry_run)
+			dry_line("run %s %s", path, subsystem);
+		else
+			run_handler(fd, path, subsystem, envp);
+		close(fd);
+	}
+	close(dfd);
+}
+
+/* hotplug.d, opened by path-trust: it and every directory above it must be
+ * root's alone (above it a sticky directory such as /tmp will do: nobody
+ * else may rename what is in it).  -1 when no handler may run: missing
+ * (there are none), or refused (logged). */
+static int hotplug_dir_open(void)
+{
+	struct trust_why why = { { 0 } };
+	int fd = trust_open(hotplug_dir(), O_PATH | O_DIRECTORY, TRUST_FOLLOW | TRUST_DIRECTORY, &why);
+
+	if (fd < 0 && fd != -ENOENT)
+		say_refused(hotplug_dir(), fd, &why);
+	return fd < 0 ? -1 : fd;
+}
+
+void handlers_run(const char *subsystem, char *const *envp)
+{
+	int hpfd = hotplug_dir_open();
+
+	if (hpfd < 0)
+		return;
+	run_dir(hpfd, subsystem, subsystem, envp);
+	if (strcmp(subsystem, "default") != 0) /* not twice */
+		run_dir(hpfd, "default", subsystem, envp);
+	close(hpfd);
+}
+
+int handlers_stop_init(void)
+{
+	return pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK);
+}
+
+void handlers_stop(void)
+{
+	/* the running handlers are told (handler_wait) */
+	g_atomic_int_set(&stopping_flag, 1);
+	if (write(stop_pipe[1], "", 1) != 1)
+		say(LOG_ERR, "cannot stop the handlers: %s", strerror(errno));
+}
+
+void handlers_stop_fini(void)
+{
+	close(stop_pipe[0]);
+	close(stop_pipe[1]);
+	stop_pipe[0] = stop_pipe[1] = -1;
+}

@@ -1,0 +1,212 @@
+/*
+ * cli/hotplug-queue.c - the daemon's events in order, as udevd orders
+ * them: by SEQNUM (an event that overtook an earlier one waits up to
+ * GAP_WAIT_MS for it), an event waiting for earlier events of the same
+ * device, its parents and children, unrelated ones handled in parallel by
+ * worker threads, at most settings.max_parallel at once.
+ *
+ * This file orders and starts events; it may not read the socket or decide
+ * what an event does (hotplug-event.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "hotplug-agent.h"
+
+static GPtrArray *queue; /* struct event *, by seqnum */
+static int done_pipe[2] = { -1, -1 }; /* a worker's event, when it is done */
+static int running;
+
+/* SEQNUM gaps.  Every event up to arrived_seq has arrived (or was given up
+ * for); later ones wait, at most GAP_WAIT_MS from when the gap was seen,
+ * for the missing ones, so that events sent out of order are still
+ * handled in SEQNUM order.  (The kernel's own group arrives in order; its
+ * gaps are events of other network namespaces, which never come.) */
+#define GAP_WAIT_MS 50
+static unsigned long long arrived_seq;
+static bool arrived_known;
+static GHashTable *ahead; /* seqnums > arrived_seq + 1 that arrived */
+static gint64 gap_since;   /* g_get_monotonic_time() when a gap was seen, 0: none */
+
+static void seq_arrived(unsigned long long seq)
+{
+	if (seq == 0 || (arrived_known && seq <= arrived_seq))
+		return; /* SEQNUM 0 (unparsable) never waits */
+	if (!arrived_known || seq != arrived_seq + 1) {
+		g_hash_table_add(ahead, g_memdup2(&seq, sizeof(seq)));
+		return;
+	}
+	arrived_seq = seq;
+	while (g_hash_table_remove(ahead, &(unsigned long long){ arrived_seq + 1 }))
+		arrived_seq++;
+}
+
+static bool seq_eligible(const struct event *e)
+{
+	return e->seqnum == 0 || (arrived_known && e->seqnum <= arrived_seq);
+}
+
+/* The gap has been waited for long enough: go on from the oldest waiting
+ * event (at the start, with no known predecessor, likewise). */
+static void seq_give_up(void)
+{
+	unsigned long long min = 0;
+
+	for (guint i = 0; i < queue->len; i++) {
+		const struct event *e = g_ptr_array_index(queue, i);
+		if (!e->running && !seq_eligible(e) && (min == 0 || e->seqnum < min))
+			min = e->seqnum;
+	}
+	if (min == 0)
+		return;
+	if (arrived_known)
+		say(LOG_DEBUG, "SEQNUM %llu to %llu never arrived", arrived_seq + 1, min - 1);
+	arrived_seq = min - 1;
+	arrived_known = true;
+	g_hash_table_remove(ahead, &min);
+	seq_arrived(min);
+}
+
+/* Starts the gap clock when some event waits, stops it when none does: the
+ * ones that wait are exactly those in ahead, which are not dispatched. */
+static void seq_waiting(void)
+{
+	if (g_hash_table_size(ahead) == 0)
+		gap_since = 0;
+	else if (!gap_since)
+		gap_since = g_get_monotonic_time();
+}
+
+/* Same device, or one the parent of the other: the second waits. */
+static bool related(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), l = la < lb ? la : lb;
+
+	return strncmp(a, b, l) == 0 && (la == lb || (la < lb ? b[la] : a[lb]) == '/');
+}
+
+static void *worker(void *data)
+{
+	struct event *e = data;
+	uintptr_t token = (uintptr_t)e;
+
+	if (subsystem_ok(e->subsystem)) {
+		event_handle(e->subsystem, e->envp);
+	} else {
+		g_autofree char *sub = shown(e->subsystem ? e->subsystem : "");
+		say(LOG_WARNING, "event %llu: bad SUBSYSTEM '%s' ignored", e->seqnum, sub);
+	}
+
+	if (write(done_pipe[1], &token, sizeof(token)) != sizeof(token))
+		say(LOG_ERR, "worker: cannot report");
+	return NULL;
+}
+
+void queue_dispatch(void)
+{
+	for (guint i = 0; i < queue->len && running < settings.max_parallel; i++) {
+		struct event *e = g_ptr_array_index(queue, i);
+		bool blocked = false;
+		pthread_t t;
+
+		if (e->running)
+			continue;
+		if (!seq_eligible(e))
+			break; /* by SEQNUM: every later one waits too */
+		for (guint k = 0; k < i && !blocked; k++)
+			blocked = related(((struct event *)g_ptr_array_index(queue, k))->devpath, e->devpath);
+		if (blocked)
+			continue;
+		e->running = true;
+		running++;
+		if (pthread_create(&t, NULL, worker, e) != 0) {
+			say(LOG_ERR, "cannot start a worker: running event %llu inline", e->seqnum);
+			worker(e);
+		} else {
+			pthread_detach(t);
+		}
+	}
+	seq_waiting();
+}
+
+void queue_add(struct event *e)
+{
+	guint i = queue->len;
+
+	/* by SEQNUM: the kernel's order, whatever the arrival order */
+	while (i > 0 && ((struct event *)g_ptr_array_index(queue, i - 1))->seqnum > e->seqnum &&
+	       !((struct event *)g_ptr_array_index(queue, i - 1))->running)
+		i--;
+	g_ptr_array_insert(queue, (gint)i, e);
+	seq_arrived(e->seqnum);
+}
+
+int queue_init(void)
+{
+	if (pipe2(done_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -errno;
+	queue = g_ptr_array_new();
+	ahead = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	return 0;
+}
+
+void queue_fini(void)
+{
+	g_hash_table_destroy(ahead);
+	g_ptr_array_free(queue, TRUE);
+	close(done_pipe[0]);
+	close(done_pipe[1]);
+}
+
+void queue_seq_known(unsigned long long seq)
+{
+	arrived_seq = seq;
+	arrived_known = true;
+}
+
+int queue_done_fd(void)
+{
+	return done_pipe[0];
+}
+
+void queue_reap(void)
+{
+	uintptr_t token;
+
+	while (read(done_pipe[0], &token, sizeof(token)) == sizeof(token)) {
+		struct event *e = (struct event *)token;
+		g_ptr_array_remove(queue, e);
+		event_free(e);
+		running--;
+	}
+}
+
+int queue_running(void)
+{
+	return running;
+}
+
+int queue_gap_timeout(void)
+{
+	gint64 left;
+
+	if (!gap_since)
+		return -1;
+	left = gap_since + (gint64)GAP_WAIT_MS * 1000 - g_get_monotonic_time();
+	return left > 0 ? (int)((left + 999) / 1000) : 0;
+}
+
+void queue_gap_expired(void)
+{
+	if (!gap_since)
+		return;
+	seq_give_up();
+	gap_since = 0;
+}

@@ -1,0 +1,199 @@
+/*
+ * cli/hotplug-settings.c - the agent's settings: its options and
+ * modalias.conf's [agent] and [log] into one struct settings, checked
+ * (a bad value: exit 2, named); and how it speaks: syslog and standard
+ * error at the level set, a dry run's lines on standard output.
+ *
+ * This file may not act on what it reads: it calls nothing of the agent.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "cli-output.h"
+#include "hotplug-agent.h"
+
+struct hotplug_settings settings = {
+	.handler_timeout = INT_MIN, /* not given */
+	.netlink_group = 1,
+	.log_level = LOG_NOTICE,
+};
+struct cli_config config;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER; /* a line at a time, from the workers too */
+
+void say(int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (priority > settings.log_level)
+		return;
+	va_start(ap, fmt);
+	vsyslog(priority, fmt, ap);
+	va_end(ap);
+	if (settings.log_stderr) {
+		pthread_mutex_lock(&out_lock);
+		fputs("hotplug: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+		pthread_mutex_unlock(&out_lock);
+	}
+}
+
+void say_library(void *data, int priority, const char *file, int line, const char *fn, const char *format,
+		 va_list args)
+{
+	g_autofree char *msg = g_strdup_vprintf(format, args);
+
+	g_strchomp(msg);
+	say(priority, "%s", msg);
+}
+
+void dry_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&out_lock);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	/* a line at a time: a dry run that cannot write ends at once (exit
+	 * status 3; a closed pipe: SIGPIPE) */
+	cli_output_flush();
+	pthread_mutex_unlock(&out_lock);
+}
+
+char *shown(const char *s)
+{
+	g_autofree char *head = g_strndup(s, 200);
+
+	return g_strescape(head, NULL);
+}
+
+static gboolean opt_coldplug(const char *name, const char *value, gpointer data, GError **error)
+{
+	settings.coldplug_flag = TRUE;
+	if (value) {
+		g_free(settings.coldplug_mode);
+		settings.coldplug_mode = g_strdup(value);
+	}
+	return TRUE;
+}
+
+int settings_load(int *argc, char ***argv)
+{
+	g_autoptr(GOptionContext) oc = g_option_context_new("SUBSYSTEM | --daemon [--coldplug] | --coldplug");
+	g_autoptr(GError) error = NULL;
+	const GOptionEntry entries[] = {
+		{ "daemon", 0, 0, G_OPTION_ARG_NONE, &settings.daemon, "Listen for kernel uevents (netlink)", NULL },
+		{ "coldplug", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_coldplug,
+		  "Handle the devices already present (--coldplug=trigger: replay their add events)", "MODE" },
+		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &settings.dry_run,
+		  "Print the modules it would load and the handlers it would run; do neither", NULL },
+		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &settings.tables.root, "Modules are in ROOT/lib/modules/VERSION", "ROOT" },
+		{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &settings.tables.version, "Kernel version", "VERSION" },
+		{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &settings.tables.moddir, "The module directory itself", "DIR" },
+		{ "modprobe-config", 'C', 0, G_OPTION_ARG_FILENAME, &settings.tables.modprobe_d,
+		  "modprobe.d file or directory (/dev/null: none)", "FILE" },
+		{ "hotplug-dir", 0, 0, G_OPTION_ARG_FILENAME, &settings.hotplug_dir, "Handlers' directory (/etc/hotplug.d)", "DIR" },
+		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &settings.sysfs, "Sysfs root (/sys)", "DIR" },
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &settings.config_file, "modalias.conf to read", "FILE" },
+		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &settings.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
+		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &settings.max_parallel, "Unrelated events handled at once", "N" },
+		{ "handler-timeout", 0, 0, G_OPTION_ARG_INT, &settings.handler_timeout,
+		  "Kill a handler still running after this long (30)", "SECONDS" },
+		{ "netlink-group", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &settings.netlink_group, NULL, NULL },
+		{ "trust-any-sender", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &settings.trust_any_sender, NULL, NULL },
+		{ "stderr", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &settings.force_stderr, NULL, NULL },
+		{ NULL }
+	};
+	GString *warn = g_string_new(NULL);
+
+	g_option_context_set_summary(oc, "The kernel's uevent helper (hotplug SUBSYSTEM, the event in the environment),\n"
+				     "or a netlink uevent daemon: modules through libmodalias, then the handlers\n"
+				     "HOTPLUG_DIR/SUBSYSTEM/*.hotplug and HOTPLUG_DIR/default/*.hotplug.");
+	g_option_context_add_main_entries(oc, entries, NULL);
+	if (!g_option_context_parse(oc, argc, argv, &error)) {
+		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", error->message);
+		return CLI_EXIT_USAGE;
+	}
+	/* GLib keeps a "--" that comes before an argument starting with '-':
+	 * it only ends the options (hotplug -- -x: the subsystem "-x") */
+	if (*argc > 1 && strcmp((*argv)[1], "--") == 0) {
+		memmove(*argv + 1, *argv + 2, (size_t)(*argc - 1) * sizeof(**argv));
+		(*argc)--;
+	}
+	/* no LOG_CONS: a console that is not read would block event handling */
+	openlog("hotplug", LOG_PID, LOG_DAEMON);
+	settings.log_stderr = isatty(2) || settings.daemon || settings.coldplug_flag || settings.force_stderr;
+	if (!cli_config_load(settings.config_file, &config, warn, &error)) {
+		fprintf(stderr, "hotplug: %s\n", error->message);
+		return CLI_EXIT_USAGE;
+	}
+	if (warn->len)
+		fputs(warn->str, stderr);
+	g_string_free(warn, TRUE);
+	if (settings.log_level_name) {
+		settings.log_level = cli_log_level_parse(settings.log_level_name);
+		if (settings.log_level < 0) {
+			fprintf(stderr, "hotplug: --log-level=%s: not err, warning, notice, info or debug\n", settings.log_level_name);
+			return CLI_EXIT_USAGE;
+		}
+	} else if (config.log_level >= 0) {
+		settings.log_level = config.log_level;
+	}
+	if (settings.coldplug_mode && strcmp(settings.coldplug_mode, "trigger") != 0 && strcmp(settings.coldplug_mode, "resolve") != 0) {
+		fprintf(stderr, "hotplug: --coldplug=%s: neither resolve nor trigger\n", settings.coldplug_mode);
+		return CLI_EXIT_USAGE;
+	}
+	if (!settings.hotplug_dir && config.hotplug_dir)
+		settings.hotplug_dir = g_strdup(config.hotplug_dir);
+	if (!settings.sysfs && config.sysfs)
+		settings.sysfs = g_strdup(config.sysfs);
+	if (settings.max_parallel <= 0)
+		settings.max_parallel = config.max_parallel > 0 ? config.max_parallel : 8;
+	if (settings.handler_timeout == INT_MIN) /* not given */
+		settings.handler_timeout = config.handler_timeout > 0 ? config.handler_timeout : 30;
+	else if (settings.handler_timeout < 1 || settings.handler_timeout > CLI_HANDLER_TIMEOUT_MAX) {
+		fprintf(stderr, "hotplug: --handler-timeout=%d: not a number of seconds from 1 to %d\n",
+			settings.handler_timeout, CLI_HANDLER_TIMEOUT_MAX);
+		return CLI_EXIT_USAGE;
+	}
+	if (settings.netlink_group < 1 || settings.netlink_group > 32) {
+		fprintf(stderr, "hotplug: bad netlink group\n");
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+bool settings_reload(void)
+{
+	GString *warn = g_string_new(NULL);
+	g_autoptr(GError) error = NULL;
+	struct cli_config fresh;
+	bool ok = cli_config_load(settings.config_file, &fresh, warn, &error);
+
+	if (ok) {
+		cli_config_clear(&config);
+		config = fresh;
+	} else {
+		say(LOG_ERR, "configuration not reloaded: %s", error->message);
+	}
+	g_string_free(warn, TRUE);
+	return ok;
+}
+
+void settings_clear(void)
+{
+	cli_config_clear(&config);
+	closelog();
+}

@@ -1,0 +1,160 @@
+/*
+ * cli/modalias-build.c - modalias build: the modalias the kernel writes
+ * for a device from its IDs (BUS FIELD=VALUE…) or from the kernel event in
+ * the environment (--env); --fields and --buses.  Also the device made of
+ * BUS FIELD=VALUE… arguments, which map --match takes too.
+ *
+ * This file turns arguments into a device and prints it; it may not read
+ * module tables.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "modalias-commands.h"
+
+struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, const char *bus, char **args, int n)
+{
+	struct modalias_dev *dev;
+	int r = modalias_dev_new(ctx, bus, &dev);
+
+	if (r < 0) {
+		fprintf(stderr, "modalias %s: unknown bus '%.*s' (see 'modalias build --buses')\n", cmd, ECHO(bus));
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(args[i], '=');
+
+		if (!eq || eq == args[i]) {
+			fprintf(stderr, "modalias %s: '%.*s' is not FIELD=VALUE\n", cmd, ECHO(args[i]));
+			modalias_dev_unref(dev);
+			return NULL;
+		}
+		*eq = '\0';
+		r = modalias_dev_add(dev, args[i], eq + 1);
+		*eq = '=';
+		if (r < 0) {
+			/* the library named the field and the reason */
+			fprintf(stderr, "modalias %s: bad field '%.*s'\n", cmd, ECHO(args[i]));
+			modalias_dev_unref(dev);
+			return NULL;
+		}
+	}
+	return dev;
+}
+
+static int print_dev(struct modalias_dev *dev)
+{
+	char *s;
+	int r = modalias_dev_format(dev, &s);
+
+	if (r < 0) {
+		fprintf(stderr, "modalias: cannot format: %s\n", strerror(-r));
+		return CLI_EXIT_USAGE;
+	}
+	puts(s);
+	free(s);
+	return CLI_EXIT_FOUND;
+}
+
+static int list_fields(const char *bus)
+{
+	const char *f;
+
+	if (!modalias_bus_field_name(bus, 0)) {
+		fprintf(stderr, "modalias build: unknown bus '%.*s' (known: see 'modalias build --buses')\n", ECHO(bus));
+		return CLI_EXIT_USAGE;
+	}
+	for (unsigned int i = 0; (f = modalias_bus_field_name(bus, i)); i++)
+		printf("%-20s %s\n", f, modalias_bus_field_help(bus, f));
+	return CLI_EXIT_FOUND;
+}
+
+int cmd_build(int argc, char **argv)
+{
+	gboolean from_env = FALSE, fields = FALSE, buses = FALSE, json = FALSE;
+	g_autofree char *sysfs = NULL;
+	const GOptionEntry entries[] = {
+		{ "env", 'e', 0, G_OPTION_ARG_NONE, &from_env,
+		  "Build from the kernel event in the environment (MODALIAS, or the legacy variables); BUS defaults to $SUBSYSTEM", NULL },
+		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs,
+		  "Sysfs root for --env lookups of $DEVPATH (default /sys)", "DIR" },
+		{ "fields", 'f', 0, G_OPTION_ARG_NONE, &fields, "List the fields of BUS", NULL },
+		{ "buses", 0, 0, G_OPTION_ARG_NONE, &buses, "List the known buses", NULL },
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print {modalias, bus, fields} as JSON", NULL },
+		{ NULL }
+	};
+	struct modalias_ctx *ctx;
+	struct modalias_dev *dev = NULL;
+	int ret;
+
+	parse_options("build", "BUS [FIELD=VALUE…] | --env [BUS]",
+		      "Print the modalias the kernel writes for a device with these IDs.\n"
+		      "Numbers are hexadecimal; a list field may be given several times.",
+		      entries, &argc, &argv);
+	if (buses) {
+		const char *b;
+		for (unsigned int i = 0; (b = modalias_bus_name(i)); i++)
+			puts(b);
+		return CLI_EXIT_FOUND;
+	}
+	if (fields) {
+		if (argc != 2) {
+			fprintf(stderr, "modalias build: --fields takes one BUS\n");
+			return CLI_EXIT_USAGE;
+		}
+		return list_fields(argv[1]);
+	}
+	ctx = new_ctx(sysfs);
+	if (from_env) {
+		int r;
+
+		if (argc > 2) {
+			fprintf(stderr, "modalias build: --env takes at most one BUS\n");
+			modalias_ctx_unref(ctx);
+			return CLI_EXIT_USAGE;
+		}
+		/* why an event has no modalias is the answer here, not noise */
+		if (modalias_ctx_get_log_priority(ctx) < LOG_INFO)
+			modalias_ctx_set_log_priority(ctx, LOG_INFO);
+		r = modalias_dev_new_from_env(ctx, argc == 2 ? argv[1] : NULL, (const char *const *)environ, &dev);
+		if (r < 0) {
+			fprintf(stderr, "modalias build: no modalias from the environment: %s\n", strerror(-r));
+			modalias_ctx_unref(ctx);
+			return CLI_EXIT_USAGE;
+		}
+	} else {
+		if (argc < 2) {
+			fprintf(stderr, "modalias build: a BUS is needed\nTry 'modalias build --help'.\n");
+			modalias_ctx_unref(ctx);
+			return CLI_EXIT_USAGE;
+		}
+		dev = dev_from_args(ctx, "build", argv[1], argv + 2, argc - 2);
+		if (!dev) {
+			modalias_ctx_unref(ctx);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (json) {
+		char *str;
+		GString *j = g_string_new(NULL);
+
+		ret = modalias_dev_format(dev, &str) < 0 ? CLI_EXIT_USAGE : CLI_EXIT_FOUND;
+		if (ret == CLI_EXIT_FOUND) {
+			dev_json(j, dev, str);
+			puts(j->str);
+			free(str);
+		}
+		g_string_free(j, TRUE);
+	} else {
+		ret = print_dev(dev);
+	}
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+	return ret;
+}

@@ -1,0 +1,93 @@
+/*
+ * cli/modalias-commands.h - the modalias commands: each command's entry
+ * point (one file each: modalias-build.c, …), and what the commands share
+ * (modalias-options.c: the option rules; modalias-setup.c: the context
+ * and the module tables).
+ *
+ * Nothing here may be used by the hotplug agent; what both programs need
+ * is in libcli (cli-*.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "cli-config.h"
+#include "cli-exit.h"
+#include "cli-output.h"
+#include "cli-tables.h"
+#include "libmodalias.h"
+
+/* At most this much of an alias is echoed in a message: the library's own
+ * limit, where an alias may be a 1 MiB line. */
+#define ECHO_MAX 200
+#define ECHO(s) (int)strnlen((s), ECHO_MAX), (s)
+
+/* ---- the commands: each returns its exit status (cli-exit.h) ---------------- */
+
+int cmd_build(int argc, char **argv);
+int cmd_parse(int argc, char **argv);
+int cmd_resolve(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_map(int argc, char **argv);
+
+/* ---- modalias-options.c: the option rules of every command ------------------ */
+
+/* -v given, counted (twice: debug messages) */
+extern int verbosity;
+
+/* Parses the options of command CMD (ENTRIES, and -v): '--' ends them,
+ * an unknown option is a usage error naming it, a flag given a value too;
+ * exits 2 on a usage error.  After '--', every argument is the command's,
+ * whatever it starts with. */
+void parse_options(const char *cmd, const char *params, const char *summary, const GOptionEntry *entries,
+		   int *argc, char ***argv);
+
+/* The options that say which module tables to read, into a struct
+ * cli_tables_spec */
+#define TABLE_OPTION_ENTRIES(spec)                                                              \
+	{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &(spec).root,                               \
+	  "Modules are in DIR/lib/modules/VERSION (default /)", "DIR" },                         \
+	{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &(spec).version,                           \
+	  "Kernel version (default: uname -r)", "VERSION" },                                     \
+	{ "config", 'C', 0, G_OPTION_ARG_FILENAME, &(spec).modprobe_d,                           \
+	  "modprobe.d file or directory to read instead of the system's (/dev/null: none)", "FILE" }, \
+	{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &(spec).moddir,                               \
+	  "The module directory itself (overrides -d and -S)", "DIR" },                          \
+	{ "no-cache", 0, 0, G_OPTION_ARG_NONE, &(spec).no_cache,                                 \
+	  "Neither read nor write the index cache ($MODALIAS_CACHE_DIR)", NULL }
+
+/* ---- modalias-setup.c: what a command starts from --------------------------- */
+
+/* The settings of modalias.conf (--config before the command), read by
+ * main() before the command runs */
+extern struct cli_config config;
+
+/* The library context: its log on standard error ("modalias: …"), at -v's
+ * level or modalias.conf's, with this sysfs root (NULL: /sys); exits 2 when
+ * it cannot be made. */
+struct modalias_ctx *new_ctx(const char *sysfs);
+
+/* The module tables of SPEC and modalias.conf for command CMD (cli_tables_open()
+ * with FLAGS); where no module directory is named and the running kernel's
+ * is absent (containers, CI), the bundled Debian 6.1 table, said on
+ * standard error.  0, or a negative errno with the reason printed. */
+int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
+		struct cli_tables *out);
+
+/* ---- modalias-build.c: a device from BUS FIELD=VALUE… (build, map --match) --- */
+
+/* A device of BUS with the fields of ARGS (N of them, each FIELD=VALUE; a
+ * list field may come several times); NULL with the reason printed
+ * ("modalias CMD: …") when the bus or an argument is bad. */
+struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, const char *bus, char **args, int n);
+
+/* ---- modalias-parse.c: a device as JSON (parse --json, build --json) -------- */
+
+/* {"modalias": …, "bus": …, "fields": {"name": "value" | ["v", …]}} */
+void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);

@@ -1,0 +1,136 @@
+/*
+ * cli/modalias-load.c - modalias load: the modules of each modalias
+ * inserted with their dependencies and softdeps through libkmod, as udev
+ * does (blacklists apply, builtin and loaded ones skipped); --dry-run
+ * prints what modprobe -n -v prints.
+ *
+ * This file loads and reports each module's state; it may not decide which
+ * modules an alias has (the library's lookup does).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modalias-commands.h"
+
+struct load_out {
+	gboolean json, dry;
+	GString *out;
+	unsigned int n_modules, failed;
+};
+
+static void on_module(void *data, const char *module, const char *detail, const char *options,
+		      enum modalias_load_state state, int err)
+{
+	struct load_out *o = data;
+
+	o->failed += state == MODALIAS_LOAD_FAILED || state == MODALIAS_LOAD_NOT_FOUND;
+	if (o->json) {
+		g_string_append(o->out, o->n_modules++ ? ", {\"name\": " : "{\"name\": ");
+		json_string(o->out, module);
+		g_string_append(o->out, ", \"state\": ");
+		json_string(o->out, modalias_load_state_name(state));
+		g_string_append(o->out, ", \"detail\": ");
+		json_string(o->out, detail);
+		g_string_append(o->out, ", \"options\": ");
+		json_string(o->out, options);
+		g_string_append_printf(o->out, ", \"errno\": %d}", -err);
+		return;
+	}
+	o->n_modules++;
+	if (o->dry) {
+		/* what modprobe -n -v prints */
+		if (state == MODALIAS_LOAD_WOULD_INSERT)
+			printf("insmod %s %s\n", detail, options);
+		else if (state == MODALIAS_LOAD_COMMAND)
+			printf("install %s %s\n", detail, options);
+		else if (state == MODALIAS_LOAD_NOT_FOUND && err == -ENOENT)
+			/* modprobe -n -v prints nothing for it; the real run fails */
+			fprintf(stderr, "modalias load: module '%.*s' not found\n", ECHO(module));
+		else if (state == MODALIAS_LOAD_NOT_FOUND)
+			fprintf(stderr, "modalias load: '%.*s' is not a module name (%s)\n", ECHO(module), strerror(-err));
+		else if (verbosity)
+			printf("# %s: %s\n", module, modalias_load_state_name(state));
+		return;
+	}
+	if (state == MODALIAS_LOAD_FAILED)
+		printf("%s\t%s\t%s\t%s\n", module, modalias_load_state_name(state), detail, strerror(-err));
+	else
+		printf("%s\t%s%s%s\n", module, modalias_load_state_name(state), *detail ? "\t" : "", detail);
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct cli_tables_spec spec = { NULL };
+	struct load_out o = { 0 };
+	const GOptionEntry entries[] = {
+		TABLE_OPTION_ENTRIES(spec),
+		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &o.dry,
+		  "Insert nothing: print what modprobe -n -v would (insmod PATH OPTIONS)", NULL },
+		{ "show", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o.dry, NULL, NULL },
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &o.json,
+		  "Print a JSON array of {alias, modules: [{name, state, detail, options, errno}]}", NULL },
+		{ NULL }
+	};
+	struct modalias_ctx *ctx;
+	struct cli_tables tables;
+	unsigned int resolved = 0;
+	bool bad = false;
+	int r;
+
+	parse_options("load", "ALIAS…",
+		      "Insert the modules of each ALIAS with their dependencies and softdeps, as udev does:\n"
+		      "modprobe.d blacklists apply, builtin and loaded modules are skipped.  One line per module:\n"
+		      "MODULE<TAB>STATE[<TAB>PATH] (inserted, already loaded, builtin, blacklisted, failed, not found).",
+		      entries, &argc, &argv);
+	if (argc < 2) {
+		fprintf(stderr, "modalias load: an ALIAS is needed\nTry 'modalias load --help'.\n");
+		cli_tables_spec_clear(&spec);
+		return CLI_EXIT_USAGE;
+	}
+	ctx = new_ctx(NULL);
+	r = open_tables(ctx, &spec, "load", CLI_TABLES_LOADER, &tables);
+	cli_tables_spec_clear(&spec);
+	if (r < 0) {
+		modalias_ctx_unref(ctx);
+		return CLI_EXIT_USAGE;
+	}
+	o.out = g_string_new("[");
+	for (int i = 1; i < argc; i++) {
+		struct modalias_result *res;
+		unsigned int before = o.n_modules, failed_before = o.failed;
+
+		if (o.json) {
+			g_string_append(o.out, i > 1 ? ",\n  {\"alias\": " : "\n  {\"alias\": ");
+			json_string(o.out, argv[i]);
+			g_string_append(o.out, ", \"modules\": [");
+			o.n_modules = 0;
+		}
+		r = modalias_loader_load(tables.loader, tables.table, argv[i], o.dry ? MODALIAS_LOAD_DRY_RUN : 0, on_module, &o);
+		if (o.json)
+			g_string_append(o.out, "]}");
+		if (r == -EINVAL && o.failed == failed_before) {
+			/* (a module's own -EINVAL came through on_module) */
+			fprintf(stderr, "modalias load: '%.*s' is not a valid alias\n", ECHO(argv[i]));
+			bad = true;
+			continue;
+		}
+		if (modalias_result_new(&res) == 0) {
+			resolved += modalias_table_lookup(tables.table, argv[i], res) > 0;
+			modalias_result_unref(res);
+		}
+		if (!o.json && o.n_modules == before && !o.dry)
+			fprintf(stderr, "modalias load: no module for '%.*s'\n", ECHO(argv[i]));
+	}
+	if (o.json) {
+		g_string_append(o.out, argc > 1 ? "\n]\n" : "]\n");
+		cli_output_puts(o.out->str);
+	}
+	g_string_free(o.out, TRUE);
+	cli_tables_close(&tables);
+	modalias_ctx_unref(ctx);
+	return cli_exit_status(bad, resolved && !o.failed);
+}
