@@ -3,8 +3,8 @@
  *
  * Holds the per-thread capture of what libmodalias logs (the log function
  * of every context the bindings make, new_ctx()), the exception objects,
- * and the one mapping of a negative errno to an exception (raise_errno()).
- * It may not parse arguments or know any Python type of the module: the
+ * and the one translation of a negative errno into an exception
+ * (raise_errno()).  It may not parse arguments or know any Python type of the module: the
  * other files call in, it calls nothing of theirs.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

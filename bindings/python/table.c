@@ -562,8 +562,8 @@ static PyMethodDef Table_methods[] = {
 	  "from_string(text, name=None) -> Table\n\nA table of 'alias PATTERN MODULE' lines; name is "
 	  "their origin in messages and Module.origins." },
 	{ "from_cache", (PyCFunction)(void (*)(void))Table_from_cache, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-	  "from_cache(path, directory=None) -> Table\n\nMaps an index cache written by save().  With "
-	  "directory, the cache must be current for it\n(Error with errno ESTALE otherwise)." },
+	  "from_cache(path, directory=None) -> Table\n\nOpens an index cache written by save() (mmap, no "
+	  "parsing).  With\ndirectory, the cache must be current for it (Error with errno ESTALE\notherwise)." },
 	{ "add", (PyCFunction)Table_add, METH_VARARGS,
 	  "add(pattern, module)\n\nAdds a glob pattern for a module to the modules.alias source." },
 	{ "add_blacklist", (PyCFunction)Table_add_blacklist, METH_VARARGS,
