@@ -284,7 +284,6 @@ typedef struct {
 	PyObject *device; /* the Device it was made from */
 } FieldsObject;
 
-static PyTypeObject FieldsType;
 
 static void Fields_dealloc(FieldsObject *self)
 {
@@ -337,9 +336,10 @@ static PyMethodDef Fields_methods[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
-static PyTypeObject FieldsType = {
+PyTypeObject FieldsType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "modalias.Fields",
+	.tp_base = &PyDict_Type, /* an address constant on ELF platforms */
 	.tp_basicsize = sizeof(FieldsObject),
 	.tp_dealloc = (destructor)Fields_dealloc,
 	.tp_traverse = (traverseproc)Fields_traverse,
@@ -797,11 +797,3 @@ PyTypeObject DeviceType = {
 	.tp_getset = Device_getset,
 	.tp_new = Device_new,
 };
-
-int device_types_ready(void)
-{
-	FieldsType.tp_base = &PyDict_Type;
-	if (PyType_Ready(&DeviceType) < 0 || PyType_Ready(&FieldsType) < 0)
-		return -1;
-	return 0;
-}

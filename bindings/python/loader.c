@@ -28,7 +28,7 @@ static PyStructSequence_Field load_record_fields[] = {
 	{ "errno", "for failed and not found, the (positive) errno; else 0" },
 	{ NULL, NULL },
 };
-static PyStructSequence_Desc load_record_desc = {
+PyStructSequence_Desc load_record_desc = {
 	"modalias.LoadRecord",
 	"What a load did to one module: (module, detail, options, state, errno).",
 	load_record_fields, 5,
@@ -391,11 +391,3 @@ PyTypeObject LoaderType = {
 	.tp_getset = Loader_getset,
 	.tp_new = Loader_new,
 };
-
-int loader_types_ready(void)
-{
-	if (PyType_Ready(&LoaderType) < 0)
-		return -1;
-	LoadRecordType = PyStructSequence_NewType(&load_record_desc);
-	return LoadRecordType ? 0 : -1;
-}

@@ -26,7 +26,7 @@ static PyStructSequence_Field map_entry_fields[] = {
 	{ "index", "the row's index in its map" },
 	{ NULL, NULL },
 };
-static PyStructSequence_Desc map_entry_desc = {
+PyStructSequence_Desc map_entry_desc = {
 	"modalias.MapEntry",
 	"One row of a legacy modules.*map file: (module, line, fields, index).",
 	map_entry_fields, 4,
@@ -474,11 +474,3 @@ PyTypeObject MapType = {
 	.tp_getset = Map_getset,
 	.tp_new = Map_new,
 };
-
-int map_types_ready(void)
-{
-	if (PyType_Ready(&MapType) < 0)
-		return -1;
-	MapEntryType = PyStructSequence_NewType(&map_entry_desc);
-	return MapEntryType ? 0 : -1;
-}

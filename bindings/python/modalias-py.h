@@ -7,8 +7,9 @@
  * header); it may not include the library's private headers: the bindings
  * are written against the public header (libmodalias.h) only.
  *
- * Each type's file makes its types ready (*_types_ready()); module.c puts
- * them, the exceptions and the constants into the module.
+ * Each type's file defines its type object (or, for the records, its
+ * PyStructSequence_Desc); module.c makes them ready and puts them, the
+ * exceptions and the constants into the module, from one table.
  *
  * Files: module.c (the module: init, module-level functions, constants),
  * errors.c (the C library's messages, the exceptions), convert.c (argument
@@ -173,8 +174,8 @@ typedef struct {
 } DeviceObject;
 
 extern PyTypeObject DeviceType;
+extern PyTypeObject FieldsType; /* a dict, not in the module's namespace */
 
-int device_types_ready(void);
 /* A Device of type owning dev (unref'd on failure). */
 PyObject *device_wrap(PyTypeObject *type, struct modalias_dev *dev);
 /* A new device of a bus and its fields from keyword arguments. */
@@ -195,9 +196,8 @@ typedef struct {
 
 extern PyTypeObject TableType;
 extern PyTypeObject *ModuleType;
+extern PyStructSequence_Desc module_desc;
 
-int table_types_ready(void);
-int resolve_types_ready(void);
 /* A C reference to the open table (GIL held), or NULL with ValueError. */
 struct modalias_table *table_get(TableObject *self);
 void table_put(struct modalias_table *t);
@@ -214,21 +214,21 @@ typedef struct {
 
 extern PyTypeObject MapType;
 extern PyTypeObject *MapEntryType;
+extern PyStructSequence_Desc map_entry_desc;
 
-int map_types_ready(void);
 
 /* ---- loader.c: Loader and its LoadRecord records ---------------------------- */
 
 extern PyTypeObject LoaderType;
 extern PyTypeObject *LoadRecordType;
+extern PyStructSequence_Desc load_record_desc;
 
-int loader_types_ready(void);
 
 /* ---- walk.c: walk_sysfs() and its SysfsEntry records ------------------------ */
 
 extern PyTypeObject *SysfsEntryType;
+extern PyStructSequence_Desc sysfs_entry_desc;
 
-int walk_types_ready(void);
 PyObject *mod_walk_sysfs(PyObject *self, PyObject *args, PyObject *kwargs);
 
 #endif

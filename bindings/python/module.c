@@ -4,9 +4,10 @@
  * from_env, from_sysfs, buses, bus_fields, field_help, map_types;
  * walk_sysfs is walk.c's).
  *
- * It may not hold the code of a type (each type is in its own file and
- * makes itself ready, *_types_ready()) nor release the GIL: these
- * functions are short and read only the library's static descriptions.
+ * It may not hold the code of a type (each is in a file of its own, which
+ * defines its type object or record description; the tables below name
+ * them) nor release the GIL: these functions are short and read only the
+ * library's static descriptions.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -171,22 +172,50 @@ static int add_type(PyObject *m, const char *name, PyTypeObject *t)
 	return 0;
 }
 
+/* The classes, in the order they enter the module; Fields (a dict that
+ * Device.fields returns) is made ready but not named there. */
+static const struct {
+	const char *name;
+	PyTypeObject *type;
+} classes[] = {
+	{ "Device", &DeviceType },
+	{ "Table", &TableType },
+	{ "Map", &MapType },
+	{ "Loader", &LoaderType },
+	{ NULL, &FieldsType },
+};
+
+/* The records (struct sequences), after the classes: named as their
+ * description's "modalias.NAME". */
+static const struct {
+	PyStructSequence_Desc *desc;
+	PyTypeObject **type;
+} records[] = {
+	{ &module_desc, &ModuleType },
+	{ &map_entry_desc, &MapEntryType },
+	{ &load_record_desc, &LoadRecordType },
+	{ &sysfs_entry_desc, &SysfsEntryType },
+};
+
 PyMODINIT_FUNC PyInit_modalias(void);
 PyMODINIT_FUNC PyInit_modalias(void)
 {
 	PyObject *m;
 
-	if (device_types_ready() < 0 || table_types_ready() < 0 || map_types_ready() < 0 ||
-	    loader_types_ready() < 0 || walk_types_ready() < 0)
-		return NULL;
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (PyType_Ready(classes[i].type) < 0)
+			return NULL;
 	m = PyModule_Create(&moduledef);
 	if (!m)
 		return NULL;
-	if (add_type(m, "Device", &DeviceType) < 0 || add_type(m, "Table", &TableType) < 0 ||
-	    add_type(m, "Map", &MapType) < 0 || add_type(m, "Loader", &LoaderType) < 0 ||
-	    add_type(m, "Module", ModuleType) < 0 || add_type(m, "MapEntry", MapEntryType) < 0 ||
-	    add_type(m, "LoadRecord", LoadRecordType) < 0 || add_type(m, "SysfsEntry", SysfsEntryType) < 0)
-		goto fail;
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (classes[i].name && add_type(m, classes[i].name, classes[i].type) < 0)
+			goto fail;
+	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++) {
+		*records[i].type = PyStructSequence_NewType(records[i].desc);
+		if (!*records[i].type || add_type(m, strchr(records[i].desc->name, '.') + 1, *records[i].type) < 0)
+			goto fail;
+	}
 	if (errors_add_exceptions(m) < 0)
 		goto fail;
 	if (PyModule_AddStringConstant(m, "__version__", MODALIAS_VERSION) < 0 ||

@@ -26,7 +26,7 @@ static PyStructSequence_Field module_fields[] = {
 	{ "origins", "for each pattern, (file, line) it came from (line 0: not from a file)" },
 	{ NULL, NULL },
 };
-static PyStructSequence_Desc module_desc = {
+PyStructSequence_Desc module_desc = {
 	"modalias.Module",
 	"A module a lookup found: (name, builtin, patterns, source, origins).",
 	module_fields, 5,
@@ -181,10 +181,4 @@ done:
 	table_put(t);
 	alias_batch_clear(&batch);
 	return out;
-}
-
-int resolve_types_ready(void)
-{
-	ModuleType = PyStructSequence_NewType(&module_desc);
-	return ModuleType ? 0 : -1;
 }

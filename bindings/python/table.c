@@ -627,8 +627,3 @@ PyTypeObject TableType = {
 	.tp_getset = Table_getset,
 	.tp_new = Table_new,
 };
-
-int table_types_ready(void)
-{
-	return PyType_Ready(&TableType) < 0 || resolve_types_ready() < 0 ? -1 : 0;
-}

@@ -17,7 +17,7 @@ static PyStructSequence_Field sysfs_entry_fields[] = {
 	{ "errno", "0, or the (positive) errno of reading its modalias" },
 	{ NULL, NULL },
 };
-static PyStructSequence_Desc sysfs_entry_desc = {
+PyStructSequence_Desc sysfs_entry_desc = {
 	"modalias.SysfsEntry",
 	"A device found by walk_sysfs(): (devpath, device, errno).",
 	sysfs_entry_fields, 3,
@@ -90,10 +90,4 @@ fail:
 	Py_XDECREF(w.list);
 	Py_XDECREF(root);
 	return NULL;
-}
-
-int walk_types_ready(void)
-{
-	SysfsEntryType = PyStructSequence_NewType(&sysfs_entry_desc);
-	return SysfsEntryType ? 0 : -1;
 }
