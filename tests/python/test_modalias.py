@@ -1242,6 +1242,69 @@ class TestThreads(unittest.TestCase):
         self.assertGreater(done[0], 0)
 
 
+# ---- close(), "with" and closed: one behaviour for Table, Map and Loader ---------------------
+
+
+class TestClose(unittest.TestCase):
+    """What the three types holding a C object share (bindings/python/handle.c),
+    one row a type: how to make one, and every call that needs it open."""
+
+    ROWS = [
+        ("Table", lambda: modalias.Table.from_string("alias usb:v1234* mod\n"),
+         [lambda t: t.resolve("usb:v1234"), lambda t: t.resolve_many(["x"]), lambda t: t.add("a:*", "m"),
+          lambda t: t.add_blacklist("m"), lambda t: t.is_blacklisted("m"), lambda t: t.load_string("x"),
+          lambda t: t.load_file(os.devnull), lambda t: t.load_config([]), lambda t: t.save(os.devnull),
+          lambda t: t.load_map(modalias.Map.from_string("", type="usb")), lambda t: t.write_map("usb"),
+          lambda t: t.pattern_count, lambda t: t.memory]),
+        ("Map", lambda: modalias.Map.from_string("", type="usb"),
+         [len, lambda m: m[0], lambda m: m.entries, lambda m: m.type, lambda m: m.name, lambda m: m.columns,
+          lambda m: m.word_bits, lambda m: setattr(m, "word_bits", 32), lambda m: m.aliases(0),
+          lambda m: m.to_aliases(), lambda m: m.match(modalias.Device("usb"))]),
+        ("Loader", lambda: modalias.Loader(LOAD_MODDIR, []),
+         [lambda l: l.load(modalias.Table.empty(), "x"), lambda l: l.load_module("mod_a"),
+          lambda l: l.add_blacklist("m"), lambda l: l.revalidate()]),
+    ]
+
+    def test_close_with_closed(self):
+        for name, make, calls in self.ROWS:
+            with self.subTest(name):
+                obj = make()
+                self.assertFalse(obj.closed)
+                with obj as entered:
+                    self.assertIs(entered, obj)
+                    self.assertFalse(obj.closed)
+                self.assertTrue(obj.closed)
+                self.assertIsNone(obj.close())  # closing twice is harmless
+                self.assertTrue(obj.closed)
+                with self.assertRaisesRegex(ValueError, "^operation on a closed %s$" % name):
+                    with obj:
+                        pass
+                for i, call in enumerate(calls):
+                    with self.assertRaisesRegex(ValueError, "^operation on a closed %s$" % name, msg=i):
+                        call(obj)
+                obj = make()
+                self.assertIsNone(obj.__exit__(None, None, None))
+                self.assertTrue(obj.closed)
+
+    def test_an_exception_in_with_closes_and_propagates(self):
+        for name, make, _ in self.ROWS:
+            with self.subTest(name):
+                with self.assertRaises(KeyError):
+                    with make() as obj:
+                        raise KeyError(name)
+                self.assertTrue(obj.closed)
+
+    def test_closed_loader_is_named_before_closed_table(self):
+        loader, table = modalias.Loader(LOAD_MODDIR, []), modalias.Table.empty()
+        loader.close()
+        table.close()
+        with self.assertRaisesRegex(ValueError, "closed Loader"):
+            loader.load(table, "x")
+        with modalias.Loader(LOAD_MODDIR, []) as loader:
+            with self.assertRaisesRegex(ValueError, "closed Table"):
+                loader.load(table, "x")
+
+
 # ---- the module's surface --------------------------------------------------------------------
 
 
