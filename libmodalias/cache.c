@@ -811,8 +811,7 @@ MODALIAS_EXPORT int modalias_table_open(struct modalias_ctx *ctx, const char *di
 			close(fd);
 			if (r >= 0) {
 				/* at info: a front end's verbose log tells a cached run from a parse */
-				info(ctx, "%s: the tables of %s, from this index cache
-", path, dir);
+				info(ctx, "%s: the tables of %s, from this index cache\n", path, dir);
 				goto out;
 			}
 			log_rejected(ctx, path, r, why, is_damage(r, why, whybuf));
