@@ -32,6 +32,7 @@ static void print_entry(const struct modalias_map *m, unsigned int i, GString *j
 	for (unsigned int c = 0; (f = modalias_map_type_field_name(type, c)); c++) {
 		const char *s;
 		int n = modalias_map_get_field_count(m, i, f);
+		bool bitmap;
 
 		if (json) {
 			g_string_append(json, ", ");
@@ -49,10 +50,11 @@ static void print_entry(const struct modalias_map *m, unsigned int i, GString *j
 			g_string_append(json, n == 1 ? "" : "[");
 		else
 			printf(" %s=", f);
+		/* bitmaps: highest word first, as in the file */
+		bitmap = modalias_map_type_field_kind(type, f) == MODALIAS_MAP_FIELD_BITMAP;
 		for (int k = 0; k < n; k++) {
 			uint64_t v = 0;
-			/* bitmaps: highest word first, as in the file */
-			bool bitmap = g_str_has_suffix(f, "Bits") && strcmp(f, "matchBits") != 0;
+
 			modalias_map_get_field(m, i, f, bitmap ? (unsigned int)(n - 1 - k) : (unsigned int)k, &v);
 			if (json)
 				g_string_append_printf(json, "%s\"0x%llx\"", k ? ", " : "", (unsigned long long)v);

@@ -3,11 +3,11 @@
  * and the MapEntry rows it yields: reading, matching devices, alias
  * generation.  Table.load_map() and write_map() are Table's (table.c).
  *
- * It may not guess more of a column's shape than map_field_is_list() does
- * (the one place; the library's answer replaces it after issue 15).  It
- * keeps the GIL throughout: a Map has no lock of its own, so no other
- * thread's close() may come between a check and a use (Table.load_map()
- * takes a C reference of its own before it lets go of the GIL).
+ * It may not guess a column's shape: modalias_map_type_field_kind() says
+ * it (map_field_is_list()).  It keeps the GIL throughout: a Map has no
+ * lock of its own, so no other thread's close() may come between a check
+ * and a use (Table.load_map() takes a C reference of its own before it
+ * lets go of the GIL).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -121,15 +121,13 @@ static void Map_dealloc(MapObject *self)
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* A column that holds several numbers (a bitmap's words, a list), as the
+ * library declares it. */
 static bool map_field_is_list(int type, const char *field)
 {
-	size_t n = strlen(field);
+	int kind = modalias_map_type_field_kind(type, field);
 
-	if (type == MODALIAS_MAP_INPUT)
-		return n > 4 && strcmp(field + n - 4, "Bits") == 0 && strcmp(field, "matchBits") != 0;
-	if (type == MODALIAS_MAP_ISAPNP)
-		return strcmp(field, "vendor") == 0 || strcmp(field, "function") == 0;
-	return false;
+	return kind == MODALIAS_MAP_FIELD_BITMAP || kind == MODALIAS_MAP_FIELD_LIST;
 }
 
 static PyObject *map_entry(MapObject *self, unsigned int index)
