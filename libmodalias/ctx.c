@@ -1,5 +1,8 @@
 /*
- * libmodalias - library context and logging
+ * libmodalias - the library context (reference count, log function and
+ * priority, sysfs root) and the one place messages are formatted and
+ * handed to the log function.  It may not print, nor depend on any other
+ * library source.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,7 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "libmodalias-private.h"
+#include "ctx.h"
+#include "macro.h"
 
 struct modalias_ctx {
 	int refcount;

@@ -15,54 +15,8 @@
 
 #include "libmodalias.h"
 
-#define MODALIAS_EXPORT __attribute__((visibility("default")))
-#define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _cleanup_(f) __attribute__((cleanup(f)))
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define STRINGIFY_(x) #x
-#define STRINGIFY(x) STRINGIFY_(x)
-
-/* ---- logging ---------------------------------------------------------- */
-
-void modalias_log(const struct modalias_ctx *ctx, int priority, const char *file,
-		  int line, const char *fn, const char *format, ...) _printf_(6, 7);
-
-static inline bool log_enabled(const struct modalias_ctx *ctx, int priority)
-{
-	return ctx && modalias_ctx_get_log_priority(ctx) >= priority;
-}
-
-#define modalias_log_cond(ctx, prio, ...)                                        \
-	do {                                                                     \
-		if (log_enabled(ctx, prio))                                      \
-			modalias_log(ctx, prio, __FILE__, __LINE__, __func__,    \
-				     __VA_ARGS__);                               \
-	} while (0)
-
-#ifdef ENABLE_DEBUG
-#define dbg(ctx, ...) modalias_log_cond(ctx, LOG_DEBUG, __VA_ARGS__)
-#else
-#define dbg(ctx, ...)                                                            \
-	do {                                                                     \
-		if (0)                                                           \
-			modalias_log(ctx, LOG_DEBUG, "", 0, "", __VA_ARGS__);    \
-	} while (0)
-#endif
-#define info(ctx, ...) modalias_log_cond(ctx, LOG_INFO, __VA_ARGS__)
-#define err(ctx, ...) modalias_log_cond(ctx, LOG_ERR, __VA_ARGS__)
-
-/* A caller's or a file's string in a message, for "%.*s": the first
- * LOG_ECHO_MAX bytes of it will do (a value may be as long as the
- * environment, a map row as long as the file). */
-#define LOG_ECHO_MAX 200
-#define LOG_ECHO(s) (int)strnlen((s), LOG_ECHO_MAX), (s)
-/* the same for a string of len bytes, not NUL-terminated */
-#define LOG_ECHO_LEN(s, len) (int)((len) > LOG_ECHO_MAX ? LOG_ECHO_MAX : (len)), (s)
-
-/* The word size of the kernel whose bitmaps (input capabilities, uevent
- * EV=/KEY=…) are read: that of this process's long unless a test says. */
-unsigned int ctx_get_long_bits(const struct modalias_ctx *ctx);
-void ctx_set_long_bits(struct modalias_ctx *ctx, unsigned int bits);
+#include "macro.h"
+#include "ctx.h"
 
 /* ---- growable strings ------------------------------------------------- */
 
