@@ -130,7 +130,7 @@ int cmd_build(int argc, char **argv)
 		}
 	} else {
 		if (argc < 2) {
-			fprintf(stderr, "modalias build: a BUS is needed\nTry 'modalias build --help'.\n");
+			usage_error("build", "a BUS is needed");
 			modalias_ctx_unref(ctx);
 			return CLI_EXIT_USAGE;
 		}

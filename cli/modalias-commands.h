@@ -48,6 +48,10 @@ extern int verbosity;
 void parse_options(const char *cmd, const char *params, const char *summary, const GOptionEntry *entries,
 		   int *argc, char ***argv);
 
+/* "modalias CMD: MESSAGE" and the pointer to --help on standard error;
+ * returns the usage exit status (2) for the caller to return. */
+int usage_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 /* The options that say which module tables to read, into a struct
  * cli_tables_spec */
 #define TABLE_OPTION_ENTRIES(spec)                                                              \

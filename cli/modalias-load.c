@@ -87,7 +87,7 @@ int cmd_load(int argc, char **argv)
 		      "MODULE<TAB>STATE[<TAB>PATH] (inserted, already loaded, builtin, blacklisted, failed, not found).",
 		      entries, &argc, &argv);
 	if (argc < 2) {
-		fprintf(stderr, "modalias load: an ALIAS is needed\nTry 'modalias load --help'.\n");
+		usage_error("load", "an ALIAS is needed");
 		cli_tables_spec_clear(&spec);
 		return CLI_EXIT_USAGE;
 	}

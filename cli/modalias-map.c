@@ -107,9 +107,7 @@ int cmd_map(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (argc < (match ? 4 : 2)) {
-		fprintf(stderr, "modalias map: %s\nTry 'modalias map --help'.\n",
-			match ? "--match needs BUS, FIELD=VALUE… and FILE" : "a FILE is needed");
-		return CLI_EXIT_USAGE;
+		return usage_error("map", "%s", match ? "--match needs BUS, FIELD=VALUE… and FILE" : "a FILE is needed");
 	}
 	ctx = new_ctx(NULL);
 	last = argc - 1;

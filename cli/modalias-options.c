@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,18 @@ static bool option_takes_next(const GOptionEntry *e)
 	return true;
 }
 
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "modalias %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'modalias %s --help'.\n", cmd);
+	return CLI_EXIT_USAGE;
+}
+
 /* The index of the '--' that ends the options (argc when there is none).
  * Before it, every argument starting with '-' (but '-' alone) must be an
  * option of SETS: --name, --name=VALUE, -x, or a group of flags -xyz of
@@ -99,9 +112,7 @@ static int options_end(const char *cmd, const GOptionEntry *const *sets, int arg
 			next = e && !eq && option_takes_next(e);
 			/* GOption would drop the value of a flag (--json=no) */
 			if (e && eq && (e->arg == G_OPTION_ARG_NONE || (e->flags & G_OPTION_FLAG_NO_ARG))) {
-				fprintf(stderr, "modalias %s: option --%s takes no value\nTry 'modalias %s --help'.\n", cmd,
-					e->long_name, cmd);
-				exit(CLI_EXIT_USAGE);
+				exit(usage_error(cmd, "option --%s takes no value", e->long_name));
 			}
 		} else {
 			for (const char *c = a + 1; *c; c++) {
@@ -117,11 +128,10 @@ static int options_end(const char *cmd, const GOptionEntry *const *sets, int arg
 		if (!e) {
 			const char *noun = argument_noun(cmd);
 
-			fprintf(stderr, "modalias %s: unknown option %.*s", cmd, ECHO(a));
 			if (noun)
-				fprintf(stderr, " (%s starting with '-' goes after '--')", noun);
-			fprintf(stderr, "\nTry 'modalias %s --help'.\n", cmd);
-			exit(CLI_EXIT_USAGE);
+				exit(usage_error(cmd, "unknown option %.*s (%s starting with '-' goes after '--')",
+						 ECHO(a), noun));
+			exit(usage_error(cmd, "unknown option %.*s", ECHO(a)));
 		}
 		i += next;
 	}
@@ -150,8 +160,7 @@ void parse_options(const char *cmd, const char *params, const char *summary, con
 	 * back after what GOption left */
 	*argc = end;
 	if (!g_option_context_parse(oc, argc, argv, &error)) {
-		fprintf(stderr, "modalias %s: %s\nTry 'modalias %s --help'.\n", cmd, error->message, cmd);
-		exit(CLI_EXIT_USAGE);
+		exit(usage_error(cmd, "%s", error->message));
 	}
 	memmove(*argv + *argc, *argv + end + 1, (size_t)rest * sizeof(char *));
 	*argc += rest;

@@ -88,7 +88,7 @@ int cmd_parse(int argc, char **argv)
 	parse_options("parse", "ALIAS…", "Take modalias strings apart into their bus and named fields.",
 		      entries, &argc, &argv);
 	if (argc < 2) {
-		fprintf(stderr, "modalias parse: an ALIAS is needed\nTry 'modalias parse --help'.\n");
+		usage_error("parse", "an ALIAS is needed");
 		g_string_free(j, TRUE);
 		return CLI_EXIT_USAGE;
 	}

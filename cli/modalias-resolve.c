@@ -109,7 +109,7 @@ int cmd_resolve(int argc, char **argv)
 		      "one per line from standard input and each gives one line ALIAS<TAB>MODULES.",
 		      entries, &argc, &argv);
 	if (argc < 2) {
-		fprintf(stderr, "modalias resolve: an ALIAS (or '-') is needed\nTry 'modalias resolve --help'.\n");
+		usage_error("resolve", "an ALIAS (or '-') is needed");
 		cli_tables_spec_clear(&spec);
 		return CLI_EXIT_USAGE;
 	}
