@@ -119,6 +119,12 @@ static int daemon_stop_within(struct daemon *d, char **output, int limit)
 	waitpid(d->pid, &status, 0);
 	g_spawn_close_pid(d->pid);
 	close(d->out);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		/* the end of what it printed says why (a sanitizer's report, say) */
+		size_t from = d->buf->len > 4000 ? d->buf->len - 4000 : 0;
+		g_test_message("the daemon ended with status 0x%x; the end of what it printed:\n%s", status,
+			       d->buf->str + from);
+	}
 	if (output)
 		*output = g_string_free(d->buf, FALSE);
 	else
