@@ -85,7 +85,7 @@ MODALIAS_EXPORT int modalias_ctx_new(struct modalias_ctx **ret)
 MODALIAS_EXPORT struct modalias_ctx *modalias_ctx_ref(struct modalias_ctx *ctx)
 {
 	if (ctx)
-		ctx->refcount++;
+		REF_INC(ctx->refcount);
 	return ctx;
 }
 
@@ -93,7 +93,7 @@ MODALIAS_EXPORT struct modalias_ctx *modalias_ctx_unref(struct modalias_ctx *ctx
 {
 	if (!ctx)
 		return NULL;
-	if (--ctx->refcount > 0)
+	if (REF_DEC(ctx->refcount) > 0)
 		return ctx;
 	free(ctx->sysfs_root);
 	free(ctx);

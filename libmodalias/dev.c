@@ -33,7 +33,7 @@ MODALIAS_EXPORT int modalias_dev_new(struct modalias_ctx *ctx, const char *bus,
 MODALIAS_EXPORT struct modalias_dev *modalias_dev_ref(struct modalias_dev *dev)
 {
 	if (dev)
-		dev->refcount++;
+		REF_INC(dev->refcount);
 	return dev;
 }
 
@@ -41,7 +41,7 @@ MODALIAS_EXPORT struct modalias_dev *modalias_dev_unref(struct modalias_dev *dev
 {
 	if (!dev)
 		return NULL;
-	if (--dev->refcount > 0)
+	if (REF_DEC(dev->refcount) > 0)
 		return dev;
 	dev_free(dev);
 	return NULL;

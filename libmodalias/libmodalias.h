@@ -34,9 +34,11 @@ extern "C" {
  * SECTION:ctx
  *
  * A library context: the log function and priority, and the sysfs root that
- * every sysfs lookup is made against.  Contexts are reference counted; a
- * context is not thread-safe, but distinct contexts may be used from
- * distinct threads.
+ * every sysfs lookup is made against.  Contexts are reference counted, and
+ * every reference count of the library is atomic, so objects may be made,
+ * referenced and released in several threads that share a context;
+ * changing a context (its log function, priority or sysfs root) while other
+ * threads use it is not safe.
  */
 struct modalias_ctx;
 

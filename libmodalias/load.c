@@ -128,7 +128,7 @@ oom:
 MODALIAS_EXPORT struct modalias_loader *modalias_loader_ref(struct modalias_loader *l)
 {
 	if (l)
-		l->refcount++;
+		REF_INC(l->refcount);
 	return l;
 }
 
@@ -136,7 +136,7 @@ MODALIAS_EXPORT struct modalias_loader *modalias_loader_unref(struct modalias_lo
 {
 	if (!l)
 		return NULL;
-	if (--l->refcount > 0)
+	if (REF_DEC(l->refcount) > 0)
 		return l;
 	if (l->kctx)
 		kmod_dl.kmod_unref(l->kctx);

@@ -59,7 +59,7 @@ MODALIAS_EXPORT int modalias_result_new(struct modalias_result **ret)
 MODALIAS_EXPORT struct modalias_result *modalias_result_ref(struct modalias_result *r)
 {
 	if (r)
-		r->refcount++;
+		REF_INC(r->refcount);
 	return r;
 }
 
@@ -67,7 +67,7 @@ MODALIAS_EXPORT struct modalias_result *modalias_result_unref(struct modalias_re
 {
 	if (!r)
 		return NULL;
-	if (--r->refcount > 0)
+	if (REF_DEC(r->refcount) > 0)
 		return r;
 	free(r->query);
 	free(r->probed);

@@ -23,7 +23,7 @@ void map_entry_free(struct map_entry *e)
 MODALIAS_EXPORT struct modalias_map *modalias_map_ref(struct modalias_map *map)
 {
 	if (map)
-		map->refcount++;
+		REF_INC(map->refcount);
 	return map;
 }
 
@@ -31,7 +31,7 @@ MODALIAS_EXPORT struct modalias_map *modalias_map_unref(struct modalias_map *map
 {
 	if (!map)
 		return NULL;
-	if (--map->refcount > 0)
+	if (REF_DEC(map->refcount) > 0)
 		return map;
 	for (unsigned int i = 0; i < map->n; i++)
 		map_entry_free(&map->entries[i]);

@@ -220,7 +220,7 @@ MODALIAS_EXPORT int modalias_table_new(struct modalias_ctx *ctx, struct modalias
 MODALIAS_EXPORT struct modalias_table *modalias_table_ref(struct modalias_table *t)
 {
 	if (t)
-		t->refcount++;
+		REF_INC(t->refcount);
 	return t;
 }
 
@@ -228,7 +228,7 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 {
 	if (!t)
 		return NULL;
-	if (--t->refcount > 0)
+	if (REF_DEC(t->refcount) > 0)
 		return t;
 	table_arrays_release(t);
 	modalias_ctx_unref(t->ctx);

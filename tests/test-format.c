@@ -453,6 +453,40 @@ static void test_unknown_field(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* Devices of one context made and released in several threads at once (the
+ * agent's workers do): the context's count of references stays exact.  With
+ * a plain counter, lost updates free the context early or never. */
+#define SHARED_CTX_THREADS 4
+#define SHARED_CTX_ROUNDS 200000
+
+static gpointer make_devices(gpointer data)
+{
+	struct modalias_ctx *ctx = data;
+
+	for (int i = 0; i < SHARED_CTX_ROUNDS; i++) {
+		struct modalias_dev *dev = NULL;
+		g_assert_cmpint(modalias_dev_new(ctx, "usb", &dev), ==, 0);
+		modalias_dev_unref(dev);
+	}
+	return NULL;
+}
+
+static void test_shared_ctx(void)
+{
+	struct modalias_ctx *ctx = NULL;
+	GThread *threads[SHARED_CTX_THREADS];
+
+	g_assert_cmpint(modalias_ctx_new(&ctx), ==, 0);
+	modalias_ctx_ref(ctx);
+	for (int i = 0; i < SHARED_CTX_THREADS; i++)
+		threads[i] = g_thread_new("devices", make_devices, ctx);
+	for (int i = 0; i < SHARED_CTX_THREADS; i++)
+		g_thread_join(threads[i]);
+	/* two references left: the first release keeps it, the second frees it */
+	g_assert_nonnull(modalias_ctx_unref(ctx));
+	g_assert_null(modalias_ctx_unref(ctx));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -471,5 +505,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/format/long-cpu", test_long_cpu);
 	g_test_add_func("/format/unknown-field", test_unknown_field);
 	g_test_add_func("/format/field-is-list", test_field_is_list);
+	g_test_add_func("/format/shared-ctx", test_shared_ctx);
 	return g_test_run();
 }
