@@ -1,0 +1,131 @@
+# tests/bad-input/rows-bounded.sh - bad-input rows: whole files read bounded: FIFOs, endless and huge files (issue 13 item 7).
+# Sourced by test-bad-input.sh after lib.sh (row syntax there); defines no
+# helper another rows file uses.
+
+# ---- whole files, bounded; FIFOs and endless files (issue 13 item 7) -----------------
+# Every file read whole goes through shared/read-file.c: a regular file (the
+# configuration: or a device) within its bound, opened O_NONBLOCK and checked
+# on the opened descriptor.  Each command runs under a 10 s timeout: before,
+# these read for ever (500 MiB+ of /proc/self/pagemap) or hung on a FIFO.
+t10() { timeout -k 2 10 "$@"; }
+pymod="${G_TEST_BUILDDIR:?}/../bindings/python/.libs"
+have_pymod() { PYTHONPATH="$pymod" python3 -c 'import modalias'; }
+fresh
+mkdir "$r/m"
+ln -s /proc/self/pagemap "$r/m/modules.alias"
+row read-alias-pagemap in: 'modules.alias a symlink to `/proc/self/pagemap` (size 0, never ends)' \
+	err: "modalias: cannot read @TMP@/r/m/modules.alias: larger than 64 MiB
+modalias resolve: cannot load the module tables of @TMP@/r/m: File too large" exit: 2 out: '' \
+	also: 'stops at the 64 MiB bound, at once' \
+	fixed: 'libmodalias/table.c `slurp`, libmodalias/maps.c, cli/cli-config.c, libmodalias/sysfs.c: a file that reports size 0 and never ends was read until memory ran out; one bounded reader now (shared/read-file.c `read_file`)' \
+	-- t10 "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+conf "[modules]\ndirectory=$D\ntables=/proc/self/pagemap\n"
+row read-conf-table-pagemap in: '`--config`: `[modules] tables=/proc/self/pagemap`' \
+	err: "modalias: cannot read /proc/self/pagemap: larger than 64 MiB
+modalias resolve: /proc/self/pagemap (from @TMP@/r/c.conf): File too large" exit: 2 out: '' \
+	-- t10 "$cli" --config "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
+row read-map-pagemap in: '`map /proc/self/pagemap`' \
+	err: "modalias: cannot read /proc/self/pagemap: larger than 64 MiB
+modalias map: cannot read /proc/self/pagemap: File too large" exit: 2 out: '' \
+	-- t10 "$cli" map /proc/self/pagemap
+row read-conf-pagemap in: '`--config /proc/self/pagemap`' \
+	err: "modalias: /proc/self/pagemap: larger than 1 MiB" exit: 2 out: '' \
+	-- t10 "$cli" --config /proc/self/pagemap parse platform:pcspkr
+row read-conf-dev-zero in: '`--config /dev/zero`' \
+	err: "modalias: /dev/zero: larger than 1 MiB" exit: 2 out: '' \
+	-- t10 "$cli" --config /dev/zero parse platform:pcspkr
+fresh
+mkfifo "$r/c.conf"
+row read-conf-fifo in: '`--config` a FIFO nobody writes' \
+	err: "modalias: @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
+	fixed: 'cli/cli-config.c `cli_config_load`: a FIFO as the configuration blocked the command (and the agent) for ever' \
+	-- t10 "$cli" --config "$r/c.conf" parse platform:pcspkr
+row read-conf-dev-null in: '`--config /dev/null` (the control row: a device reads as empty)' \
+	err: '' exit: 0 out: "platform:pcspkr
+${TAB}bus=platform
+${TAB}name=pcspkr" -- t10 "$cli" --config /dev/null parse platform:pcspkr
+fresh
+mkfifo "$r/c.conf"
+row read-conf-fifo-agent in: '`hotplug --config` a FIFO (ACTION=add)' \
+	err: "hotplug: @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
+	-- env -i ACTION=add MODALIAS=platform:pcspkr timeout -k 2 10 "$agent" --stderr --config "$r/c.conf" --dry-run \
+	--moddir "$D" -C /dev/null --hotplug-dir /nonexistent platform
+row read-python-load-file-pagemap in: "Python \`Table.empty().load_file('/proc/self/pagemap')\`" \
+	err: '' exit: 0 out: "Error 27 cannot read /proc/self/pagemap: larger than 64 MiB" skip-unless: have_pymod \
+	also: 'stdout: the exception, errno EFBIG and the message naming the file' \
+	-- env PYTHONPATH="$pymod" timeout -k 2 10 python3 -c '
+import modalias
+try:
+    modalias.Table.empty().load_file("/proc/self/pagemap")
+except modalias.Error as e:
+    print(type(e).__name__, e.errno, e.strerror)'
+
+# sysfs: a FIFO, /proc/self/pagemap or /dev/zero as an attribute
+tree
+rm "$pcspkr/modalias"
+mkfifo "$pcspkr/modalias"
+row read-sysfs-modalias-fifo in: '`list --no-modules` of the captured tree, one `modalias` a FIFO' \
+	err: "modalias: cannot read @TMP@/r/sys/devices/platform/pcspkr/modalias: not a regular file
+modalias list: /devices/platform/pcspkr: cannot read its modalias: Invalid argument
+28 devices" exit: 2 out-file: "$tmp/list-no-pcspkr" also: 'stdout: every other device' \
+	fixed: 'libmodalias/sysfs.c `sys_read`: a FIFO as a sysfs attribute (modalias, uevent) hung `list`, coldplug and `walk_sysfs()` for ever; attributes are opened O_NONBLOCK and only regular files read' \
+	-- t10 "$cli" list --no-modules --sysfs "$r/sys"
+tree
+rm "$pcspkr/modalias" "$pcspkr/uevent"
+mkfifo "$pcspkr/uevent"
+row read-sysfs-uevent-fifo in: 'the same, the device without `modalias` and its `uevent` a FIFO' \
+	err: "modalias: cannot read @TMP@/r/sys/devices/platform/pcspkr/uevent: not a regular file
+modalias list: /devices/platform/pcspkr: cannot read its modalias: Invalid argument
+28 devices" exit: 2 out-file: "$tmp/list-no-pcspkr" also: 'stdout: every other device' \
+	-- t10 "$cli" list --no-modules --sysfs "$r/sys"
+tree
+rm "$pcspkr/modalias"
+ln -s /proc/self/pagemap "$pcspkr/modalias"
+row read-sysfs-modalias-pagemap in: 'the same, one `modalias` a symlink to `/proc/self/pagemap`' \
+	err: "modalias: cannot read @TMP@/r/sys/devices/platform/pcspkr/modalias: larger than 64 KiB
+modalias list: /devices/platform/pcspkr: cannot read its modalias: File too large
+28 devices" exit: 2 out-file: "$tmp/list-no-pcspkr" also: 'stdout: every other device' \
+	-- t10 "$cli" list --no-modules --sysfs "$r/sys"
+tree
+rm "$pcspkr/modalias"
+ln -s /dev/zero "$pcspkr/modalias"
+row read-sysfs-modalias-dev-zero in: 'the same, one `modalias` a symlink to `/dev/zero`' \
+	err: "modalias: cannot read @TMP@/r/sys/devices/platform/pcspkr/modalias: not a regular file
+modalias list: /devices/platform/pcspkr: cannot read its modalias: Invalid argument
+28 devices" exit: 2 out-file: "$tmp/list-no-pcspkr" also: 'stdout: every other device; nothing read from the device' \
+	-- t10 "$cli" list --no-modules --sysfs "$r/sys"
+# a small tree: two platform devices, the second's uevent a FIFO
+minisys() {
+	fresh
+	mkdir -p "$r/sys/devices/platform/pcspkr" "$r/sys/devices/platform/serial8250" "$r/sys/module/pcspkr"
+	printf 'MODALIAS=platform:pcspkr\n' >"$r/sys/devices/platform/pcspkr/uevent"
+	mkfifo "$r/sys/devices/platform/serial8250/uevent"
+}
+minisys
+row read-coldplug-uevent-fifo in: '`hotplug --coldplug --dry-run` of a tree where one `uevent` is a FIFO' \
+	err: "hotplug: cannot read @TMP@/r/sys/devices/platform/serial8250/uevent: not a regular file" exit: 0 \
+	out: "coldplug /devices/platform/pcspkr platform:pcspkr
+load pcspkr" also: 'the other device handled; the walk goes on' \
+	-- t10 "$agent" --coldplug --dry-run --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+minisys
+row read-python-walk-sysfs-fifo in: 'Python `walk_sysfs()` of the same tree' \
+	err: '' exit: 0 out: "/devices/platform/pcspkr platform:pcspkr 0
+/devices/platform/serial8250 None 22" skip-unless: have_pymod also: 'stdout: the good device, and the FIFO one with EINVAL' \
+	-- env PYTHONPATH="$pymod" timeout -k 2 10 python3 -c '
+import sys, modalias
+for e in modalias.walk_sysfs(sys.argv[1]):
+    print(e.devpath, e.device, e.errno)' "$r/sys"
+minisys
+rm "$r/sys/devices/platform/serial8250/uevent"
+mkfifo "$r/sys/module/pcspkr/initstate"
+row read-list-initstate-fifo in: "\`list\` where a module's \`/sys/module/M/initstate\` is a FIFO" \
+	err: '1 devices, 0 without a driver' exit: 0 out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}pcspkr:available" \
+	also: 'the state read without blocking: not loaded' \
+	fixed: 'cli/modalias.c `module_state`: a FIFO as a module'"'"'s initstate hung `modalias list`' \
+	-- t10 "$cli" list --sysfs "$r/sys" --moddir "$D" -C /dev/null
+minisys
+rm "$r/sys/devices/platform/serial8250/uevent"
+echo live >"$r/sys/module/pcspkr/initstate"
+row read-list-initstate-live in: "the same, \`initstate\` a regular file saying \`live\` (the control row)" \
+	err: '1 devices, 0 without a driver' exit: 0 out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}pcspkr:loaded" \
+	-- t10 "$cli" list --sysfs "$r/sys" --moddir "$D" -C /dev/null

@@ -1,0 +1,158 @@
+# tests/bad-input/rows-tables.sh - bad-input rows: modules.alias and the index cache: bad lines, truncation, binary, directories, FIFOs, links.
+# Sourced by test-bad-input.sh after lib.sh (row syntax there); defines no
+# helper another rows file uses.
+
+# ---- modules.alias and the index cache ---------------------------------------
+
+good2='alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:* fan\n'
+moddir "alias acpi:PNP0C0A:* battery\nbogus line here\n$good2"
+row alias-bad-line in: 'modules.alias line 2: `bogus line here`' \
+	err: "modalias: @TMP@/r/m/modules.alias:2: expected 'alias PATTERN MODULE', got 'bogus'
+modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+fan" unchanged: "$r/m" also: 'stdout: the patterns before and after it answer; the file unchanged' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir "alias acpi:PNP0C0A:* battery\nalias usb:v*\n$good2"
+row alias-no-module in: 'modules.alias line 2: `alias usb:v*` (no module name)' \
+	err: "modalias: @TMP@/r/m/modules.alias:2: missing module name
+modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+fan" also: 'stdout: the other patterns answer' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir "alias\n$good2"
+row alias-keyword-only in: 'modules.alias line 1: `alias` alone' \
+	err: "modalias: @TMP@/r/m/modules.alias:1: missing pattern and module
+modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+fan" also: 'stdout: the other patterns answer' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir "alias pci:v[00* foo\n$good2"
+row alias-bracket in: 'modules.alias line 1: `alias pci:v[00* foo`' \
+	err: "modalias: @TMP@/r/m/modules.alias:1: unbalanced brackets in pattern 'pci:v[00*'
+modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+fan" also: 'stdout: the other patterns answer' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir ''
+cp "$D/modules.alias.bin" "$r/m/modules.alias"
+row alias-binary in: "\`modules.alias.bin\` (kmod's binary index) copied over modules.alias" \
+	err: "modalias: @TMP@/r/m/modules.alias:1: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:2: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:3: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:4: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:5: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:6: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:7: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:8: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:9: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias:10: NUL byte in line, line skipped
+modalias: @TMP@/r/m/modules.alias: 3050 more malformed lines skipped
+modalias resolve: @TMP@/r/m: 3060 malformed lines skipped" exit: 1 out: '' \
+	also: 'ten bad lines named, then their count; nothing matched' \
+	fixed: 'libmodalias/table.c `load_alias_text`: every bad line was logged, 3,060 lines for one binary file (per event, in the agent)' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+moddir "alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:"
+row alias-truncated-pattern in: 'modules.alias cut in its last line: `…\nalias acpi:PNP0C0B:` (no newline)' \
+	err: "modalias: @TMP@/r/m/modules.alias:2: missing module name
+modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: battery \
+	also: 'stdout: the complete line before it answers' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir "alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:* fa"
+row alias-truncated-module in: 'modules.alias cut inside its last module name: `alias acpi:PNP0C0B:* fa` (no newline)' \
+	err: '' exit: 0 out: "battery
+fa" also: "not detectable: an unterminated last line is a line (as in kmod's text files); the module name is what is there" \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir ''
+row alias-empty in: 'an empty modules.alias' err: '' exit: 1 out: '' also: 'nothing found, no error' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+fresh
+mkdir -p "$r/m/modules.alias"
+row alias-directory in: 'modules.alias is a directory' \
+	err: "modalias: cannot open @TMP@/r/m/modules.alias: Is a directory
+modalias resolve: cannot load the module tables of @TMP@/r/m: Is a directory" exit: 2 out: '' \
+	fixed: 'libmodalias/table.c `slurp` (new `open_regular_file` in util.c): a directory was read, failing late as "Input/output error"' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+fresh
+mkdir "$r/m"
+mkfifo "$r/m/modules.alias"
+row alias-fifo in: 'modules.alias is a FIFO nobody writes' \
+	err: "modalias: cannot open @TMP@/r/m/modules.alias: not a regular file
+modalias resolve: cannot load the module tables of @TMP@/r/m: Invalid argument" exit: 2 out: '' \
+	also: 'returns at once' \
+	fixed: 'libmodalias/table.c `slurp`, libmodalias/maps.c `modalias_map_new_from_file`: a FIFO blocked the command (the agent) for ever' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+fresh
+mkdir "$r/m"
+ln -s /dev/zero "$r/m/modules.alias"
+row alias-dev-zero in: 'modules.alias is a symlink to /dev/zero' \
+	err: "modalias: cannot open @TMP@/r/m/modules.alias: not a regular file
+modalias resolve: cannot load the module tables of @TMP@/r/m: Invalid argument" exit: 2 out: '' \
+	also: 'returns at once' \
+	fixed: 'libmodalias/table.c `slurp`: /dev/zero was read until memory ran out' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+fresh
+mkdir "$r/m"
+ln -s modules.alias "$r/m/modules.alias"
+row alias-symlink-loop in: 'modules.alias is a symlink to itself' \
+	err: "modalias: cannot open @TMP@/r/m/modules.alias: Too many levels of symbolic links
+modalias resolve: cannot load the module tables of @TMP@/r/m: Too many levels of symbolic links" exit: 2 out: '' \
+	fixed: 'libmodalias/table.c `modalias_table_new_from_directory`: a file that could not even be stat()ed was not named' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+moddir "$good2"
+chmod 000 "$r/m/modules.alias"
+row alias-unreadable in: 'modules.alias mode 000, run as nobody' \
+	err: "modalias: cannot open @TMP@/r/m/modules.alias: Permission denied
+modalias resolve: cannot load the module tables of @TMP@/r/m: Permission denied" exit: 2 out: '' \
+	skip-unless: have_setpriv -- as_nobody "$cli" --config /dev/null resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+fresh
+mkdir "$r/m"
+row alias-missing in: 'a module directory without modules.alias' \
+	err: "modalias: cannot open @TMP@/r/m/modules.alias: No such file or directory
+modalias resolve: cannot load the module tables of @TMP@/r/m: No such file or directory" exit: 2 out: '' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+moddir "$good2"
+head -c 10 "$D/modules.alias.bin" >"$r/m/modules.alias.bin"
+row bin-truncated in: 'modules.alias.bin truncated to 10 bytes beside a good modules.alias' \
+	err: '' exit: 0 out: "battery
+fan" also: 'the library reads the text files only: the answer is unchanged' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+
+# the index cache of the bundled table: built once, then damaged row by row
+"$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: >/dev/null
+cache=$(ls "$tmp"/cache/modalias-*.idx)
+idx=$(basename "$cache")
+cp "$cache" "$tmp/good.idx"
+cache_ok='cmp -s "$cache" "$tmp/good.idx"'
+truncate -s 1000 "$cache"
+row cache-truncated in: 'the index cache truncated to 1,000 bytes' err: '' exit: 0 out: "battery
+e1000e" check: "$cache_ok" also: 'answers from the text tables; the cache rebuilt, equal to a fresh one' \
+	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+: >"$cache"
+row cache-empty in: 'the index cache an empty file' err: '' exit: 0 out: "battery
+e1000e" check: "$cache_ok" also: 'answers right; the cache rebuilt' \
+	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+printf 'XXXX' | dd of="$cache" bs=1 seek=0 conv=notrunc 2>/dev/null
+row cache-bad-magic in: 'the index cache with its magic overwritten' err: '' exit: 0 out: "battery
+e1000e" check: "$cache_ok" also: 'answers right; the cache rebuilt' \
+	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+# the string pool's offset (bytes 112-119 of the header) past the end of the file
+python3 - "$cache" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<Q", b, 112, len(b))
+open(sys.argv[1], "wb").write(b)
+PY
+row cache-damaged in: 'the index cache with an array offset past its end (its checksum left as it was)' \
+	err: "modalias: @TMP@/cache/@IDX@: damaged index cache (checksum mismatch)" exit: 0 out: "battery
+e1000e" check: "$cache_ok" also: 'answers right; the cache rebuilt' \
+	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+echo "victim" >"$tmp/victim"
+rm -f "$cache"
+ln -s "$tmp/victim" "$cache"
+row cache-symlink in: 'the index cache a symlink to another file' \
+	err: "modalias: index cache not used: @TMP@/cache/@IDX@: a symlink" exit: 0 out: "battery
+e1000e" unchanged: "$tmp/victim" check: "test ! -L \"\$cache\" && $cache_ok" \
+	also: 'the link is replaced by a new cache (rename), the file it pointed to is unchanged' \
+	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+fresh
+: >"$r/not-a-dir"
+row cache-dir-a-file in: '`MODALIAS_CACHE_DIR` names a regular file' \
+	err: "modalias: index cache directory @TMP@/r/not-a-dir not used: @TMP@/r/not-a-dir: Not a directory" exit: 0 out: "battery" \
+	also: 'answers from the text tables' \
+	-- env MODALIAS_CACHE_DIR="$r/not-a-dir" "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A:
