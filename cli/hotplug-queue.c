@@ -53,25 +53,29 @@ static bool seq_eligible(const struct event *e)
 	return e->seqnum == 0 || (arrived_known && e->seqnum <= arrived_seq);
 }
 
-/* The gap has been waited for long enough: go on from the oldest waiting
- * event (at the start, with no known predecessor, likewise). */
+/* The gap has been waited for long enough: every event that arrived by now
+ * goes on, whatever gaps lie between them, so that the wait is bounded in
+ * total (GAP_WAIT_MS from the first gap seen), not per gap: forty missing
+ * SEQNUMs cost one wait, not forty.  (At the start, with no known
+ * predecessor, likewise.) */
 static void seq_give_up(void)
 {
-	unsigned long long min = 0;
+	unsigned long long max = 0;
+	GHashTableIter it;
+	gpointer key;
 
-	for (guint i = 0; i < queue->len; i++) {
-		const struct event *e = g_ptr_array_index(queue, i);
-		if (!e->running && !seq_eligible(e) && (min == 0 || e->seqnum < min))
-			min = e->seqnum;
-	}
-	if (min == 0)
+	/* the events that wait are exactly those in ahead */
+	g_hash_table_iter_init(&it, ahead);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		if (*(unsigned long long *)key > max)
+			max = *(unsigned long long *)key;
+	if (max == 0)
 		return;
 	if (arrived_known)
-		say(LOG_DEBUG, "SEQNUM %llu to %llu never arrived", arrived_seq + 1, min - 1);
-	arrived_seq = min - 1;
+		say(LOG_DEBUG, "SEQNUM gaps between %llu and %llu never filled: no longer waited for", arrived_seq + 1, max);
+	arrived_seq = max;
 	arrived_known = true;
-	g_hash_table_remove(ahead, &min);
-	seq_arrived(min);
+	g_hash_table_remove_all(ahead);
 }
 
 /* Starts the gap clock when some event waits, stops it when none does: the
