@@ -662,20 +662,9 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 	if (!arrays_ok(&c, h, t) || !contents_ok(&c, h))
 		goto fail;
 	/* the sources it was built from must be unchanged */
-	for (uint32_t i = 0; dir && i < h->n_sources; i++) {
-		struct source now;
-
-		r = table_source_stamp(dir, h->sources[i].name, &now);
-		if (r < 0) {
-			snprintf(whybuf, whylen, "%s/%s: %s", dir, h->sources[i].name, strerror(-r));
-			goto fail;
-		}
-		if (memcmp(&now, &h->sources[i], sizeof(now)) != 0) {
-			snprintf(whybuf, whylen, "%s/%s changed since it was written", dir, h->sources[i].name);
-			r = -ESTALE;
-			goto fail;
-		}
-	}
+	r = table_sources_check(dir, h->sources, h->n_sources, whybuf, whylen);
+	if (r < 0)
+		goto fail;
 	/* the checked arrays are the table's */
 	for (unsigned int i = 0; i < ARRAY_MAX; i++) {
 		struct table_array a;

@@ -782,6 +782,24 @@ int modalias_table_add_blacklist(struct modalias_table *table, const char *modul
 bool modalias_table_is_blacklisted(struct modalias_table *table, const char *module);
 
 /**
+ * modalias_table_is_current:
+ * @table: a table.
+ *
+ * Whether the files of the module directory @table was read from (or its
+ * index cache was made from) are still as they were: a long-running
+ * program calls it before a lookup and opens the table again when depmod
+ * rewrote them (a kernel package installed modules).  It only stats the
+ * files.  A table not read from a module directory is always current.
+ *
+ * Returns: 1 when current, 0 when a file changed (logged at info, naming
+ * it), or a negative errno (-EINVAL for a NULL table; a file that cannot
+ * be examined).
+ *
+ * Since: 3
+ */
+int modalias_table_is_current(struct modalias_table *table);
+
+/**
  * modalias_table_prepare:
  * @table: a table.
  *

@@ -212,3 +212,6 @@ void index_free(struct modalias_table *t, enum layer_id l);
 size_t table_index_bytes(const struct modalias_table *t);
 /* stamp.c: the identity of DIR/NAME now (all zero when it is absent). */
 int table_source_stamp(const char *dir, const char *name, struct source *src);
+/* Whether the N sources recorded of DIR are the files as they are now: 0,
+ * -ESTALE when one changed, or another -errno; WHY says which file. */
+int table_sources_check(const char *dir, const struct source *src, uint32_t n, char *why, size_t whylen);

@@ -652,6 +652,23 @@ static int add_config(struct modalias_table *t, enum layer_id l, const char *pat
 	return r == -EINVAL ? 0 : r;
 }
 
+MODALIAS_EXPORT int modalias_table_is_current(struct modalias_table *t)
+{
+	char why[4200];
+	int r;
+
+	if (!t)
+		return -EINVAL;
+	if (!t->dir || !t->n_sources)
+		return 1;
+	r = table_sources_check(t->pool.buf + t->dir, t->sources, t->n_sources, why, sizeof(why));
+	if (r == -ESTALE) {
+		info(t->ctx, "%s\n", why);
+		return 0;
+	}
+	return r < 0 ? r : 1;
+}
+
 MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 					       const char *const *config_paths)
 {

@@ -132,14 +132,19 @@ static void test_stale(void)
 	modalias_table_unref(t);
 	for (size_t i = 0; i < G_N_ELEMENTS(sources); i++) {
 		g_autofree char *path = g_build_filename(dir, sources[i], NULL);
-		g_autofree char *want = g_strdup_printf("%s changed since it was written", path);
+		g_autofree char *want = g_strdup_printf("%s changed since it was read", path);
 		FILE *f = fopen(path, "a");
 
-		/* mapped while it is current */
+		struct modalias_table *before;
+
+		/* mapped while it is current; and current, as a long-running
+		 * program asks (modalias_table_is_current) */
 		test_log_clear();
-		g_assert_cmpint(modalias_table_open(ctx, dir, cache, &t), ==, 0);
-		g_assert_nonnull(t->mapping);
-		modalias_table_unref(t);
+		g_assert_cmpint(modalias_table_open(ctx, dir, cache, &before), ==, 0);
+		g_assert_nonnull(before->mapping);
+		test_log_clear();
+		g_assert_cmpint(modalias_table_is_current(before), ==, 1);
+		g_assert_cmpstr(test_log_text(), ==, "");
 		/* one byte more: read from the text, the cache written again */
 		g_assert_nonnull(f);
 		fputs(strcmp(sources[i], "modules.builtin.modinfo") == 0 ? "" : "\n", f);
@@ -151,6 +156,14 @@ static void test_stale(void)
 		if (!strstr(test_log_text(), want))
 			g_error("%s: wanted '%s' in '%s'", sources[i], want, test_log_text());
 		g_assert_cmpuint(log_lines(), ==, 1);
+		/* the table opened before is no longer current, and says why; the
+		 * one read now is */
+		test_log_clear();
+		g_assert_cmpint(modalias_table_is_current(before), ==, 0);
+		if (!strstr(test_log_text(), want))
+			g_error("%s: wanted '%s' in '%s'", sources[i], want, test_log_text());
+		g_assert_cmpint(modalias_table_is_current(t), ==, 1);
+		modalias_table_unref(before);
 		modalias_table_unref(t);
 	}
 	test_log_clear();
