@@ -81,8 +81,13 @@ void modules_close(void);
 struct modalias_ctx *modules_ctx(void);
 /* Whether the tables are open: modules can be looked up and loaded */
 bool modules_ready(void);
-/* Loads every module of ALIAS, each module once for the whole run: a
- * second event for a module waits for the first one's result. */
+/* Whether depmod rewrote the module directory since the tables were read
+ * (logged, naming the file): then modules_open() again */
+bool modules_stale(void);
+/* Loads every module of ALIAS, each module once while it stays loaded: a
+ * second event for a module waits for the first one's result; a module
+ * removed since is loaded again, one that failed is tried again on later
+ * events, LOAD_ATTEMPTS times in all. */
 void modules_load_alias(const char *alias);
 
 /* ---- hotplug-handlers.c: the hotplug.d multiplexer ------------------------- */

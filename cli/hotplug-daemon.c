@@ -3,7 +3,8 @@
  * (the uevent socket, the workers' reports, SIGTERM/SIGINT and SIGHUP, a
  * SEQNUM gap's deadline): events read into the queue and dispatched,
  * coldplug when asked and after a lost burst, modalias.conf and the tables
- * reloaded at SIGHUP, a bounded stop at SIGTERM.
+ * reloaded at SIGHUP, the tables when depmod rewrote them, a bounded stop
+ * at SIGTERM.
  *
  * This file holds the loop; it may not order events (hotplug-queue.c) nor
  * handle one (hotplug-event.c).
@@ -27,7 +28,7 @@ int daemon_run(void)
 	sigset_t mask;
 	struct pollfd pfd[3];
 	int nl, sfd;
-	bool stopping = false, reload = false;
+	bool stopping = false, reload = false, stale = false;
 
 	nl = netlink_open();
 	if (nl < 0) {
@@ -103,14 +104,23 @@ int daemon_run(void)
 				}
 				queue_add(e);
 			}
+			/* depmod rewrote the module directory (a kernel package
+			 * installed modules): new events wait for the new tables */
+			if (!stale && modules_stale())
+				stale = true;
 		}
-		if (reload && queue_running() == 0) {
-			reload = false;
-			say(LOG_INFO, "reloading the configuration and the module tables");
-			if (settings_reload())
+		if ((reload || stale) && queue_running() == 0) {
+			if (reload) {
+				say(LOG_INFO, "reloading the configuration and the module tables");
+				if (settings_reload())
+					modules_open();
+			} else {
+				say(LOG_INFO, "the module directory changed: reloading the module tables");
 				modules_open();
+			}
+			reload = stale = false;
 		}
-		if (!stopping && !reload)
+		if (!stopping && !reload && !stale)
 			queue_dispatch();
 	}
 	say(LOG_INFO, "stopped");

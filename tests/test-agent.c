@@ -506,9 +506,7 @@ static char *hpdir_add(struct hpdir *h, const char *name, const char *text)
 
 static void hpdir_free(struct hpdir *h)
 {
-	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", h->dir);
-
-	g_assert_cmpint(system(cmd), ==, 0);
+	test_rm_rf(h->dir);
 	g_free(h->sub);
 	g_free(h->dir);
 }
@@ -790,6 +788,110 @@ static void test_real_event(void)
 	g_assert_nonnull(strstr(output, " add "));
 }
 
+/* ---- a daemon that stays right: modules removed, failing, new tables -------- */
+
+struct needle {
+	const char *what;
+	unsigned int n;
+};
+
+static bool has_n(const GString *buf, gpointer data)
+{
+	const struct needle *w = data;
+	return count_str(buf->str, w->what) >= w->n;
+}
+
+static unsigned int inserted(const char *root, const char *module)
+{
+	g_autofree char *path = g_build_filename(root, "inserted", NULL);
+	g_autofree char *text = NULL;
+	g_autofree char *line = g_strdup_printf("%s\n", module);
+	unsigned int n = 0;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	for (char *p = text; (p = strstr(p, line)); p += strlen(line))
+		n += p == text || p[-1] == '\n';
+	return n;
+}
+
+/* The daemon loading for real into the stand-in kernel (tests/shim): a
+ * module removed with rmmod is loaded again when its device comes back; one
+ * that fails is tried on the next events, 3 times in all; when depmod
+ * rewrites the module directory, the next event is looked up in the new
+ * tables. */
+static void test_stays_right(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL);
+	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *live = g_build_filename(root, "sys", "module", "mod_a", NULL);
+	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *alias = g_build_filename(m, "modules.alias", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
+	g_autofree char *output = NULL;
+	const char *extra[] = { "--moddir", m, "--stderr", NULL };
+	struct needle w;
+	struct daemon d;
+	unsigned long seq = 0;
+	FILE *f;
+	int fd = nl_sender();
+
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(live, 0755), ==, 0);
+	g_assert_cmpint(rmdir(live), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_FAIL", "mod_fail:19", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_FAIL");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+
+	/* loaded once; the device again: still once; removed (rmmod), then the
+	 * device again: loaded again */
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", ++seq, "test:dev:a1");
+	w = (struct needle){ "inserted mod_a", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", ++seq, "test:dev:a1");
+	test_rm_rf(live);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", ++seq, "test:dev:a1");
+	w = (struct needle){ "inserted mod_a", 2 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_nonnull(strstr(d.buf->str, "mod_a: no longer loaded (removed?): loading it again"));
+
+	/* a module that fails: tried on 3 of 5 events, then a later event of
+	 * the same device (after them, in SEQNUM order) loads another */
+	for (int i = 0; i < 5; i++)
+		nl_send(fd, GROUP, "add", "/devices/virtual/mtest/f", ++seq, "test:dev:fail");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/f", ++seq, "test:dev:soft");
+	w = (struct needle){ "inserted mod_soft", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpuint(count_str(d.buf->str, "mod_fail: failed"), ==, 3);
+
+	/* depmod adds an alias: the next event finds it */
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/n", ++seq, "test:dev:newalias");
+	f = fopen(alias, "a");
+	g_assert_nonnull(f);
+	fputs("alias test:dev:newalias mod_x\n", f);
+	g_assert_cmpint(fclose(f), ==, 0);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/n", ++seq, "test:dev:newalias");
+	w = (struct needle){ "inserted mod_x", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_nonnull(strstr(d.buf->str, "the module directory changed: reloading the module tables"));
+
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_test_message("%s", output);
+	g_assert_cmpuint(inserted(root, "mod_a"), ==, 2);
+	g_assert_cmpuint(inserted(root, "mod_x"), ==, 1);
+	close(fd);
+	test_rm_rf(tmp);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -818,5 +920,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/handler-timeout", test_handler_timeout);
 	g_test_add_func("/agent/clean-start", test_clean_start);
 	g_test_add_func("/agent/real-event", test_real_event);
+	g_test_add_func("/agent/stays-right", test_stays_right);
 	return g_test_run();
 }

@@ -14,6 +14,13 @@
 
 #include "libmodalias.h"
 
+/* A scratch tree removed (rm -rf) */
+static inline void test_rm_rf(const char *path)
+{
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", path);
+	g_assert_cmpint(system(cmd), ==, 0);
+}
+
 /* Every library message of a test lands here, so tests can assert on it. */
 static GString *test_log;
 static int test_log_worst = 8; /* the most severe priority logged, 8: none */

@@ -81,12 +81,6 @@ static char *inserted(const char *root)
 	return text;
 }
 
-static void rm_rf(const char *path)
-{
-	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", path);
-	g_assert_cmpint(system(cmd), ==, 0);
-}
-
 struct env {
 	struct modalias_ctx *ctx;
 	struct modalias_table *table;
@@ -116,7 +110,7 @@ static void env_teardown(struct env *e)
 	modalias_loader_unref(e->loader);
 	modalias_table_unref(e->table);
 	modalias_ctx_unref(e->ctx);
-	rm_rf(e->kernel);
+	test_rm_rf(e->kernel);
 	g_free(e->kernel);
 }
 
@@ -393,7 +387,7 @@ static void test_missing_modules(void)
 		g_assert_cmpstr(ins, ==, "mod_opt\n");
 	}
 	env_teardown(&e);
-	rm_rf(tmp);
+	test_rm_rf(tmp);
 }
 
 /* A failed insert is reported once: through the callback (state and errno),
@@ -457,7 +451,7 @@ static void test_revalidate(void)
 	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
 	modalias_loader_unref(loader);
 	modalias_ctx_unref(ctx);
-	rm_rf(tmp);
+	test_rm_rf(tmp);
 }
 
 int main(int argc, char **argv)
