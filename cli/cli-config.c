@@ -29,7 +29,7 @@ static const struct known {
 } known[] = {
 	{ "modules", { "root", "version", "directory", "modprobe.d", "tables", "blacklist", "cache", NULL } },
 	{ "log", { "level", NULL } },
-	{ "agent", { "hotplug-dir", "sysfs", "max-parallel", "coldplug", "handler-timeout", NULL } },
+	{ "agent", { "hotplug-dir", "sysfs", "max-parallel", "coldplug", "handler-timeout", "coldplug-timeout", NULL } },
 };
 
 int cli_log_level_parse(const char *s)
@@ -163,6 +163,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	cfg->log_level = -1;
 	cfg->max_parallel = -1;
 	cfg->handler_timeout = -1;
+	cfg->coldplug_timeout = -1;
 	/* bounded (READ_FILE_CONFIG_MAX, modalias.conf(5)), never blocking: a
 	 * regular file, or a device (/dev/null: no settings) */
 	r = read_file(file, READ_FILE_CONFIG_MAX, READ_FILE_DEVICE, &text, &len);
@@ -244,6 +245,9 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	if (!get_int(kf, "agent", "handler-timeout", 1, CLI_HANDLER_TIMEOUT_MAX, &cfg->handler_timeout))
 		return bad(error, file, text, "agent", "handler-timeout",
 			   "not a number of seconds from 1 to " G_STRINGIFY(CLI_HANDLER_TIMEOUT_MAX));
+	if (!get_int(kf, "agent", "coldplug-timeout", 1, CLI_COLDPLUG_TIMEOUT_MAX, &cfg->coldplug_timeout))
+		return bad(error, file, text, "agent", "coldplug-timeout",
+			   "not a number of seconds from 1 to " G_STRINGIFY(CLI_COLDPLUG_TIMEOUT_MAX));
 	if (cfg->coldplug && strcmp(cfg->coldplug, "trigger") != 0 && strcmp(cfg->coldplug, "resolve") != 0)
 		return bad(error, file, text, "agent", "coldplug", "neither 'trigger' nor 'resolve'");
 	/* the files named must be readable now, not at the first event */

@@ -29,9 +29,12 @@ struct cli_config {
 	int max_parallel;  /* -1: unset */
 	char *coldplug;    /* "trigger" or "resolve" */
 	int handler_timeout; /* seconds a handler may run, -1: unset */
+	int coldplug_timeout; /* seconds a one-shot coldplug may take, -1: unset */
 };
 
 #define CLI_HANDLER_TIMEOUT_MAX 86400 /* a day */
+#define CLI_COLDPLUG_TIMEOUT_MAX 3600 /* an hour */
+#define CLI_COLDPLUG_TIMEOUT_DEFAULT 60
 
 #define CLI_CONFIG_DEFAULT SYSCONFDIR "/modalias.conf"
 

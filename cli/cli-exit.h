@@ -19,6 +19,7 @@ enum cli_exit {
 	CLI_EXIT_FAIL = 1,    /* hotplug: the daemon cannot start */
 	CLI_EXIT_USAGE = 2,   /* a usage or input error, the message naming it */
 	CLI_EXIT_WRITE = 3,   /* standard output cannot be written (cli-output.h) */
+	CLI_EXIT_TIMEOUT = 4, /* hotplug: coldplug or settle did not finish in time */
 };
 
 /* A command's status: an input error wins over "nothing found", which wins

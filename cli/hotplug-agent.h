@@ -4,9 +4,10 @@
  *
  *   hotplug.c           main: the settings, then one mode (helper, coldplug, daemon)
  *   hotplug-daemon.c    the daemon's loop: netlink, signals, workers' reports, reload
- *   hotplug-netlink.c   the uevent socket: opened, a message read (the kernel's only)
  *   hotplug-queue.c     the events in SEQNUM order, related ones one at a time, workers
- *   hotplug-coldplug.c  the devices already present: resolved, or their add replayed
+ *   hotplug-coldplug.c  the devices already present: resolved, or their add replayed;
+ *                       one-shot, to a fixed point
+ *   hotplug-netlink.c   the uevent socket: opened, a message read (the kernel's only)
  *   hotplug-event.c     one event: its modules, then its handlers
  *   hotplug-handlers.c  the hotplug.d multiplexer: trust, fork/exec, timeout, stop
  *   hotplug-modules.c   the library's objects (libcli's tables), each module loaded once
@@ -42,6 +43,7 @@ struct hotplug_settings {
 	gboolean daemon, dry_run, trust_any_sender, coldplug_flag, force_stderr;
 	int max_parallel;              /* unrelated events handled at once */
 	int handler_timeout;           /* seconds */
+	int coldplug_timeout;          /* seconds a one-shot coldplug may take */
 	int netlink_group;
 	int log_level;                 /* syslog priority */
 	bool log_stderr;               /* the log also on standard error */
@@ -116,6 +118,12 @@ void event_handle(const char *subsystem, char *const *envp);
 /* Every device under the sysfs root, parents first: its modules loaded
  * (resolve), or "add" written to its uevent (trigger), as the settings say. */
 void coldplug(void);
+/* One-shot coldplug (no daemon) to a fixed point: the walk, then the
+ * devices that appear because of the modules it loaded (from the uevent
+ * socket, and walks again), until a walk finds nothing new and no uevent
+ * came for a quiet while, or settings.coldplug_timeout: the exit status
+ * (CLI_EXIT_TIMEOUT, with a report, when it did not get there). */
+int coldplug_until_quiet(void);
 
 /* ---- hotplug-queue.c: events in order, run by workers ---------------------- */
 
@@ -145,6 +153,9 @@ int netlink_open(void);
 /* One message, or NULL: none now (errno EAGAIN), *overflow (events were
  * lost), or not the kernel's unless settings.trust_any_sender */
 struct event *netlink_receive(int fd, bool *overflow);
+/* The kernel's SEQNUM of its last uevent (the sysfs root's
+ * kernel/uevent_seqnum): false when it cannot be read */
+bool kernel_seqnum(unsigned long long *seq);
 
 /* ---- hotplug-daemon.c: the daemon ------------------------------------------- */
 

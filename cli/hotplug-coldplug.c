@@ -4,13 +4,24 @@
  * default), or "add" written to each uevent file reached without a symlink
  * so that the kernel replays the events (trigger).
  *
- * This file walks sysfs once per call; it may not run handlers (replayed
- * events come back through the daemon).
+ * One-shot (no daemon), coldplug_until_quiet() goes on to a fixed point:
+ * it listens on the uevent socket before the first walk; the devices that
+ * appear because of the modules it loaded (a USB device behind a host
+ * controller it just loaded, its interfaces, …) come as add events, handled
+ * as they come, and walks again find any whose event was missed; it stops
+ * when a walk found nothing new, no uevent came for QUIET_MS and the
+ * kernel's uevent_seqnum did not move meanwhile — or at the time limit,
+ * with a report.  A dry run walks once: it loads nothing, so nothing new
+ * can appear.
+ *
+ * This file walks sysfs; it may not run handlers (replayed events come
+ * back through the daemon).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -125,4 +136,141 @@ void coldplug(void)
 		close(rootfd);
 	if (r < 0)
 		say(LOG_ERR, "coldplug: cannot walk %s/devices: %s", root, strerror(-r));
+}
+
+/* ---- one-shot, to a fixed point ------------------------------------------------- */
+
+/* No uevent for this long, and a walk with nothing new: the devices the
+ * loaded modules make have appeared (a USB hub's ports are debounced for
+ * 100 ms before a device on them is announced, then reset and read:
+ * slower under emulation). */
+#define QUIET_MS 1000
+
+struct fixed_point {
+	GHashTable *seen; /* "DEVPATH MODALIAS" handled */
+	unsigned int handled, fresh;
+};
+
+/* Loads the modules of DEVPATH's ALIAS unless that pair was handled */
+static void fixed_point_handle(struct fixed_point *fp, const char *devpath, const char *alias)
+{
+	char *key = g_strdup_printf("%s %s", devpath, alias);
+
+	if (!g_hash_table_add(fp->seen, key))
+		return;
+	fp->handled++;
+	fp->fresh++;
+	if (settings.dry_run)
+		dry_line("coldplug %s %s", devpath, alias);
+	modules_load_alias(alias);
+}
+
+static int fixed_point_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
+{
+	char *alias;
+
+	if (err < 0 || modalias_dev_format(dev, &alias) < 0)
+		return 0;
+	fixed_point_handle(data, devpath, alias);
+	free(alias);
+	return 0;
+}
+
+/* The add events on NL until none comes for QUIET_MS (or the deadline):
+ * whether any came */
+static bool fixed_point_listen(struct fixed_point *fp, int nl, gint64 deadline)
+{
+	bool any = false;
+
+	for (;;) {
+		struct pollfd p = { .fd = nl, .events = POLLIN };
+		gint64 left = (deadline - g_get_monotonic_time()) / 1000;
+		int n;
+
+		if (left <= 0)
+			return any;
+		n = poll(&p, 1, (int)MIN(left, QUIET_MS));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return any;
+		for (int k = 0; k < 256; k++) {
+			bool overflow;
+			struct event *e;
+			const char *alias = NULL, *action = NULL;
+
+			errno = 0;
+			e = netlink_receive(nl, &overflow);
+			if (!e) {
+				if (overflow) /* lost: the next walk finds them */
+					any = true;
+				else if (errno == EAGAIN || errno == EWOULDBLOCK)
+					break;
+				continue;
+			}
+			any = true;
+			for (char **v = e->envp; v && *v; v++)
+				if (g_str_has_prefix(*v, "MODALIAS="))
+					alias = *v + strlen("MODALIAS=");
+				else if (g_str_has_prefix(*v, "ACTION="))
+					action = *v + strlen("ACTION=");
+			if (alias && *alias && g_strcmp0(action, "add") == 0)
+				fixed_point_handle(fp, e->devpath, alias);
+			event_free(e);
+		}
+	}
+}
+
+int coldplug_until_quiet(void)
+{
+	struct fixed_point fp = { .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
+	struct modalias_ctx *ctx = modules_ctx();
+	gint64 start = g_get_monotonic_time(), deadline = start + (gint64)settings.coldplug_timeout * G_USEC_PER_SEC;
+	unsigned int passes = 0;
+	bool done = false;
+	int nl;
+
+	if (g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0) {
+		coldplug(); /* the replayed events are the daemon's to handle */
+		g_hash_table_destroy(fp.seen);
+		return CLI_EXIT_OK;
+	}
+	/* listening first: nothing that happens during the walk is missed */
+	nl = netlink_open();
+	if (nl < 0)
+		say(LOG_WARNING, "coldplug: cannot listen for uevents (%s): walking sysfs again instead", strerror(-nl));
+	say(LOG_INFO, "coldplug (resolve, to a fixed point)");
+	while (!done && g_get_monotonic_time() < deadline) {
+		unsigned long long before = 0, after = 0;
+		bool have_before = kernel_seqnum(&before), events;
+		int r;
+
+		passes++;
+		fp.fresh = 0;
+		r = modalias_sysfs_foreach(ctx, fixed_point_one, &fp);
+		if (r < 0) {
+			say(LOG_ERR, "coldplug: cannot walk %s/devices: %s", modalias_ctx_get_sysfs_root(ctx), strerror(-r));
+			break;
+		}
+		if (settings.dry_run) { /* nothing loaded: nothing can appear */
+			done = true;
+			break;
+		}
+		events = fixed_point_listen(&fp, nl, deadline);
+		/* nothing new found, nothing heard, and the kernel sent nothing
+		 * meanwhile (not even to other listeners) */
+		done = fp.fresh == 0 && !events && (!have_before || (kernel_seqnum(&after) && after == before));
+	}
+	if (nl >= 0)
+		close(nl);
+	g_hash_table_destroy(fp.seen);
+	if (!done) {
+		say(LOG_ERR, "coldplug: no fixed point after %d s (%u walks, %u devices handled): devices were still "
+			     "appearing; their modules may be missing (--coldplug-timeout)",
+		    settings.coldplug_timeout, passes, fp.handled);
+		return CLI_EXIT_TIMEOUT;
+	}
+	say(LOG_INFO, "coldplug: fixed point after %u walks, %u devices, %.2f s", passes, fp.handled,
+	    (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC);
+	return CLI_EXIT_OK;
 }

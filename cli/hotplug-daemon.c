@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "hotplug-agent.h"
-#include "read-file.h"
 
 int daemon_run(void)
 {
@@ -47,9 +46,9 @@ int daemon_run(void)
 	}
 	if (settings.netlink_group == 1 && !settings.trust_any_sender) {
 		/* the kernel's group: what came before we listened is not awaited */
-		g_autofree char *text = NULL;
-		if (read_file("/sys/kernel/uevent_seqnum", READ_FILE_ATTR_MAX, 0, &text, NULL) == 0)
-			queue_seq_known(g_ascii_strtoull(text, NULL, 10));
+		unsigned long long seq;
+		if (kernel_seqnum(&seq))
+			queue_seq_known(seq);
 	}
 	say(LOG_INFO, "listening (netlink group %d, %d workers)", settings.netlink_group, settings.max_parallel);
 	/* listening first: nothing that happens during coldplug is missed */

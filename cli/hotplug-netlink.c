@@ -1,19 +1,22 @@
 /*
  * cli/hotplug-netlink.c - the kernel's uevents: the NETLINK_KOBJECT_UEVENT
  * socket (a large receive buffer, credentials passed) and one message read
- * from it, the kernel's only unless told, parsed by uevent.c.
+ * from it, the kernel's only unless told, parsed by uevent.c; and the
+ * kernel's count of the uevents it sent (kernel/uevent_seqnum).
  *
  * This file reads messages; it may not queue or handle them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <linux/netlink.h>
 #include <sys/socket.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include "hotplug-agent.h"
+#include "read-file.h"
 
 int netlink_open(void)
 {
@@ -61,4 +64,15 @@ struct event *netlink_receive(int fd, bool *overflow)
 		return NULL;
 	}
 	return event_parse(buf, (size_t)n);
+}
+
+bool kernel_seqnum(unsigned long long *seq)
+{
+	g_autofree char *path = g_build_filename(settings.sysfs ? settings.sysfs : "/sys", "kernel", "uevent_seqnum", NULL);
+	g_autofree char *text = NULL;
+
+	if (read_file(path, READ_FILE_ATTR_MAX, 0, &text, NULL) < 0)
+		return false;
+	*seq = g_ascii_strtoull(text, NULL, 10);
+	return true;
 }

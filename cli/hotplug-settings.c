@@ -22,6 +22,7 @@
 
 struct hotplug_settings settings = {
 	.handler_timeout = INT_MIN, /* not given */
+	.coldplug_timeout = INT_MIN,
 	.netlink_group = 1,
 	.log_level = LOG_NOTICE,
 };
@@ -109,6 +110,8 @@ int settings_load(int *argc, char ***argv)
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &settings.config_file, "modalias.conf to read", "FILE" },
 		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &settings.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
 		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &settings.max_parallel, "Unrelated events handled at once", "N" },
+		{ "coldplug-timeout", 0, 0, G_OPTION_ARG_INT, &settings.coldplug_timeout,
+		  "One-shot coldplug: give up after SECONDS (60)", "SECONDS" },
 		{ "handler-timeout", 0, 0, G_OPTION_ARG_INT, &settings.handler_timeout,
 		  "Kill a handler still running after this long (30)", "SECONDS" },
 		{ "netlink-group", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &settings.netlink_group, NULL, NULL },
@@ -166,6 +169,13 @@ int settings_load(int *argc, char ***argv)
 	else if (settings.handler_timeout < 1 || settings.handler_timeout > CLI_HANDLER_TIMEOUT_MAX) {
 		fprintf(stderr, "hotplug: --handler-timeout=%d: not a number of seconds from 1 to %d\n",
 			settings.handler_timeout, CLI_HANDLER_TIMEOUT_MAX);
+		return CLI_EXIT_USAGE;
+	}
+	if (settings.coldplug_timeout == INT_MIN)
+		settings.coldplug_timeout = config.coldplug_timeout > 0 ? config.coldplug_timeout : CLI_COLDPLUG_TIMEOUT_DEFAULT;
+	else if (settings.coldplug_timeout < 1 || settings.coldplug_timeout > CLI_COLDPLUG_TIMEOUT_MAX) {
+		fprintf(stderr, "hotplug: --coldplug-timeout=%d: not a number of seconds from 1 to %d\n",
+			settings.coldplug_timeout, CLI_COLDPLUG_TIMEOUT_MAX);
 		return CLI_EXIT_USAGE;
 	}
 	if (settings.netlink_group < 1 || settings.netlink_group > 32) {

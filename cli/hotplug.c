@@ -82,8 +82,7 @@ int main(int argc, char **argv)
 	} else if (settings.daemon) {
 		ret = daemon_run();
 	} else {
-		coldplug();
-		ret = CLI_EXIT_OK;
+		ret = coldplug_until_quiet();
 	}
 	modules_close();
 	settings_clear();

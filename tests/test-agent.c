@@ -892,6 +892,127 @@ static void test_stays_right(void)
 	test_rm_rf(tmp);
 }
 
+/* ---- one-shot coldplug to a fixed point ----------------------------------------- */
+
+struct oneshot {
+	char *tmp, *sys, *m, *root, *hp, *shim;
+};
+
+static void oneshot_setup(struct oneshot *o)
+{
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *hc = NULL, *cp = NULL;
+
+	o->tmp = g_dir_make_tmp("modalias-coldplug-XXXXXX", NULL);
+	o->sys = g_build_filename(o->tmp, "sys", NULL);
+	o->m = g_build_filename(o->tmp, "m", NULL);
+	o->root = g_build_filename(o->tmp, "kernel", NULL);
+	o->hp = g_build_filename(o->tmp, "hotplug.d", NULL);
+	o->shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	cp = g_strdup_printf("cp -r '%s' '%s'", src, o->m);
+	g_assert_cmpint(system(cp), ==, 0);
+	hc = g_build_filename(o->sys, "devices", "virtual", "mtest", "hc", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(hc, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(o->hp, 0755), ==, 0);
+	g_free(cp);
+	cp = g_build_filename(o->root, "sys", "module", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(cp, 0755), ==, 0);
+	/* a host controller, whose driver (mod_a) makes a device appear behind
+	 * it (mod_soft's), whose driver makes an interface appear (mod_x's) */
+	g_free(cp);
+	cp = g_build_filename(hc, "uevent", NULL);
+	g_assert_true(g_file_set_contents(cp, "MODALIAS=test:dev:a1\n", -1, NULL));
+}
+
+/* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel:
+ * its exit status, *output what it printed */
+static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
+{
+	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", GROUP);
+	g_autofree char *plug = g_strdup_printf("mod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
+						"mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
+						o->sys, o->sys);
+	const char *argv[] = { agent, "--coldplug", "--sysfs", o->sys, "--moddir", o->m, "-C", "/dev/null", "--hotplug-dir",
+			       o->hp, grp, "--log-level=info", timeout, NULL };
+	g_auto(GStrv) env = g_get_environ();
+	g_autoptr(GError) error = NULL;
+	int status;
+
+	env = g_environ_setenv(env, "LD_PRELOAD", o->shim, TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_ROOT", o->root, TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG", plug, TRUE);
+	/* after the walk that loaded their parents' drivers */
+	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG_DELAY_MS", "300", TRUE);
+	if (!g_spawn_sync(NULL, (char **)argv, env, G_SPAWN_STDERR_TO_DEV_NULL, stderr_to_stdout, NULL, output, NULL,
+			  &status, &error))
+		g_error("%s", error->message);
+	g_test_message("%s", *output);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void oneshot_free(struct oneshot *o)
+{
+	test_rm_rf(o->tmp);
+	g_free(o->tmp);
+	g_free(o->sys);
+	g_free(o->m);
+	g_free(o->root);
+	g_free(o->hp);
+	g_free(o->shim);
+}
+
+/* The modules of devices that appear only because of a module coldplug
+ * loaded are loaded too (the one walk before missed mod_soft and mod_x). */
+static void test_coldplug_fixed_point(void)
+{
+	struct oneshot o;
+	g_autofree char *output = NULL;
+
+	oneshot_setup(&o);
+	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=60", &output), ==, 0);
+	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	g_assert_nonnull(strstr(output, "coldplug: fixed point after "));
+	oneshot_free(&o);
+}
+
+/* The kernel never goes quiet (its uevent_seqnum keeps moving): coldplug
+ * stops at its time limit, says so, and exits with status 4. */
+static gpointer keep_sending(gpointer data)
+{
+	const char *path = data;
+
+	for (unsigned int seq = 1; g_file_test(path, G_FILE_TEST_EXISTS); seq++) {
+		g_autofree char *text = g_strdup_printf("%u\n", seq);
+		g_file_set_contents(path, text, -1, NULL);
+		g_usleep(100000);
+	}
+	return NULL;
+}
+
+static void test_coldplug_timeout(void)
+{
+	struct oneshot o;
+	g_autofree char *output = NULL;
+	g_autofree char *kernel = NULL, *seqnum = NULL;
+	GThread *t;
+
+	oneshot_setup(&o);
+	kernel = g_build_filename(o.sys, "kernel", NULL);
+	seqnum = g_build_filename(kernel, "uevent_seqnum", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(kernel, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(seqnum, "0\n", -1, NULL));
+	t = g_thread_new("kernel", keep_sending, seqnum);
+	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=3", &output), ==, 4);
+	g_assert_nonnull(strstr(output, "coldplug: no fixed point after 3 s ("));
+	/* what it could do, it did */
+	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	g_assert_cmpint(unlink(seqnum), ==, 0);
+	g_thread_join(t);
+	oneshot_free(&o);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -921,5 +1042,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/clean-start", test_clean_start);
 	g_test_add_func("/agent/real-event", test_real_event);
 	g_test_add_func("/agent/stays-right", test_stays_right);
+	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
+	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
 	return g_test_run();
 }

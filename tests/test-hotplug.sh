@@ -177,6 +177,12 @@ for bad in 0 -1 86401; do
 	expect "--handler-timeout=$bad: a usage error" \
 		"2 hotplug: --handler-timeout=$bad: not a number of seconds from 1 to 86400" "$status $(cat "$tmp/err")"
 done
+for bad in 0 -1 3601; do
+	env -i "$agent" --coldplug --coldplug-timeout="$bad" 2>"$tmp/err"
+	status=$?
+	expect "--coldplug-timeout=$bad: a usage error" \
+		"2 hotplug: --coldplug-timeout=$bad: not a number of seconds from 1 to 3600" "$status $(cat "$tmp/err")"
+done
 
 # hotplug default: default/ runs once, not as the subsystem and again as default/
 : >"$log"

@@ -67,6 +67,9 @@ row handler-hung in: 'a handler that never ends (`sleep 1000`), `hotplug --handl
 conf "[agent]\nhandler-timeout=0\n"
 confrow conf-handler-timeout-zero '`--config`: `[agent] handler-timeout=0`' \
 	"@TMP@/r/c.conf:2: [agent] handler-timeout: not a number of seconds from 1 to 86400"
+conf "[agent]\ncoldplug-timeout=99999\n"
+confrow conf-coldplug-timeout-big '`--config`: `[agent] coldplug-timeout=99999`' \
+	"@TMP@/r/c.conf:2: [agent] coldplug-timeout: not a number of seconds from 1 to 3600"
 
 # --coldplug=trigger writes "add" only to regular uevent files reached
 # without a symlink below the sysfs root; the old agent followed both

@@ -4,7 +4,11 @@
  * without touching the real kernel, record each insertion in
  * $FAKE_KERNEL_ROOT/inserted, and mark the module live in the fake root's
  * sys/module, where every /sys/module/ path is redirected — the way
- * kmod's own testsuite fakes a kernel.
+ * kmod's own testsuite fakes a kernel.  $FAKE_KERNEL_PLUG
+ * ("mod=DIR=MODALIAS;…") makes a device appear when a module is inserted,
+ * as a host controller's driver makes the devices behind it appear: the
+ * directory DIR (in a copied sysfs tree) with its uevent and modalias,
+ * $FAKE_KERNEL_PLUG_DELAY_MS later.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -142,6 +146,69 @@ static void name_of_fd(int fd, char *name, size_t size)
 			*p = '_';
 }
 
+/* DIR with its uevent and modalias files for ALIAS (no allocation: this
+ * may run in a child forked by a threaded program) */
+static void plug_device(char *dir, const char *alias)
+{
+	char path[PATH_MAX + 16], text[PATH_MAX + 16];
+	int fd, n;
+
+	for (char *q = dir + 1; (q = strchr(q, '/')); q++) {
+		*q = '\0';
+		mkdir(dir, 0755);
+		*q = '/';
+	}
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/modalias", dir);
+	n = snprintf(text, sizeof(text), "%s\n", alias);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
+		if (write(fd, text, (size_t)n) < 0)
+			n = 0;
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/uevent", dir);
+	n = snprintf(text, sizeof(text), "MODALIAS=%s\n", alias);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
+		if (write(fd, text, (size_t)n) < 0)
+			n = 0;
+		close(fd);
+	}
+}
+
+/* The devices that inserting NAME makes appear ($FAKE_KERNEL_PLUG), after
+ * $FAKE_KERNEL_PLUG_DELAY_MS (from a child process, as a bus enumerates
+ * the devices behind a controller after its driver's init returned) */
+static void fake_plug(const char *name)
+{
+	const char *spec = getenv("FAKE_KERNEL_PLUG"), *delay = getenv("FAKE_KERNEL_PLUG_DELAY_MS");
+	int ms = delay ? atoi(delay) : 0;
+	size_t len = strlen(name);
+
+	for (const char *p = spec; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char entry[PATH_MAX];
+		char *alias;
+
+		if (n < sizeof(entry) && n > len && strncmp(p, name, len) == 0 && p[len] == '=') {
+			memcpy(entry, p + len + 1, n - len - 1);
+			entry[n - len - 1] = '\0';
+			alias = strchr(entry, '=');
+			if (alias) {
+				*alias++ = '\0';
+				if (ms <= 0) {
+					plug_device(entry, alias);
+				} else if (fork() == 0) {
+					usleep((useconds_t)ms * 1000);
+					plug_device(entry, alias);
+					_exit(0);
+				}
+			}
+		}
+		p = end ? end + 1 : NULL;
+	}
+}
+
 static int fake_insert(const char *name)
 {
 	const char *fail = getenv("FAKE_KERNEL_FAIL");
@@ -182,6 +249,7 @@ static int fake_insert(const char *name)
 		fprintf(f, "%s\n", name);
 		fclose(f);
 	}
+	fake_plug(name);
 	return 0;
 }
 
