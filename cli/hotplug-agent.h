@@ -3,7 +3,9 @@
  * which go one way, from the top down:
  *
  *   hotplug.c           main: the settings, then one mode (helper, coldplug, daemon)
+ *   hotplug-settle.c    hotplug --settle: asks the daemon's control socket
  *   hotplug-daemon.c    the daemon's loop: netlink, signals, workers' reports, reload
+ *   hotplug-control.c   the daemon's completion barrier: the control socket, READY=1
  *   hotplug-queue.c     the events in SEQNUM order, related ones one at a time, workers
  *   hotplug-coldplug.c  the devices already present: resolved, or their add replayed;
  *                       one-shot, to a fixed point
@@ -44,6 +46,8 @@ struct hotplug_settings {
 	int max_parallel;              /* unrelated events handled at once */
 	int handler_timeout;           /* seconds */
 	int coldplug_timeout;          /* seconds a one-shot coldplug may take */
+	int settle;                    /* --settle: seconds to wait, -1: not asked */
+	char *control_path;            /* --control-socket; NULL: HOTPLUG_CONTROL_PATH */
 	int netlink_group;
 	int log_level;                 /* syslog priority */
 	bool log_stderr;               /* the log also on standard error */
@@ -141,6 +145,10 @@ int queue_done_fd(void);
 void queue_reap(void);
 /* Events being handled now */
 int queue_running(void);
+/* No event waiting or running */
+bool queue_empty(void);
+/* Every event up to this SEQNUM has arrived (or is no longer waited for) */
+unsigned long long queue_seq_heard(void);
 /* Milliseconds until a SEQNUM gap is given up (-1: none); at 0,
  * queue_gap_expired() */
 int queue_gap_timeout(void);
@@ -156,6 +164,34 @@ struct event *netlink_receive(int fd, bool *overflow);
 /* The kernel's SEQNUM of its last uevent (the sysfs root's
  * kernel/uevent_seqnum): false when it cannot be read */
 bool kernel_seqnum(unsigned long long *seq);
+
+/* ---- hotplug-control.c: the completion barrier --------------------------------- */
+
+/* The daemon's control socket, where `hotplug --settle` asks: one request
+ * "settle SEQNUM" (the kernel's uevent_seqnum when it asked), one reply
+ * "settled" when the daemon is.  Root's alone. */
+#define HOTPLUG_CONTROL_PATH "/run/modalias/control"
+#define HOTPLUG_SETTLE_REQUEST "settle "
+#define HOTPLUG_SETTLE_REPLY "settled"
+
+struct pollfd;
+/* Listens on settings.control_path (logged, and -1, when it cannot); READY=1
+ * will be sent when $NOTIFY_SOCKET is set.  COLDPLUG_PENDING: not settled
+ * before control_coldplug_done(). */
+int control_open(bool coldplug_pending);
+void control_coldplug_done(void);
+/* The descriptors to poll (at most MAX), then what they said */
+unsigned int control_pollfds(struct pollfd *pfd, unsigned int max);
+void control_ready(const struct pollfd *pfd, unsigned int n);
+/* Answers the askers the daemon is settled for: ms until it should be
+ * called again without an event (-1: only after one) */
+int control_answer(void);
+void control_close(void);
+
+/* ---- hotplug-settle.c: the settle client --------------------------------------- */
+
+/* hotplug --settle: the exit status (0 settled, 1 no daemon, 4 timeout) */
+int settle_run(void);
 
 /* ---- hotplug-daemon.c: the daemon ------------------------------------------- */
 

@@ -3,8 +3,9 @@
  * (the uevent socket, the workers' reports, SIGTERM/SIGINT and SIGHUP, a
  * SEQNUM gap's deadline): events read into the queue and dispatched,
  * coldplug when asked and after a lost burst, modalias.conf and the tables
- * reloaded at SIGHUP, the tables when depmod rewrote them, a bounded stop
- * at SIGTERM.
+ * reloaded at SIGHUP, the tables when depmod rewrote them, the askers of
+ * hotplug --settle and systemd answered when settled, a bounded stop at
+ * SIGTERM.
  *
  * This file holds the loop; it may not order events (hotplug-queue.c) nor
  * handle one (hotplug-event.c).
@@ -25,7 +26,7 @@
 int daemon_run(void)
 {
 	sigset_t mask;
-	struct pollfd pfd[3];
+	struct pollfd pfd[3 + 1 + 64];
 	int nl, sfd;
 	bool stopping = false, reload = false, stale = false;
 
@@ -51,9 +52,11 @@ int daemon_run(void)
 			queue_seq_known(seq);
 	}
 	say(LOG_INFO, "listening (netlink group %d, %d workers)", settings.netlink_group, settings.max_parallel);
+	control_open(settings.coldplug_flag);
 	/* listening first: nothing that happens during coldplug is missed */
 	if (settings.coldplug_flag)
 		coldplug();
+	control_coldplug_done();
 	if (settings.dry_run)
 		dry_line("ready");
 	pfd[0] = (struct pollfd){ .fd = nl, .events = POLLIN };
@@ -62,18 +65,22 @@ int daemon_run(void)
 	while (!stopping || queue_running() > 0) {
 		/* Stopping: no more events are read (poll skips a negative fd),
 		 * but the workers' reports and the signals still are. */
-		int n;
+		int n, timeout = stopping ? -1 : queue_gap_timeout(), answer = stopping ? -1 : control_answer();
+		unsigned int nc = stopping ? 0 : control_pollfds(pfd + 3, G_N_ELEMENTS(pfd) - 3);
 
+		if (answer >= 0 && (timeout < 0 || answer < timeout))
+			timeout = answer;
 		pfd[0].fd = stopping ? -1 : nl;
-		n = poll(pfd, 3, stopping ? -1 : queue_gap_timeout());
+		n = poll(pfd, 3 + nc, timeout);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			say(LOG_ERR, "poll: %s", strerror(errno));
 			break;
 		}
-		if (n == 0)
+		if (n == 0 && queue_gap_timeout() == 0)
 			queue_gap_expired();
+		control_ready(pfd + 3, nc);
 		if (pfd[2].revents & POLLIN) {
 			struct signalfd_siginfo si;
 			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
@@ -123,6 +130,7 @@ int daemon_run(void)
 			queue_dispatch();
 	}
 	say(LOG_INFO, "stopped");
+	control_close();
 	queue_fini();
 	close(nl);
 	close(sfd);

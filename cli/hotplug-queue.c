@@ -214,3 +214,13 @@ void queue_gap_expired(void)
 	seq_give_up();
 	gap_since = 0;
 }
+
+bool queue_empty(void)
+{
+	return queue->len == 0;
+}
+
+unsigned long long queue_seq_heard(void)
+{
+	return arrived_known ? arrived_seq : 0;
+}

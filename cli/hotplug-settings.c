@@ -23,6 +23,7 @@
 struct hotplug_settings settings = {
 	.handler_timeout = INT_MIN, /* not given */
 	.coldplug_timeout = INT_MIN,
+	.settle = -1,
 	.netlink_group = 1,
 	.log_level = LOG_NOTICE,
 };
@@ -90,9 +91,23 @@ static gboolean opt_coldplug(const char *name, const char *value, gpointer data,
 	return TRUE;
 }
 
+static gboolean opt_settle(const char *name, const char *value, gpointer data, GError **error)
+{
+	char *end;
+	long n = value ? strtol(value, &end, 10) : 120;
+
+	if (value && (*end || end == value || n < 0 || n > CLI_COLDPLUG_TIMEOUT_MAX)) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--settle=%s: not a number of seconds from 0 to %d", value, CLI_COLDPLUG_TIMEOUT_MAX);
+		return FALSE;
+	}
+	settings.settle = (int)n;
+	return TRUE;
+}
+
 int settings_load(int *argc, char ***argv)
 {
-	g_autoptr(GOptionContext) oc = g_option_context_new("SUBSYSTEM | --daemon [--coldplug] | --coldplug");
+	g_autoptr(GOptionContext) oc = g_option_context_new("SUBSYSTEM | --daemon [--coldplug] | --coldplug | --settle");
 	g_autoptr(GError) error = NULL;
 	const GOptionEntry entries[] = {
 		{ "daemon", 0, 0, G_OPTION_ARG_NONE, &settings.daemon, "Listen for kernel uevents (netlink)", NULL },
@@ -110,6 +125,10 @@ int settings_load(int *argc, char ***argv)
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &settings.config_file, "modalias.conf to read", "FILE" },
 		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &settings.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
 		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &settings.max_parallel, "Unrelated events handled at once", "N" },
+		{ "settle", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_settle,
+		  "Wait until the daemon has handled every event and coldplug (at most SECONDS, 120)", "SECONDS" },
+		{ "control-socket", 0, 0, G_OPTION_ARG_FILENAME, &settings.control_path,
+		  "The daemon's control socket (" HOTPLUG_CONTROL_PATH ")", "PATH" },
 		{ "coldplug-timeout", 0, 0, G_OPTION_ARG_INT, &settings.coldplug_timeout,
 		  "One-shot coldplug: give up after SECONDS (60)", "SECONDS" },
 		{ "handler-timeout", 0, 0, G_OPTION_ARG_INT, &settings.handler_timeout,
@@ -171,6 +190,8 @@ int settings_load(int *argc, char ***argv)
 			settings.handler_timeout, CLI_HANDLER_TIMEOUT_MAX);
 		return CLI_EXIT_USAGE;
 	}
+	if (!settings.control_path)
+		settings.control_path = g_strdup(HOTPLUG_CONTROL_PATH);
 	if (settings.coldplug_timeout == INT_MIN)
 		settings.coldplug_timeout = config.coldplug_timeout > 0 ? config.coldplug_timeout : CLI_COLDPLUG_TIMEOUT_DEFAULT;
 	else if (settings.coldplug_timeout < 1 || settings.coldplug_timeout > CLI_COLDPLUG_TIMEOUT_MAX) {

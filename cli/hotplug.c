@@ -71,7 +71,13 @@ int main(int argc, char **argv)
 	ret = settings_load(&argc, &argv);
 	if (ret != 0)
 		return ret;
-	if (!settings.daemon && !settings.coldplug_flag) {
+	if (settings.settle >= 0) {
+		if (argc != 1 || settings.daemon || settings.coldplug_flag) {
+			fprintf(stderr, "hotplug: --settle is alone (with --control-socket)\n");
+			return CLI_EXIT_USAGE;
+		}
+		ret = settle_run();
+	} else if (!settings.daemon && !settings.coldplug_flag) {
 		ret = helper(argc, argv);
 	} else if (argc != 1) {
 		g_autofree char *arg = shown(argv[1]);

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <glib/gstdio.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -46,10 +47,13 @@ static void daemon_start_with(struct daemon *d, bool trust, int group, const cha
 			      const char *const *extra, GSpawnChildSetupFunc setup)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", group);
+	g_autofree char *control = g_strdup_printf("--control-socket=%s/modalias-test-%d.ctl", g_get_tmp_dir(), (int)getpid());
 	const char *argv[24] = { agent, "--daemon", "--moddir", moddir, "-C", "/dev/null", "--max-parallel", "4", grp };
 	int i = 9;
 	g_autoptr(GError) error = NULL;
 
+	/* a control socket of its own (an --control-socket in extra wins) */
+	argv[i++] = control;
 	argv[i++] = "--hotplug-dir";
 	argv[i++] = hotplug_dir ? hotplug_dir : "/nonexistent";
 	argv[i++] = hotplug_dir ? "--log-level=info" : "--dry-run";
@@ -1013,6 +1017,94 @@ static void test_coldplug_timeout(void)
 	oneshot_free(&o);
 }
 
+/* ---- the completion barrier: READY=1 and hotplug --settle --------------------- */
+
+/* hotplug --settle=SECONDS --control-socket=PATH: its status, *err its
+ * standard error, *took its time in seconds */
+static int settle(const char *path, const char *seconds, char **err, double *took)
+{
+	g_autofree char *ctl = g_strdup_printf("--control-socket=%s", path);
+	g_autofree char *wait = g_strdup_printf("--settle=%s", seconds);
+	const char *argv[] = { agent, wait, ctl, NULL };
+	g_autoptr(GError) error = NULL;
+	gint64 start = g_get_monotonic_time();
+	int status;
+
+	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err, &status, &error))
+		g_error("%s", error->message);
+	*took = (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* systemd hears READY=1 once coldplug is done; --settle answers at once
+ * when the daemon is idle, waits while a handler runs (and says so at its
+ * limit, status 4), answers when it is done; with no daemon, status 1. */
+static void test_settle(void)
+{
+	struct hpdir h;
+	g_autofree char *ctl = NULL, *notify = NULL, *script = NULL, *extra_ctl = NULL, *output = NULL, *err = NULL;
+	const char *extra[] = { NULL, "--coldplug", "--sysfs", NULL, NULL };
+	g_autofree char *sysfs = g_test_build_filename(G_TEST_DIST, "data", "sysfs", "host-vm", NULL);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct daemon d;
+	char buf[64] = "";
+	double took;
+	int fd = nl_sender(), nfd;
+	GPollFD p;
+
+	hpdir_init(&h);
+	ctl = g_build_filename(h.dir, "run", "control", NULL);
+	notify = g_build_filename(h.dir, "notify", NULL);
+	extra_ctl = g_strdup_printf("--control-socket=%s", ctl);
+	extra[0] = extra_ctl;
+	extra[3] = sysfs;
+	script = g_strdup("#!/bin/sh\nsleep 3\n");
+	g_free(hpdir_add(&h, "slow.hotplug", script));
+	nfd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	g_assert_cmpint(nfd, >=, 0);
+	memcpy(sa.sun_path, notify, strlen(notify) + 1);
+	g_assert_cmpint(bind(nfd, (struct sockaddr *)&sa, sizeof(sa)), ==, 0);
+
+	/* no daemon yet */
+	g_assert_cmpint(settle(ctl, "5", &err, &took), ==, 1);
+	g_assert_nonnull(strstr(err, "hotplug: --settle: no daemon answers on "));
+	g_clear_pointer(&err, g_free);
+
+	g_setenv("NOTIFY_SOCKET", notify, TRUE);
+	daemon_start_with(&d, true, GROUP, h.dir, extra, NULL);
+	g_unsetenv("NOTIFY_SOCKET");
+	p = (GPollFD){ .fd = nfd, .events = G_IO_IN };
+	g_assert_cmpint(g_poll(&p, 1, 30000), ==, 1);
+	g_assert_cmpint(recv(nfd, buf, sizeof(buf) - 1, 0), ==, 7);
+	g_assert_cmpstr(buf, ==, "READY=1");
+	/* coldplug was done before it said so */
+	{
+		struct needle w = { "hotplug: coldplug (resolve)", 1 };
+		g_assert_true(daemon_read_until(&d, has_n, &w, 5));
+	}
+
+	g_assert_cmpint(settle(ctl, "5", &err, &took), ==, 0);
+	g_test_message("idle: settled in %.3f s", took);
+	g_clear_pointer(&err, g_free);
+
+	/* busy for 3 s: a 1 s settle gives up, a 30 s one waits */
+	nl_send(fd, GROUP, "change", "/devices/virtual/mtest/slow", 1, NULL);
+	g_usleep(200000);
+	g_assert_cmpint(settle(ctl, "1", &err, &took), ==, 4);
+	g_assert_cmpstr(err, ==, "hotplug: --settle: the daemon was still busy after 1 s\n");
+	g_assert_cmpfloat(took, <, 2.5);
+	g_clear_pointer(&err, g_free);
+	g_assert_cmpint(settle(ctl, "30", &err, &took), ==, 0);
+	g_test_message("busy: settled after %.3f s more", took);
+	g_assert_cmpfloat(took, >, 0.5);
+
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_false(g_file_test(ctl, G_FILE_TEST_EXISTS));
+	close(nfd);
+	close(fd);
+	hpdir_free(&h);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1044,5 +1136,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/stays-right", test_stays_right);
 	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
+	g_test_add_func("/agent/settle", test_settle);
 	return g_test_run();
 }
