@@ -978,6 +978,49 @@ const char *modalias_result_get_pattern_origin(const struct modalias_result *res
 					       unsigned int *line);
 
 /**
+ * modalias_nearest_fn:
+ * @data: the caller's.
+ * @module: the module of a near pattern.
+ * @pattern: the pattern, as the table holds it.
+ * @claims: the last field before @differs that the pattern names (a
+ *   value other than "*") and that matches.
+ * @differs: the first field that differs.  Both are field names, as
+ *   modalias_bus_field_name() gives them.
+ * @matched: how many fields before @differs the pattern names and matches
+ *   (at least 1).
+ *
+ * Returns: 0 to go on, anything else to stop.
+ *
+ * Since: 3
+ */
+typedef int (*modalias_nearest_fn)(void *data, const char *module, const char *pattern,
+				   const char *claims, const char *differs, unsigned int matched);
+
+/**
+ * modalias_table_find_nearest:
+ * @table: a table.
+ * @alias: a modalias that nothing may match.
+ * @fn: called for each nearest pattern, in the table's order.
+ * @data: passed to @fn.
+ *
+ * The patterns of @alias's bus (modules.alias and the builtin aliases)
+ * nearest to @alias: each pattern and @alias are cut into the bus's fields
+ * and compared field by field, in order, with kmod's glob, up to the first
+ * field that differs; the patterns that name (with a value other than "*")
+ * and match the most fields before it are reported, each with that field:
+ * what a driver nearly claims ("r8152 claims idVendor 0BDA but not
+ * idProduct 8157").  A pattern that matches every field is a match, not
+ * near, and is not reported; neither is one that names no field it matches.
+ *
+ * Returns: the number of patterns reported, 0 when none is near; -EOPNOTSUPP when @alias is not of a bus written as the
+ * generic sequence of tagged numbers (pci, usb, hid, …), -EINVAL.
+ *
+ * Since: 3
+ */
+int modalias_table_find_nearest(struct modalias_table *table, const char *alias,
+				modalias_nearest_fn fn, void *data);
+
+/**
  * SECTION:loader
  *
  * Loading modules the way udev does: through libkmod (loaded on first use),
