@@ -118,9 +118,13 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 		g_string_append_printf(v, "%s is bound although no alias pattern names a module for this device "
 					  "(driver_override, new_id, or a driver that matches by other means). ",
 				       e->driver);
+	else if (e->driver && !bound_matches && e->driver_module)
+		g_string_append_printf(v, "%s (module %s) is bound, but the aliases name %s%s. ", e->driver,
+				       e->driver_module, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (e->driver && !bound_matches)
-		g_string_append_printf(v, "%s is bound, but the aliases name %s%s. ", e->driver,
-				       modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
+		g_string_append_printf(v, "%s is bound, but the aliases name %s%s (a driver may be named otherwise "
+					  "than its module; no driver/module link here tells which module it is in). ",
+				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (!e->driver && e->n > 0) {
 		const char *m = modalias_result_get_module(e->res, 0);
 		const char *st = module_state(ctx, table, e->res, 0);

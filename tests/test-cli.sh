@@ -177,6 +177,34 @@ check "--config: a bad value is an error with file:line" 2 - "bad.conf:2: \[log\
 check "--config: a missing file is an error" 2 - "nonexistent.conf" -- "$cli" --config=/nonexistent.conf parse platform:pcspkr
 check "list: modalias.conf's blacklist shows" 0 list-blacklisted "" -- "$cli" --config="$tmp/good.conf" list \
 	--sysfs "$data/sysfs/qemu-q35" -C /dev/null
+# explain: the captured q35 guest on Debian 6.1's tables
+Q="$data/sysfs/qemu-q35"
+check "explain: bound, the aliases agree (ftdi_sio)" 0 explain-agree "" -- "$cli" explain --sysfs "$Q" -m "$D" \
+	-C /dev/null devices/pci0000:00/0000:00:03.0/usb1/1-6/1-6.2/1-6.2:1.0
+check "explain: bound to a driver named otherwise than the module (xhci_hcd, xhci_pci)" 0 explain-disagree "" -- \
+	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/pci0000:00/0000:00:03.0
+check "explain: a match, nothing bound (bochs not loaded)" 0 explain-unbound "" -- "$cli" explain --sysfs "$Q" \
+	-m "$D" -C /dev/null "$Q/devices/pci0000:00/0000:00:01.0"
+check "explain: a match blacklisted by modprobe.d" 0 explain-blacklisted "" -- "$cli" explain --sysfs "$Q" \
+	-m "$D" -C "$data/explain/modprobe.conf" /devices/pci0000:00/0000:00:01.0
+check "explain: no match, the nearest patterns (Intel host bridge)" 1 explain-nearest "" -- "$cli" explain \
+	--sysfs "$Q" -m "$D" -C /dev/null --json /devices/pci0000:00/0000:00:00.0
+check "explain: no match for a bare modalias, the nearest by idVendor" 1 explain-nearest-usb "" -- "$cli" explain \
+	-m "$D" -C /dev/null usb:v0BDAp8157d3000dcFFdsc00dp00icFFiscFFip00in00
+check "explain: no nearest for a bus of its own form" 1 explain-nearest-acpi "" -- "$cli" explain \
+	-m "$D" -C /dev/null acpi:NOSUCH0:
+check "explain --json on a bound device" 0 explain-json "" -- "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null \
+	--json /devices/pci0000:00/0000:00:03.0
+check "explain: nothing to explain" 2 - "a DEVPATH or a MODALIAS is needed" -- "$cli" explain -m "$D"
+check "explain: no such device" 2 - "nosuch" -- "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/nosuch
+n=$((n + 1))
+if "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null --json /devices/pci0000:00/0000:00:00.0 |
+	python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["modules"] == [] and d["nearest"] and all(x["differs"] == "device" and x["pattern"].startswith("pci:v00008086d") for x in d["nearest"])'; then
+	echo "ok $n - explain --json: the nearest patterns of the Intel host bridge name its vendor, differ in device"
+else
+	echo "not ok $n - explain --json: nearest"
+	fail=1
+fi
 # the man pages render
 for m in modalias.1 modalias.conf.5 libmodalias.3; do
 	n=$((n + 1))
