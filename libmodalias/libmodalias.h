@@ -1007,7 +1007,9 @@ typedef int (*modalias_nearest_fn)(void *data, const char *module, const char *p
  * nearest to @alias: each pattern and @alias are cut into the bus's fields
  * and compared field by field, in order, with kmod's glob, up to the first
  * field that differs; the patterns that name (with a value other than "*")
- * and match the most fields before it are reported, each with that field:
+ * and match the most fields before it are reported (of those, the ones
+ * whose value in that field has the most leading characters in common with
+ * @alias's), each with that field:
  * what a driver nearly claims ("r8152 claims idVendor 0BDA but not
  * idProduct 8157").  A pattern that matches every field is a match, not
  * near, and is not reported; neither is one that names no field it matches.

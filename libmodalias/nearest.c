@@ -3,7 +3,8 @@
  * the alias and each pattern of its bus (modules.alias, builtin aliases)
  * cut into the bus's fields (bus-fields.h), each field compared with
  * kmod's glob; the patterns that name and match the most fields before
- * the first that differs win, and each is told with that field.
+ * the first that differs win (among those, the ones whose value there
+ * starts with most of the alias's), and each is told with that field.
  *
  * Only buses written as the generic tag/value sequence of numbers (pci,
  * usb, hid, …) can be cut this way; this file answers -EOPNOTSUPP for the
@@ -105,21 +106,28 @@ static bool seg_match(const struct seg *pat, const struct seg *val)
 /* How many leading fields of the pattern match the alias's (the index of
  * the first that differs), or -1 when the pattern is not of the bus's form;
  * *specific: how many of those the pattern names (a value other than "*"),
- * *last: the last of them. */
+ * *last: the last of them; *common: how many leading characters the value
+ * that differs has in common with the alias's. */
 static int leading(const struct bus_desc *b, const char *pattern, const struct seg *dev, int *specific,
-		   unsigned int *last)
+		   unsigned int *last, size_t *common)
 {
 	struct seg pat[NEAREST_FIELDS_MAX];
 	unsigned int f;
 
 	*specific = 0;
+	*common = 0;
 	if (!cut(b, pattern, pat))
 		return -1;
 	for (f = 0; f < b->n_fields; f++) {
 		if (b->fields[f].flags & FF_SETTER)
 			continue;
-		if (!seg_match(&pat[f], &dev[f]))
+		if (!seg_match(&pat[f], &dev[f])) {
+			/* how far the value that differs agrees, character by character */
+			while (*common < pat[f].len && *common < dev[f].len && pat[f].s[*common] == dev[f].s[*common] &&
+			       !strchr("*?[", pat[f].s[*common]))
+				(*common)++;
 			break;
+		}
 		if (!(pat[f].len == 1 && pat[f].s[0] == '*')) {
 			(*specific)++;
 			*last = f;
@@ -137,6 +145,7 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 	struct seg dev[NEAREST_FIELDS_MAX];
 	size_t plen;
 	int best = 0, n = 0;
+	size_t best_common = 0;
 
 	if (!t || !alias || !fn)
 		return -EINVAL;
@@ -145,8 +154,9 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 	if (!b || !cut(b, alias + plen, dev))
 		return -EOPNOTSUPP;
 	/* two passes: the most fields a pattern names and matches before
-	 * the first that differs, then the patterns that reach it, in the
-	 * table's order */
+	 * the first that differs (ties: the most leading characters of that
+	 * one in common), then the patterns that reach it, in the table's
+	 * order */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t l = 0; l < sizeof(nearest_layers) / sizeof(nearest_layers[0]); l++) {
 			const struct layer *ly = &t->layers[nearest_layers[l]];
@@ -154,17 +164,20 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 			for (unsigned int i = 0; i < ly->n; i++) {
 				const char *pattern = t->pool.buf + ly->patterns[i].str;
 				unsigned int last = 0;
+				size_t common;
 				int k, specific;
 
 				if (strncmp(pattern, b->prefix, plen) != 0)
 					continue;
-				k = leading(b, pattern + plen, dev, &specific, &last);
+				k = leading(b, pattern + plen, dev, &specific, &last, &common);
 				if (k < 0 || (unsigned int)k >= b->n_fields)
 					continue;
 				if (pass == 0) {
-					if (specific > best)
+					if (specific > best || (specific == best && common > best_common)) {
 						best = specific;
-				} else if (specific == best) {
+						best_common = common;
+					}
+				} else if (specific == best && common == best_common) {
 					n++;
 					if (fn(data, table_module_name(t, ly->patterns[i].module), pattern,
 					       b->fields[last].name, b->fields[k].name, (unsigned int)specific))
