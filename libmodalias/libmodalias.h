@@ -1167,6 +1167,54 @@ int modalias_loader_add_blacklist(struct modalias_loader *loader, const char *mo
 int modalias_loader_revalidate(struct modalias_loader *loader);
 
 /**
+ * modalias_modinfo_fn:
+ * @data: the caller's.
+ * @module: the module that declares @value (@module itself, or one of its
+ *   dependencies), as libkmod names it.
+ * @value: one value of the key, or NULL when @err is set.
+ * @err: 0, or the negative errno of reading @module's modinfo (-ENOENT:
+ *   no .ko file, nor a builtin's modules.builtin.modinfo entry).
+ *
+ * Returns: 0 to go on, anything else to stop.
+ *
+ * Since: 3
+ */
+typedef int (*modalias_modinfo_fn)(void *data, const char *module, const char *value, int err);
+
+/**
+ * MODALIAS_MODINFO_DEPENDENCIES:
+ *
+ * modalias_loader_get_modinfo(): the module's dependencies too, as
+ * modules.dep lists them (all of them, depmod's order).
+ *
+ * Since: 3
+ */
+#define MODALIAS_MODINFO_DEPENDENCIES (1u << 0)
+
+/**
+ * modalias_loader_get_modinfo:
+ * @loader: a loader.
+ * @module: a module name (as modalias_loader_load_module() takes it).
+ * @key: a modinfo key: "firmware", "description", …
+ * @flags: 0 or %MODALIAS_MODINFO_DEPENDENCIES.
+ * @fn: told each value, in the module's order (a module whose modinfo
+ *   cannot be read is told once, with its error).
+ * @data: passed to @fn.
+ *
+ * What `modinfo -F KEY` prints: each value of @key that @module declares,
+ * read by libkmod (kmod_module_get_info(): the .ko file, or
+ * modules.builtin.modinfo for a builtin module), and with
+ * %MODALIAS_MODINFO_DEPENDENCIES its dependencies' values after its own.
+ *
+ * Returns: the number of values told; -EINVAL for a bad argument or a
+ * string that is not a module name, or libkmod's negative errno.
+ *
+ * Since: 3
+ */
+int modalias_loader_get_modinfo(struct modalias_loader *loader, const char *module, const char *key,
+				unsigned int flags, modalias_modinfo_fn fn, void *data);
+
+/**
  * modalias_loader_load_module:
  * @loader: a loader.
  * @module: a module name.

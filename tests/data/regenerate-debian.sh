@@ -1,8 +1,15 @@
 #!/bin/bash
 # Regenerates tests/data/linux-KVER/: Debian's real depmod output for the
-# kernel package linux-image-KVER of architecture ARCH (index files only,
-# no .ko files).  The output directory is itself a valid kmod module
+# kernel package linux-image-KVER of architecture ARCH (index files, no
+# whole .ko files).  The output directory is itself a valid kmod module
 # directory, read by the oracle test (tests/test-oracle.c) with libkmod.
+#
+# With MODINFO_SYSFS=CAPTURE (a sysfs capture below this directory), the
+# modules that serve its devices, as kmod answers (modprobe --show-depends
+# of each device's modalias: the modules and their dependencies), are kept
+# too, each reduced to its real .modinfo section (objcopy -j .modinfo):
+# libkmod reads their modinfo (firmware, …) from them as from the whole
+# module, for `modalias firmware`'s tests.
 #
 # Usage: regenerate-debian.sh KVER [ARCH] [OUTDIR]
 #   KVER    the kernel's release, as in /lib/modules: 6.1.0-57-amd64,
@@ -14,11 +21,12 @@
 #
 # The fixtures of this tree, one line each (a new kernel is one more line
 # here and one in tests/test-oracle.c):
-#   regenerate-debian.sh 6.1.0-57-amd64          (bookworm)
+#   MODINFO_SYSFS=sysfs/qemu-q35 regenerate-debian.sh 6.1.0-57-amd64   (bookworm)
 #   regenerate-debian.sh 6.12.118+deb12-amd64    (bookworm-security)
 #   regenerate-debian.sh 6.12.118+deb12-arm64    (bookworm-security)
 #
-# Needs apt-get (access to Debian's archive), dpkg-deb and depmod (kmod).
+# Needs apt-get (access to Debian's archive), dpkg-deb and depmod (kmod);
+# objcopy (binutils) with MODINFO_SYSFS.
 # Idempotent: the index files in OUTDIR are overwritten, nothing else is
 # touched.  Set DEB=/path/to/linux-image-KVER_*.deb to skip the download.
 set -euo pipefail
@@ -61,12 +69,35 @@ for f in $files; do
 	install -m 0644 "$moddir/$f" "$out/$f"
 done
 
+kept=0
+if [ -n "${MODINFO_SYSFS:-}" ]; then
+	rm -rf "$out/kernel"
+	find "$here/$MODINFO_SYSFS/devices" -name modalias -type f -print0 | sort -z |
+		xargs -0 cat | sort -u | while IFS= read -r alias; do
+			modprobe -d "$tmp/root" -S "$kver" -C /dev/null --show-depends -- "$alias" 2>/dev/null |
+				awk '$1 == "insmod" { print $2 }' || true
+		done | sort -u > "$tmp/kos"
+	while IFS= read -r ko; do
+		rel=${ko#"$moddir"/}
+		mkdir -p "$out/$(dirname "$rel")"
+		objcopy -j .modinfo "$ko" "$out/$rel"
+		chmod 0644 "$out/$rel"
+	done < "$tmp/kos"
+	kept=$(wc -l < "$tmp/kos")
+fi
+
 version=$(dpkg-deb -f "$deb" Version)
 {
 	echo "# linux-$kver: Debian depmod output"
 	echo
-	echo "Index files only (no \`.ko\` files) produced by kmod's \`depmod\` from"
-	echo "Debian's real kernel package:"
+	echo "Index files produced by kmod's \`depmod\` from Debian's real kernel package;"
+	if [ "$kept" -gt 0 ]; then
+		echo "and the $kept modules that serve the devices of \`$MODINFO_SYSFS\` (with their"
+		echo "dependencies, as \`modprobe --show-depends\` answers), each reduced to its"
+		echo "\`.modinfo\` section (\`objcopy -j .modinfo\`) under \`kernel/\`:"
+	else
+		echo "no \`.ko\` files:"
+	fi
 	echo
 	echo "- package: \`$pkg\` ($arch), version \`$version\` (\`dpkg-deb -f\`)"
 	echo "- commands: \`apt-get download $pkg:$arch\`, \`dpkg-deb -x *.deb ROOT\`,"
@@ -74,7 +105,7 @@ version=$(dpkg-deb -f "$deb" Version)
 	echo "  then the index files of \`ROOT/lib/modules/$kver/\` were copied here"
 	echo "- depmod's warnings: $(if [ -s "$tmp/depmod.err" ]; then echo; sed 's/^/  /' "$tmp/depmod.err"; else echo none; fi)"
 	echo "- generated: $(date -u +%Y-%m-%d) on $(. /etc/os-release && echo "$PRETTY_NAME")"
-	echo "- regenerate: \`tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
+	echo "- regenerate: \`${MODINFO_SYSFS:+MODINFO_SYSFS=$MODINFO_SYSFS }tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
 	echo
 	echo "This directory is a valid kmod module directory, e.g."
 	echo "\`kmod_new(\"tests/data/linux-$kver\", (const char *[]){NULL})\`."
