@@ -129,7 +129,13 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 		const char *m = modalias_result_get_module(e->res, 0);
 		const char *st = module_state(ctx, table, e->res, 0);
 
-		if (strcmp(st, "blacklisted") == 0)
+		unsigned int bl_line = 0;
+		const char *bl = modalias_table_get_blacklist_origin(table, m, &bl_line);
+
+		if (strcmp(st, "blacklisted") == 0 && bl && bl_line)
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m, bl,
+					       bl_line);
+		else if (strcmp(st, "blacklisted") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by modprobe.d. ", m);
 		else if (strcmp(st, "available") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches but is not loaded. ", m);
@@ -157,7 +163,18 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 
-		printf("  %s: %s\n", modalias_result_get_module(e->res, mi), module_state(ctx, table, e->res, mi));
+		const char *state = module_state(ctx, table, e->res, mi);
+		unsigned int bl_line = 0;
+		const char *bl = strcmp(state, "blacklisted") == 0
+					 ? modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi), &bl_line)
+					 : NULL;
+
+		if (bl && bl_line)
+			printf("  %s: %s (%s:%u)\n", modalias_result_get_module(e->res, mi), state, bl, bl_line);
+		else if (bl)
+			printf("  %s: %s (%s)\n", modalias_result_get_module(e->res, mi), state, bl);
+		else
+			printf("  %s: %s\n", modalias_result_get_module(e->res, mi), state);
 		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
 			unsigned int line = 0;
 			const char *origin = modalias_result_get_pattern_origin(e->res, mi, k, &line);
@@ -226,6 +243,17 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct
 		json_string(j, modalias_result_get_module(e->res, mi));
 		g_string_append(j, ", \"state\": ");
 		json_string(j, module_state(ctx, table, e->res, mi));
+		{
+			unsigned int bl_line = 0;
+			const char *bl = modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi),
+									      &bl_line);
+
+			if (bl) {
+				g_string_append(j, ", \"blacklisted_by\": {\"file\": ");
+				json_string(j, bl);
+				g_string_append_printf(j, ", \"line\": %u}", bl_line);
+			}
+		}
 		g_string_append(j, ", \"patterns\": [");
 		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
 			unsigned int line = 0;

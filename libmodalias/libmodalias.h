@@ -780,6 +780,24 @@ int modalias_table_add_blacklist(struct modalias_table *table, const char *modul
 bool modalias_table_is_blacklisted(struct modalias_table *table, const char *module);
 
 /**
+ * modalias_table_get_blacklist_origin:
+ * @table: a table.
+ * @module: a module name ('-' and '_' alike).
+ * @line: (out) (optional): the line of the file, 0 when not known.
+ *
+ * Where @module is blacklisted: the modprobe.d file that says so and its
+ * line (the first such line of the files libkmod reads, in its order),
+ * "modprobe.d" when libkmod blacklists it from elsewhere (the kernel
+ * command line), the origin of modalias_table_add_blacklist() otherwise.
+ *
+ * Returns: (nullable): the file, or NULL when @module is not blacklisted.
+ *
+ * Since: 3
+ */
+const char *modalias_table_get_blacklist_origin(struct modalias_table *table, const char *module,
+						unsigned int *line);
+
+/**
  * modalias_table_prepare:
  * @table: a table.
  *

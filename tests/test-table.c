@@ -11,6 +11,7 @@
 #include "libmodalias-private.h"
 #include "table-private.h"
 #include "test-common.h"
+#include <glib/gstdio.h>
 
 static char *debian_dir(void)
 {
@@ -442,6 +443,41 @@ static void test_nearest(void)
 	modalias_ctx_unref(ctx);
 }
 
+static void test_blacklist_origin(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *dir = g_dir_make_tmp("modalias-modprobe-d-XXXXXX", NULL);
+	g_autofree char *a = g_build_filename(dir, "a.conf", NULL);
+	g_autofree char *b = g_build_filename(dir, "b.conf", NULL);
+	g_autofree char *hidden = g_build_filename(dir, ".h.conf", NULL);
+	const char *paths[] = { dir, NULL };
+	struct modalias_table *t;
+	unsigned int line = 99;
+
+	/* libkmod reads a.conf before b.conf: the first line that says it wins;
+	 * a hidden file is not read */
+	g_assert_true(g_file_set_contents(hidden, "blacklist hidden_one\n", -1, NULL));
+	g_assert_true(g_file_set_contents(a, "# a\n\n  blacklist  snd-pcsp  \nblacklist pcspkr\n", -1, NULL));
+	g_assert_true(g_file_set_contents(b, "blacklist snd_pcsp\noptions x y=1\nblacklist bochs\n", -1, NULL));
+	g_assert_cmpint(modalias_table_new(ctx, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(t, paths), ==, 0);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "snd_pcsp", &line), ==, a);
+	g_assert_cmpuint(line, ==, 3);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "pcspkr", &line), ==, a);
+	g_assert_cmpuint(line, ==, 4);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "bochs", &line), ==, b);
+	g_assert_cmpuint(line, ==, 3);
+	g_assert_null(modalias_table_get_blacklist_origin(t, "hidden_one", &line));
+	g_assert_cmpuint(line, ==, 0);
+	g_assert_null(modalias_table_get_blacklist_origin(t, "e1000e", NULL));
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+	g_unlink(a);
+	g_unlink(b);
+	g_unlink(hidden);
+	g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -453,5 +489,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/table/memory", test_memory);
 	g_test_add_func("/table/directory-errors", test_directory_errors);
 	g_test_add_func("/table/nearest", test_nearest);
+	g_test_add_func("/table/blacklist-origin", test_blacklist_origin);
 	return g_test_run();
 }
