@@ -207,21 +207,22 @@ else
 fi
 # firmware: the q35 guest's modules (real .modinfo sections, Debian 6.1) and a fixture search path
 F="$data/firmware"
+DM="$data/linux-6.1.0-57-amd64+modinfo"
 check "firmware: plain, .zst and .xz found in the path's order" 0 firmware-present "" -- "$cli" firmware \
-	--sysfs "$Q" -m "$D" -C /dev/null --firmware-path "$F/updates" --firmware-path "$F/lib/firmware"
+	--sysfs "$Q" -m "$DM" -C /dev/null --firmware-path "$F/updates" --firmware-path "$F/lib/firmware"
 check "firmware --missing: a file on no directory of the path" 1 firmware-missing "" -- "$cli" firmware \
-	--sysfs "$Q" -m "$D" -C /dev/null -f "$F/lib/firmware" --missing
-check "firmware --json" 1 firmware-json "" -- "$cli" firmware --sysfs "$Q" -m "$D" -C /dev/null \
+	--sysfs "$Q" -m "$DM" -C /dev/null -f "$F/lib/firmware" --missing
+check "firmware --json" 1 firmware-json "" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
 	-f "$F/lib/firmware" --json
 check "firmware: a module whose modinfo cannot be read is an error" 2 - "cannot read the modinfo of" -- \
 	"$cli" firmware --sysfs "$data/sysfs/qemu-q35" -m "$data/linux-6.12.118+deb12-amd64" -C /dev/null -f "$F/lib/firmware"
-check "firmware: an argument" 2 - "unexpected argument 'x'" -- "$cli" firmware -m "$D" x
+check "firmware: an argument" 2 - "unexpected argument 'x'" -- "$cli" firmware -m "$DM" x
 # the kernel's order: every directory for FILE before any for FILE.zst or FILE.xz;
 # firmware_class's path parameter first
 mkdir -p "$tmp/fw-later/amd" "$tmp/sys/module/firmware_class/parameters" "$tmp/fw-param/amd"
 : >"$tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin"
 n=$((n + 1))
-got=$("$cli" firmware --sysfs "$Q" -m "$D" -C /dev/null --json -f "$F/updates" -f "$tmp/fw-later" 2>&1 |
+got=$("$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null --json -f "$F/updates" -f "$tmp/fw-later" 2>&1 |
 	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
 if [ "$got" = "- $tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin" ]; then
 	echo "ok $n - firmware: a plain file in a later directory before FILE.xz in an earlier one"
@@ -237,7 +238,7 @@ for f in amd_sev_fam19h_model0xh.sbin amd_sev_fam17h_model3xh.sbin amd_sev_fam17
 	: >"$tmp/fw-param/amd/$f"
 done
 n=$((n + 1))
-got=$("$cli" firmware --sysfs "$tmp/q35" -m "$D" -C /dev/null --json 2>&1 |
+got=$("$cli" firmware --sysfs "$tmp/q35" -m "$DM" -C /dev/null --json 2>&1 |
 	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
 want="$tmp/fw-param/amd/amd_sev_fam17h_model0xh.sbin $tmp/fw-param/amd/amd_sev_fam17h_model3xh.sbin $tmp/fw-param/amd/amd_sev_fam19h_model0xh.sbin"
 if [ "$got" = "$want" ]; then

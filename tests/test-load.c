@@ -481,12 +481,12 @@ static void test_modinfo(void)
 		/* Debian 6.1's kvm_amd declares no firmware; its dependency ccp
 		 * does (modinfo -F firmware ccp.ko: the real .modinfo kept in the
 		 * fixture, tests/data/firmware/README.md) */
-		{ "linux-6.1.0-57-amd64", "kvm_amd", "firmware", 0, 0, "" },
-		{ "linux-6.1.0-57-amd64", "kvm-amd", "firmware", MODALIAS_MODINFO_DEPENDENCIES, 3,
+		{ "linux-6.1.0-57-amd64+modinfo", "kvm_amd", "firmware", 0, 0, "" },
+		{ "linux-6.1.0-57-amd64+modinfo", "kvm-amd", "firmware", MODALIAS_MODINFO_DEPENDENCIES, 3,
 		  "ccp=amd/amd_sev_fam19h_model0xh.sbin;ccp=amd/amd_sev_fam17h_model3xh.sbin;"
 		  "ccp=amd/amd_sev_fam17h_model0xh.sbin;" },
 		/* a builtin: modules.builtin.modinfo */
-		{ "linux-6.1.0-57-amd64", "iosf_mbi", "description", 0, 1,
+		{ "linux-6.1.0-57-amd64+modinfo", "iosf_mbi", "description", 0, 1,
 		  "iosf_mbi=IOSF Mailbox Interface accessor;" },
 		/* no .ko files in 6.12's fixture: the module is told with its error */
 		{ "linux-6.12.118+deb12-amd64", "e1000e", "firmware", 0, 0, "e1000e:error -2;" },

@@ -7,9 +7,11 @@
 # With MODINFO_SYSFS=CAPTURE (a sysfs capture below this directory), the
 # modules that serve its devices, as kmod answers (modprobe --show-depends
 # of each device's modalias: the modules and their dependencies), are kept
-# too, each reduced to its real .modinfo section (objcopy -j .modinfo):
-# libkmod reads their modinfo (firmware, …) from them as from the whole
-# module, for `modalias firmware`'s tests.
+# in OUTDIR+modinfo/ (beside relative links to OUTDIR's index files), each
+# reduced to its real .modinfo section (objcopy -j .modinfo): libkmod reads
+# their modinfo (firmware, …) from them as from the whole module, for
+# `modalias firmware`'s tests; OUTDIR itself keeps no .ko file, so that
+# loading there (dry runs) sees no module file, as before.
 #
 # Usage: regenerate-debian.sh KVER [ARCH] [OUTDIR]
 #   KVER    the kernel's release, as in /lib/modules: 6.1.0-57-amd64,
@@ -71,7 +73,12 @@ done
 
 kept=0
 if [ -n "${MODINFO_SYSFS:-}" ]; then
-	rm -rf "$out/kernel"
+	mi="$out+modinfo"
+	rm -rf "$mi"
+	mkdir -p "$mi"
+	for f in $files; do
+		ln -s "../$(basename "$out")/$f" "$mi/$f"
+	done
 	find "$here/$MODINFO_SYSFS/devices" -name modalias -type f -print0 | sort -z |
 		xargs -0 cat | sort -u | while IFS= read -r alias; do
 			modprobe -d "$tmp/root" -S "$kver" -C /dev/null --show-depends -- "$alias" 2>/dev/null |
@@ -79,25 +86,28 @@ if [ -n "${MODINFO_SYSFS:-}" ]; then
 		done | sort -u > "$tmp/kos"
 	while IFS= read -r ko; do
 		rel=${ko#"$moddir"/}
-		mkdir -p "$out/$(dirname "$rel")"
-		objcopy -j .modinfo "$ko" "$out/$rel"
-		chmod 0644 "$out/$rel"
+		mkdir -p "$mi/$(dirname "$rel")"
+		objcopy -j .modinfo "$ko" "$mi/$rel"
+		chmod 0644 "$mi/$rel"
 	done < "$tmp/kos"
 	kept=$(wc -l < "$tmp/kos")
+	{
+		echo "# linux-$kver+modinfo: real module information for \`$MODINFO_SYSFS\`"
+		echo
+		echo "Links to \`../linux-$kver/\`'s index files, and the $kept modules of \`$pkg\` that"
+		echo "serve the devices of \`$MODINFO_SYSFS\` (with their dependencies, as"
+		echo "\`modprobe --show-depends\` answers), each reduced to its real \`.modinfo\` section"
+		echo "(\`objcopy -j .modinfo\`): a kmod module directory where libkmod reads their modinfo."
+		echo "Regenerate: \`MODINFO_SYSFS=$MODINFO_SYSFS tests/data/regenerate-debian.sh $kver $arch\`."
+	} > "$mi/README.md"
 fi
 
 version=$(dpkg-deb -f "$deb" Version)
 {
 	echo "# linux-$kver: Debian depmod output"
 	echo
-	echo "Index files produced by kmod's \`depmod\` from Debian's real kernel package;"
-	if [ "$kept" -gt 0 ]; then
-		echo "and the $kept modules that serve the devices of \`$MODINFO_SYSFS\` (with their"
-		echo "dependencies, as \`modprobe --show-depends\` answers), each reduced to its"
-		echo "\`.modinfo\` section (\`objcopy -j .modinfo\`) under \`kernel/\`:"
-	else
-		echo "no \`.ko\` files:"
-	fi
+	echo "Index files only (no \`.ko\` files) produced by kmod's \`depmod\` from"
+	echo "Debian's real kernel package:"
 	echo
 	echo "- package: \`$pkg\` ($arch), version \`$version\` (\`dpkg-deb -f\`)"
 	echo "- commands: \`apt-get download $pkg:$arch\`, \`dpkg-deb -x *.deb ROOT\`,"
