@@ -35,6 +35,8 @@ int cmd_resolve(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_map(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_firmware(int argc, char **argv);
 
 /* ---- modalias-options.c: the option rules of every command ------------------ */
 
@@ -95,3 +97,19 @@ struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, co
 
 /* {"modalias": …, "bus": …, "fields": {"name": "value" | ["v", …]}} */
 void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
+
+/* ---- modalias-state.c: modules and drivers as the system stands ------------- */
+
+/* Module I of RES: "builtin", "loaded" (SYSFS/module/M/initstate live),
+ * "blacklisted" (TABLE's modprobe.d) or "available" */
+const char *module_state(struct modalias_ctx *ctx, struct modalias_table *table, const struct modalias_result *res,
+			 unsigned int i);
+
+/* The driver bound to the device at DEVDIR (the full path): the name its
+ * "driver" link points to, else a sysfs capture's ".driver" record; NULL
+ * when none (g_free() the others). */
+char *device_driver(const char *devdir);
+/* The module of that driver (the "driver/module" link), or NULL */
+char *device_driver_module(const char *devdir);
+/* The device's driver_override, NULL when unset */
+char *device_driver_override(const char *devdir);

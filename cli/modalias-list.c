@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "modalias-commands.h"
-#include "read-file.h"
 
 struct list_state {
 	unsigned int devices;
@@ -25,23 +24,6 @@ struct list_state {
 	struct modalias_table *table;
 	struct modalias_result *res;
 };
-
-/* loaded / builtin / blacklisted / available, as the system stands */
-static const char *module_state(struct list_state *st, unsigned int i)
-{
-	const char *m = modalias_result_get_module(st->res, i);
-	g_autofree char *sysmod = g_build_filename(modalias_ctx_get_sysfs_root(st->ctx), "module", m, "initstate", NULL);
-	g_autofree char *state = NULL;
-
-	if (modalias_result_is_builtin(st->res, i))
-		return "builtin";
-	/* a sysfs attribute: bounded, and a FIFO there cannot block */
-	if (read_file(sysmod, READ_FILE_ATTR_MAX, 0, &state, NULL) == 0 && g_str_has_prefix(state, "live"))
-		return "loaded";
-	if (modalias_table_is_blacklisted(st->table, m))
-		return "blacklisted";
-	return "available";
-}
 
 static int list_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
@@ -69,7 +51,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
 			json_string(st->out, modalias_result_get_module(st->res, (unsigned int)i));
 			g_string_append(st->out, ", \"state\": ");
-			json_string(st->out, module_state(st, (unsigned int)i));
+			json_string(st->out, module_state(st->ctx, st->table, st->res, (unsigned int)i));
 			g_string_append_c(st->out, '}');
 		}
 		g_string_append(st->out, "]}");
@@ -79,7 +61,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			putchar('\t');
 			for (int i = 0; i < n; i++)
 				printf(i ? " %s:%s" : "%s:%s", modalias_result_get_module(st->res, (unsigned int)i),
-				       module_state(st, (unsigned int)i));
+				       module_state(st->ctx, st->table, st->res, (unsigned int)i));
 			if (n <= 0)
 				fputs("none", stdout);
 		}

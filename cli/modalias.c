@@ -27,6 +27,8 @@ static const struct command {
 	{ "resolve", cmd_resolve, "print the modules that serve modaliases (as modprobe -R)" },
 	{ "list", cmd_list, "list the devices in sysfs with their modalias and modules" },
 	{ "map", cmd_map, "read legacy modules.*map files: entries, alias patterns, matches" },
+	{ "explain", cmd_explain, "say why a device has the driver it has, or none" },
+	{ "firmware", cmd_firmware, "check the firmware that the modules of the devices present declare" },
 	{ "load", cmd_load, "insert the modules of modaliases, as udev does (--dry-run: as modprobe -n -v)" },
 };
 

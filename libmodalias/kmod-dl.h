@@ -29,7 +29,15 @@
 	X(kmod_module_get_install_commands); \
 	X(kmod_module_get_initstate);       \
 	X(kmod_module_probe_insert_module); \
-	X(kmod_module_unref)
+	X(kmod_module_unref);               \
+	X(kmod_module_get_info);            \
+	X(kmod_module_info_get_key);        \
+	X(kmod_module_info_get_value);      \
+	X(kmod_module_info_free_list);      \
+	X(kmod_module_get_dependencies);    \
+	X(kmod_module_get_module);          \
+	X(kmod_module_unref_list);          \
+	X(kmod_list_next)
 
 struct kmod_dl {
 #define DECL(name) __typeof__(name) *name /* NOLINT(bugprone-macro-parentheses): a declarator */

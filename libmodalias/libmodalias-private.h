@@ -71,6 +71,13 @@ bool glob_match(const char *pattern, const char *s);
 bool glob_needs_libc(const char *pattern);
 bool glob_match_libc(const char *pattern, const char *s);
 
+/* ---- modprobe.d (modprobe-d.c) ---------------------------------------- */
+
+/* The first line of the modprobe.d files libkmod reads with PATHS (NULL:
+ * its default directories), in its order, that says "blacklist MODULE":
+ * *file (malloc'ed) and *line; -ENOENT when none does. */
+int modprobe_d_blacklist_where(const char *const *paths, const char *module, char **file, unsigned int *line);
+
 /* ---- module names (table.c) ------------------------------------------- */
 
 /* 0 when the first len bytes of name (or up to its NUL) can be a module's

@@ -800,6 +800,24 @@ bool modalias_table_is_blacklisted(struct modalias_table *table, const char *mod
 int modalias_table_is_current(struct modalias_table *table);
 
 /**
+ * modalias_table_get_blacklist_origin:
+ * @table: a table.
+ * @module: a module name ('-' and '_' alike).
+ * @line: (out) (optional): the line of the file, 0 when not known.
+ *
+ * Where @module is blacklisted: the modprobe.d file that says so and its
+ * line (the first such line of the files libkmod reads, in its order),
+ * "modprobe.d" when libkmod blacklists it from elsewhere (the kernel
+ * command line), the origin of modalias_table_add_blacklist() otherwise.
+ *
+ * Returns: (nullable): the file, or NULL when @module is not blacklisted.
+ *
+ * Since: 3
+ */
+const char *modalias_table_get_blacklist_origin(struct modalias_table *table, const char *module,
+						unsigned int *line);
+
+/**
  * modalias_table_prepare:
  * @table: a table.
  *
@@ -998,6 +1016,51 @@ const char *modalias_result_get_pattern_origin(const struct modalias_result *res
 					       unsigned int *line);
 
 /**
+ * modalias_nearest_fn:
+ * @data: the caller's.
+ * @module: the module of a near pattern.
+ * @pattern: the pattern, as the table holds it.
+ * @claims: the last field before @differs that the pattern names (a
+ *   value other than "*") and that matches.
+ * @differs: the first field that differs.  Both are field names, as
+ *   modalias_bus_field_name() gives them.
+ * @matched: how many fields before @differs the pattern names and matches
+ *   (at least 1).
+ *
+ * Returns: 0 to go on, anything else to stop.
+ *
+ * Since: 3
+ */
+typedef int (*modalias_nearest_fn)(void *data, const char *module, const char *pattern,
+				   const char *claims, const char *differs, unsigned int matched);
+
+/**
+ * modalias_table_find_nearest:
+ * @table: a table.
+ * @alias: a modalias that nothing may match.
+ * @fn: called for each nearest pattern, in the table's order.
+ * @data: passed to @fn.
+ *
+ * The patterns of @alias's bus (modules.alias and the builtin aliases)
+ * nearest to @alias: each pattern and @alias are cut into the bus's fields
+ * and compared field by field, in order, with kmod's glob, up to the first
+ * field that differs; the patterns that name (with a value other than "*")
+ * and match the most fields before it are reported (of those, the ones
+ * whose value in that field has the most leading characters in common with
+ * @alias's), each with that field:
+ * what a driver nearly claims ("r8152 claims idVendor 0BDA but not
+ * idProduct 8157").  A pattern that matches every field is a match, not
+ * near, and is not reported; neither is one that names no field it matches.
+ *
+ * Returns: the number of patterns reported, 0 when none is near; -EOPNOTSUPP when @alias is not of a bus written as the
+ * generic sequence of tagged numbers (pci, usb, hid, …), -EINVAL.
+ *
+ * Since: 3
+ */
+int modalias_table_find_nearest(struct modalias_table *table, const char *alias,
+				modalias_nearest_fn fn, void *data);
+
+/**
  * SECTION:loader
  *
  * Loading modules the way udev does: through libkmod (loaded on first use),
@@ -1140,6 +1203,54 @@ int modalias_loader_add_blacklist(struct modalias_loader *loader, const char *mo
  * Since: 1
  */
 int modalias_loader_revalidate(struct modalias_loader *loader);
+
+/**
+ * modalias_modinfo_fn:
+ * @data: the caller's.
+ * @module: the module that declares @value (@module itself, or one of its
+ *   dependencies), as libkmod names it.
+ * @value: one value of the key, or NULL when @err is set.
+ * @err: 0, or the negative errno of reading @module's modinfo (-ENOENT:
+ *   no .ko file, nor a builtin's modules.builtin.modinfo entry).
+ *
+ * Returns: 0 to go on, anything else to stop.
+ *
+ * Since: 3
+ */
+typedef int (*modalias_modinfo_fn)(void *data, const char *module, const char *value, int err);
+
+/**
+ * MODALIAS_MODINFO_DEPENDENCIES:
+ *
+ * modalias_loader_get_modinfo(): the module's dependencies too, as
+ * modules.dep lists them (all of them, depmod's order).
+ *
+ * Since: 3
+ */
+#define MODALIAS_MODINFO_DEPENDENCIES (1u << 0)
+
+/**
+ * modalias_loader_get_modinfo:
+ * @loader: a loader.
+ * @module: a module name (as modalias_loader_load_module() takes it).
+ * @key: a modinfo key: "firmware", "description", …
+ * @flags: 0 or %MODALIAS_MODINFO_DEPENDENCIES.
+ * @fn: told each value, in the module's order (a module whose modinfo
+ *   cannot be read is told once, with its error).
+ * @data: passed to @fn.
+ *
+ * What `modinfo -F KEY` prints: each value of @key that @module declares,
+ * read by libkmod (kmod_module_get_info(): the .ko file, or
+ * modules.builtin.modinfo for a builtin module), and with
+ * %MODALIAS_MODINFO_DEPENDENCIES its dependencies' values after its own.
+ *
+ * Returns: the number of values told; -EINVAL for a bad argument or a
+ * string that is not a module name, or libkmod's negative errno.
+ *
+ * Since: 3
+ */
+int modalias_loader_get_modinfo(struct modalias_loader *loader, const char *module, const char *key,
+				unsigned int flags, modalias_modinfo_fn fn, void *data);
 
 /**
  * modalias_loader_load_module:

@@ -439,3 +439,65 @@ MODALIAS_EXPORT int modalias_loader_load(struct modalias_loader *l, struct modal
 	modalias_result_unref(res);
 	return first_err ? first_err : total;
 }
+
+/* ---- what a module declares (modinfo) ------------------------------------------ */
+
+/* Every value of KEY that module M declares, to FN; the number told, or
+ * a negative errno (-ENOENT: no modinfo to read, e.g. no .ko file). */
+static int module_info(struct modalias_loader *l, struct kmod_module *m, const char *key,
+		       modalias_modinfo_fn fn, void *data, bool *stop)
+{
+	struct kmod_list *info = NULL, *it;
+	int r = kmod_dl.kmod_module_get_info(m, &info), n = 0;
+
+	if (r < 0) {
+		dbg(l->ctx, "no modinfo for %s: %s\n", kmod_dl.kmod_module_get_name(m), strerror(-r));
+		return r;
+	}
+	for (it = info; it && !*stop; it = kmod_dl.kmod_list_next(info, it)) {
+		if (strcmp(kmod_dl.kmod_module_info_get_key(it), key) != 0)
+			continue;
+		n++;
+		*stop = fn(data, kmod_dl.kmod_module_get_name(m), kmod_dl.kmod_module_info_get_value(it), 0) != 0;
+	}
+	kmod_dl.kmod_module_info_free_list(info);
+	return n;
+}
+
+MODALIAS_EXPORT int modalias_loader_get_modinfo(struct modalias_loader *l, const char *module, const char *key,
+						unsigned int flags, modalias_modinfo_fn fn, void *data)
+{
+	struct kmod_module *m = NULL;
+	struct kmod_list *deps = NULL, *it;
+	bool stop = false;
+	int r, n;
+
+	if (!l || !module || !key || !fn || (flags & ~MODALIAS_MODINFO_DEPENDENCIES))
+		return -EINVAL;
+	if ((r = module_name_ok(l, module, LOG_ERR)) < 0)
+		return r;
+	r = kmod_dl.kmod_module_new_from_name(l->kctx, module, &m);
+	if (r < 0)
+		return r;
+	n = module_info(l, m, key, fn, data, &stop);
+	if (n < 0) {
+		stop = fn(data, kmod_dl.kmod_module_get_name(m), NULL, n) != 0;
+		n = 0;
+	}
+	if (flags & MODALIAS_MODINFO_DEPENDENCIES)
+		deps = kmod_dl.kmod_module_get_dependencies(m);
+	for (it = deps; it && !stop; it = kmod_dl.kmod_list_next(deps, it)) {
+		struct kmod_module *d = kmod_dl.kmod_module_get_module(it);
+
+		r = module_info(l, d, key, fn, data, &stop);
+		if (r < 0)
+			stop = fn(data, kmod_dl.kmod_module_get_name(d), NULL, r) != 0;
+		else
+			n += r;
+		kmod_dl.kmod_module_unref(d);
+	}
+	if (deps)
+		kmod_dl.kmod_module_unref_list(deps);
+	kmod_dl.kmod_module_unref(m);
+	return n;
+}

@@ -478,3 +478,31 @@ MODALIAS_EXPORT bool modalias_table_is_blacklisted(struct modalias_table *t, con
 	ix = &t->layers[LAYER_BLACKLIST].index;
 	return ix->exact.cap && hashtab_get(&ix->exact, &t->pool, norm, len, hash_bytes(norm, len));
 }
+
+MODALIAS_EXPORT const char *modalias_table_get_blacklist_origin(struct modalias_table *t, const char *module,
+								 unsigned int *line)
+{
+	const struct layer *ly;
+	const struct hashtab_slot *sl;
+	char norm[256];
+	size_t len;
+
+	if (line)
+		*line = 0;
+	if (!t || !module || table_build(t) < 0)
+		return NULL;
+	len = strlen(module);
+	if (len >= sizeof(norm))
+		return NULL;
+	for (size_t i = 0; i <= len; i++)
+		norm[i] = module[i] == '-' ? '_' : module[i];
+	ly = &t->layers[LAYER_BLACKLIST];
+	if (!ly->index.exact.cap)
+		return NULL;
+	sl = hashtab_get(&ly->index.exact, &t->pool, norm, len, hash_bytes(norm, len));
+	if (!sl || sl->value >= ly->n)
+		return NULL;
+	if (line)
+		*line = WHERE_LINE(ly->patterns[sl->value].where);
+	return table_origin_name(t, WHERE_ORIGIN(ly->patterns[sl->value].where));
+}

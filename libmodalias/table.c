@@ -669,6 +669,38 @@ MODALIAS_EXPORT int modalias_table_is_current(struct modalias_table *t)
 	return r < 0 ? r : 1;
 }
 
+/* A blacklist entry, with the modprobe.d file and line that say it when
+ * they can be found (modprobe-d.c), else "modprobe.d" */
+static int add_blacklist(struct modalias_table *t, const char *const *config_paths, const char *module,
+			 uint32_t *origin)
+{
+	char *file = NULL;
+	unsigned int line = 0;
+	uint32_t o;
+	int r;
+
+	if (*origin == UINT32_MAX) {
+		if ((r = table_own_layers(t, LAYERS_CONFIG)) < 0)
+			return r;
+		*origin = origin_add(t, "modprobe.d");
+	}
+	o = *origin;
+	if (modprobe_d_blacklist_where(config_paths, module, &file, &line) == 0) {
+		for (o = 0; o < t->n_origins && strcmp(t->pool.buf + t->origins[o], file) != 0; o++)
+			;
+		if (o == t->n_origins)
+			o = origin_add(t, file);
+		/* where an origin is kept, it has 8 bits */
+		if (o > 0xff || t->pool.oom) {
+			o = *origin;
+			line = 0;
+		}
+	}
+	free(file);
+	r = add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), o, line);
+	return r == -EINVAL ? 0 : r;
+}
+
 MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 					       const char *const *config_paths)
 {
@@ -714,9 +746,7 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	/* blacklists: not for lookups, for modalias_table_is_blacklisted() */
 	iter = r >= 0 ? kmod_dl.kmod_config_get_blacklists(kctx) : NULL;
 	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
-		const char *module = kmod_dl.kmod_config_iter_get_key(iter);
-
-		r = add_config(t, LAYER_BLACKLIST, module, module, &origin);
+		r = add_blacklist(t, config_paths, kmod_dl.kmod_config_iter_get_key(iter), &origin);
 	}
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);

@@ -177,6 +177,76 @@ check "--config: a bad value is an error with file:line" 2 - "bad.conf:2: \[log\
 check "--config: a missing file is an error" 2 - "nonexistent.conf" -- "$cli" --config=/nonexistent.conf parse platform:pcspkr
 check "list: modalias.conf's blacklist shows" 0 list-blacklisted "" -- "$cli" --config="$tmp/good.conf" list \
 	--sysfs "$data/sysfs/qemu-q35" -C /dev/null
+# explain: the captured q35 guest on Debian 6.1's tables
+Q="$data/sysfs/qemu-q35"
+check "explain: bound, the aliases agree (ftdi_sio)" 0 explain-agree "" -- "$cli" explain --sysfs "$Q" -m "$D" \
+	-C /dev/null devices/pci0000:00/0000:00:03.0/usb1/1-6/1-6.2/1-6.2:1.0
+check "explain: bound to a driver named otherwise than the module (xhci_hcd, xhci_pci)" 0 explain-disagree "" -- \
+	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/pci0000:00/0000:00:03.0
+check "explain: a match, nothing bound (bochs not loaded)" 0 explain-unbound "" -- "$cli" explain --sysfs "$Q" \
+	-m "$D" -C /dev/null "$Q/devices/pci0000:00/0000:00:01.0"
+check "explain: a match blacklisted by modprobe.d" 0 explain-blacklisted "" -- "$cli" explain --sysfs "$Q" \
+	-m "$D" -C "$data/explain/modprobe.conf" /devices/pci0000:00/0000:00:01.0
+check "explain: no match, the nearest patterns (Intel host bridge)" 1 explain-nearest "" -- "$cli" explain \
+	--sysfs "$Q" -m "$D" -C /dev/null --json /devices/pci0000:00/0000:00:00.0
+check "explain: no match for a bare modalias, the nearest by idVendor" 1 explain-nearest-usb "" -- "$cli" explain \
+	-m "$D" -C /dev/null usb:v0BDAp8157d3000dcFFdsc00dp00icFFiscFFip00in00
+check "explain: no nearest for a bus of its own form" 1 explain-nearest-acpi "" -- "$cli" explain \
+	-m "$D" -C /dev/null acpi:NOSUCH0:
+check "explain --json on a bound device" 0 explain-json "" -- "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null \
+	--json /devices/pci0000:00/0000:00:03.0
+check "explain: nothing to explain" 2 - "a DEVPATH or a MODALIAS is needed" -- "$cli" explain -m "$D"
+check "explain: no such device" 2 - "nosuch" -- "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/nosuch
+n=$((n + 1))
+if "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null --json /devices/pci0000:00/0000:00:00.0 |
+	python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["modules"] == [] and d["nearest"] and all(x["differs"] == "device" and x["pattern"].startswith("pci:v00008086d") for x in d["nearest"])'; then
+	echo "ok $n - explain --json: the nearest patterns of the Intel host bridge name its vendor, differ in device"
+else
+	echo "not ok $n - explain --json: nearest"
+	fail=1
+fi
+# firmware: the q35 guest's modules (real .modinfo sections, Debian 6.1) and a fixture search path
+F="$data/firmware"
+DM="$data/linux-6.1.0-57-amd64+modinfo"
+check "firmware: plain, .zst and .xz found in the path's order" 0 firmware-present "" -- "$cli" firmware \
+	--sysfs "$Q" -m "$DM" -C /dev/null --firmware-path "$F/updates" --firmware-path "$F/lib/firmware"
+check "firmware --missing: a file on no directory of the path" 1 firmware-missing "" -- "$cli" firmware \
+	--sysfs "$Q" -m "$DM" -C /dev/null -f "$F/lib/firmware" --missing
+check "firmware --json" 1 firmware-json "" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
+	-f "$F/lib/firmware" --json
+check "firmware: a module whose modinfo cannot be read is an error" 2 - "cannot read the modinfo of" -- \
+	"$cli" firmware --sysfs "$data/sysfs/qemu-q35" -m "$data/linux-6.12.118+deb12-amd64" -C /dev/null -f "$F/lib/firmware"
+check "firmware: an argument" 2 - "unexpected argument 'x'" -- "$cli" firmware -m "$DM" x
+# the kernel's order: every directory for FILE before any for FILE.zst or FILE.xz;
+# firmware_class's path parameter first
+mkdir -p "$tmp/fw-later/amd" "$tmp/sys/module/firmware_class/parameters" "$tmp/fw-param/amd"
+: >"$tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin"
+n=$((n + 1))
+got=$("$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null --json -f "$F/updates" -f "$tmp/fw-later" 2>&1 |
+	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
+if [ "$got" = "- $tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin" ]; then
+	echo "ok $n - firmware: a plain file in a later directory before FILE.xz in an earlier one"
+else
+	echo "not ok $n - firmware: the kernel's order: got '$got'"
+	fail=1
+fi
+# the path parameter, read under --sysfs: a copy of the capture with it set
+cp -R "$Q" "$tmp/q35"
+mkdir -p "$tmp/q35/module/firmware_class/parameters"
+echo "$tmp/fw-param" >"$tmp/q35/module/firmware_class/parameters/path"
+for f in amd_sev_fam19h_model0xh.sbin amd_sev_fam17h_model3xh.sbin amd_sev_fam17h_model0xh.sbin; do
+	: >"$tmp/fw-param/amd/$f"
+done
+n=$((n + 1))
+got=$("$cli" firmware --sysfs "$tmp/q35" -m "$DM" -C /dev/null --json 2>&1 |
+	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
+want="$tmp/fw-param/amd/amd_sev_fam17h_model0xh.sbin $tmp/fw-param/amd/amd_sev_fam17h_model3xh.sbin $tmp/fw-param/amd/amd_sev_fam19h_model0xh.sbin"
+if [ "$got" = "$want" ]; then
+	echo "ok $n - firmware: firmware_class's path parameter comes first"
+else
+	echo "not ok $n - firmware: the path parameter: got '$got'"
+	fail=1
+fi
 # the man pages render
 for m in modalias.1 modalias.conf.5 libmodalias.3; do
 	n=$((n + 1))

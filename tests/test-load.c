@@ -454,6 +454,59 @@ static void test_revalidate(void)
 	test_rm_rf(tmp);
 }
 
+/* "MODULE=VALUE;…" (or "MODULE:error N;") of modalias_loader_get_modinfo() */
+static int collect_modinfo(void *data, const char *module, const char *value, int err)
+{
+	if (err < 0)
+		g_string_append_printf(data, "%s:error %d;", module, err);
+	else
+		g_string_append_printf(data, "%s=%s;", module, value);
+	return 0;
+}
+
+static void test_modinfo(void)
+{
+	static const struct {
+		const char *kernel, *module, *key;
+		unsigned int flags;
+		int ret;
+		const char *want;
+	} cases[] = {
+		/* Debian 6.1's kvm_amd declares no firmware; its dependency ccp
+		 * does (modinfo -F firmware ccp.ko: the real .modinfo kept in the
+		 * fixture, tests/data/firmware/README.md) */
+		{ "linux-6.1.0-57-amd64+modinfo", "kvm_amd", "firmware", 0, 0, "" },
+		{ "linux-6.1.0-57-amd64+modinfo", "kvm-amd", "firmware", MODALIAS_MODINFO_DEPENDENCIES, 3,
+		  "ccp=amd/amd_sev_fam19h_model0xh.sbin;ccp=amd/amd_sev_fam17h_model3xh.sbin;"
+		  "ccp=amd/amd_sev_fam17h_model0xh.sbin;" },
+		/* a builtin: modules.builtin.modinfo */
+		{ "linux-6.1.0-57-amd64+modinfo", "iosf_mbi", "description", 0, 1,
+		  "iosf_mbi=IOSF Mailbox Interface accessor;" },
+		/* no .ko files in 6.12's fixture: the module is told with its error */
+		{ "linux-6.12.118+deb12-amd64", "e1000e", "firmware", 0, 0, "e1000e:error -2;" },
+		/* not a module name */
+		{ "linux-6.1.0-57-amd64", "../e1000e", "firmware", 0, -EINVAL, "" },
+		{ "linux-6.1.0-57-amd64", "e1000e", "firmware", 1u << 7, -EINVAL, "" },
+	};
+	const char *none[] = { NULL };
+	struct modalias_ctx *ctx = test_ctx_new();
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *rel = g_test_build_filename(G_TEST_DIST, "data", cases[i].kernel, NULL);
+		g_autofree char *dir = g_canonicalize_filename(rel, NULL);
+		struct modalias_loader *loader;
+		GString *got = g_string_new(NULL);
+
+		g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, 0);
+		g_assert_cmpint(modalias_loader_get_modinfo(loader, cases[i].module, cases[i].key, cases[i].flags,
+							    collect_modinfo, got), ==, cases[i].ret);
+		g_assert_cmpstr(got->str, ==, cases[i].want);
+		g_string_free(got, TRUE);
+		modalias_loader_unref(loader);
+	}
+	modalias_ctx_unref(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const char *preload = g_getenv("LD_PRELOAD");
@@ -486,5 +539,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/module-names", test_module_names);
 	g_test_add_func("/load/missing-modules", test_missing_modules);
 	g_test_add_func("/load/failure-logged-once", test_failure_logged_once);
+	g_test_add_func("/load/modinfo", test_modinfo);
 	return g_test_run();
 }

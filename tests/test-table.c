@@ -11,6 +11,7 @@
 #include "libmodalias-private.h"
 #include "table-private.h"
 #include "test-common.h"
+#include <glib/gstdio.h>
 
 static char *debian_dir(void)
 {
@@ -355,6 +356,128 @@ static void test_directory_errors(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* "MODULE PATTERN CLAIMS DIFFERS MATCHED;…" of modalias_table_find_nearest() */
+static int collect_near(void *data, const char *module, const char *pattern, const char *claims, const char *differs,
+			unsigned int matched)
+{
+	g_string_append_printf(data, "%s %s %s %s %u;", module, pattern, claims, differs, matched);
+	return 0;
+}
+
+static int stop_near(void *data, const char *module, const char *pattern, const char *claims, const char *differs,
+		     unsigned int matched)
+{
+	(void)data, (void)module, (void)pattern, (void)claims, (void)differs, (void)matched;
+	return 1;
+}
+
+static void test_nearest(void)
+{
+	static const struct {
+		const char *alias;
+		int ret;
+		const char *want;
+	} cases[] = {
+		/* Realtek's USB ethernet 0BDA:8157 is not in 6.1's r8152: of the
+		 * claims on vendor 0BDA, the 8 whose product starts "815" (grep
+		 * '^alias usb:v0BDAp815' modules.alias); the class-only patterns
+		 * name no field before theirs differs and are not near */
+		{ "usb:v0BDAp8157d3000dcFFdsc00dp00icFFiscFFip00in00", 8, NULL },
+		/* the QEMU host bridge 8086:29C0: Intel's 29C2 (i915) and 29C4 (mei_me) */
+		{ "pci:v00008086d000029C0sv00001AF4sd00001100bc06sc00i00", 2,
+		  "i915 pci:v00008086d000029C2sv*sd*bc03sc*i* vendor device 1;"
+		  "mei_me pci:v00008086d000029C4sv*sd*bc*sc*i* vendor device 1;" },
+		/* a USB controller of an unknown interface 50: the four host
+		 * controller drivers and thunderbolt name its class and subclass */
+		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc0Csc03i50", 5, NULL },
+		/* a vendor nobody claims, a class nobody claims: nothing near */
+		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc02sc00i01", 0, "" },
+		/* a bus of its own form */
+		{ "acpi:PNP0C0A:", -EOPNOTSUPP, "" },
+		{ "dmi:bvnX:", -EOPNOTSUPP, "" },
+		/* not of its bus's form */
+		{ "pci:v0000", -EOPNOTSUPP, "" },
+		/* an alias that matches: the pattern that matches is not near, its
+		 * neighbours are (checked below) */
+		{ "pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00", -1, NULL },
+	};
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *dir = debian_dir();
+	struct modalias_table *t;
+
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, dir, &t), ==, 0);
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		GString *got = g_string_new(NULL);
+		int r = modalias_table_find_nearest(t, cases[i].alias, collect_near, got);
+
+		if (cases[i].ret == -1)
+			g_assert_cmpint(r, >, 0);
+		else
+			g_assert_cmpint(r, ==, cases[i].ret);
+		if (cases[i].want)
+			g_assert_cmpstr(got->str, ==, cases[i].want);
+		if (i == 0) {
+			/* r8152's own claims are among them, told by their first field */
+			g_assert_nonnull(strstr(got->str, "r8152 usb:v0BDAp8156d*dc*dsc*dp*ic*isc*ip*in* idVendor idProduct 1;"));
+			g_assert_null(strstr(got->str, "rndis"));
+		}
+		if (i == 2) {
+			g_assert_nonnull(strstr(got->str, "xhci_pci pci:v*d*sv*sd*bc0Csc03i30* subclass interface 2;"));
+			g_assert_nonnull(strstr(got->str, "thunderbolt pci:v*d*sv*sd*bc0Csc03i40* subclass interface 2;"));
+		}
+		if (i == G_N_ELEMENTS(cases) - 1) {
+			g_assert_null(strstr(got->str, "pci:v00008086d000010D3sv*sd*bc*sc*i*"));
+			g_assert_nonnull(strstr(got->str, "e1000e pci:v00008086d000010"));
+		}
+		g_string_free(got, TRUE);
+	}
+	/* the walk stops when asked */
+	{
+		GString *got = g_string_new(NULL);
+		g_assert_cmpint(modalias_table_find_nearest(t, cases[0].alias, stop_near, got), ==, 1);
+		g_string_free(got, TRUE);
+	}
+	g_assert_cmpint(modalias_table_find_nearest(NULL, cases[0].alias, collect_near, NULL), ==, -EINVAL);
+	g_assert_cmpint(modalias_table_find_nearest(t, NULL, collect_near, NULL), ==, -EINVAL);
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+}
+
+static void test_blacklist_origin(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *dir = g_dir_make_tmp("modalias-modprobe-d-XXXXXX", NULL);
+	g_autofree char *a = g_build_filename(dir, "a.conf", NULL);
+	g_autofree char *b = g_build_filename(dir, "b.conf", NULL);
+	g_autofree char *hidden = g_build_filename(dir, ".h.conf", NULL);
+	const char *paths[] = { dir, NULL };
+	struct modalias_table *t;
+	unsigned int line = 99;
+
+	/* libkmod reads a.conf before b.conf: the first line that says it wins;
+	 * a hidden file is not read */
+	g_assert_true(g_file_set_contents(hidden, "blacklist hidden_one\n", -1, NULL));
+	g_assert_true(g_file_set_contents(a, "# a\n\n  blacklist  snd-pcsp  \nblacklist pcspkr\n", -1, NULL));
+	g_assert_true(g_file_set_contents(b, "blacklist snd_pcsp\noptions x y=1\nblacklist bochs\n", -1, NULL));
+	g_assert_cmpint(modalias_table_new(ctx, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(t, paths), ==, 0);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "snd_pcsp", &line), ==, a);
+	g_assert_cmpuint(line, ==, 3);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "pcspkr", &line), ==, a);
+	g_assert_cmpuint(line, ==, 4);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "bochs", &line), ==, b);
+	g_assert_cmpuint(line, ==, 3);
+	g_assert_null(modalias_table_get_blacklist_origin(t, "hidden_one", &line));
+	g_assert_cmpuint(line, ==, 0);
+	g_assert_null(modalias_table_get_blacklist_origin(t, "e1000e", NULL));
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+	g_unlink(a);
+	g_unlink(b);
+	g_unlink(hidden);
+	g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -365,5 +488,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/table/spaces-cached", test_spaces_cached);
 	g_test_add_func("/table/memory", test_memory);
 	g_test_add_func("/table/directory-errors", test_directory_errors);
+	g_test_add_func("/table/nearest", test_nearest);
+	g_test_add_func("/table/blacklist-origin", test_blacklist_origin);
 	return g_test_run();
 }

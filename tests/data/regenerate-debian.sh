@@ -1,8 +1,17 @@
 #!/bin/bash
 # Regenerates tests/data/linux-KVER/: Debian's real depmod output for the
-# kernel package linux-image-KVER of architecture ARCH (index files only,
-# no .ko files).  The output directory is itself a valid kmod module
+# kernel package linux-image-KVER of architecture ARCH (index files, no
+# whole .ko files).  The output directory is itself a valid kmod module
 # directory, read by the oracle test (tests/test-oracle.c) with libkmod.
+#
+# With MODINFO_SYSFS=CAPTURE (a sysfs capture below this directory), the
+# modules that serve its devices, as kmod answers (modprobe --show-depends
+# of each device's modalias: the modules and their dependencies), are kept
+# in OUTDIR+modinfo/ (beside relative links to OUTDIR's index files), each
+# reduced to its real .modinfo section (objcopy -j .modinfo): libkmod reads
+# their modinfo (firmware, …) from them as from the whole module, for
+# `modalias firmware`'s tests; OUTDIR itself keeps no .ko file, so that
+# loading there (dry runs) sees no module file, as before.
 #
 # Usage: regenerate-debian.sh KVER [ARCH] [OUTDIR]
 #   KVER    the kernel's release, as in /lib/modules: 6.1.0-57-amd64,
@@ -14,11 +23,12 @@
 #
 # The fixtures of this tree, one line each (a new kernel is one more line
 # here and one in tests/test-oracle.c):
-#   regenerate-debian.sh 6.1.0-57-amd64          (bookworm)
+#   MODINFO_SYSFS=sysfs/qemu-q35 regenerate-debian.sh 6.1.0-57-amd64   (bookworm)
 #   regenerate-debian.sh 6.12.118+deb12-amd64    (bookworm-security)
 #   regenerate-debian.sh 6.12.118+deb12-arm64    (bookworm-security)
 #
-# Needs apt-get (access to Debian's archive), dpkg-deb and depmod (kmod).
+# Needs apt-get (access to Debian's archive), dpkg-deb and depmod (kmod);
+# objcopy (binutils) with MODINFO_SYSFS.
 # Idempotent: the index files in OUTDIR are overwritten, nothing else is
 # touched.  Set DEB=/path/to/linux-image-KVER_*.deb to skip the download.
 set -euo pipefail
@@ -61,6 +71,37 @@ for f in $files; do
 	install -m 0644 "$moddir/$f" "$out/$f"
 done
 
+kept=0
+if [ -n "${MODINFO_SYSFS:-}" ]; then
+	mi="$out+modinfo"
+	rm -rf "$mi"
+	mkdir -p "$mi"
+	for f in $files; do
+		ln -s "../$(basename "$out")/$f" "$mi/$f"
+	done
+	find "$here/$MODINFO_SYSFS/devices" -name modalias -type f -print0 | sort -z |
+		xargs -0 cat | sort -u | while IFS= read -r alias; do
+			modprobe -d "$tmp/root" -S "$kver" -C /dev/null --show-depends -- "$alias" 2>/dev/null |
+				awk '$1 == "insmod" { print $2 }' || true
+		done | sort -u > "$tmp/kos"
+	while IFS= read -r ko; do
+		rel=${ko#"$moddir"/}
+		mkdir -p "$mi/$(dirname "$rel")"
+		objcopy -j .modinfo "$ko" "$mi/$rel"
+		chmod 0644 "$mi/$rel"
+	done < "$tmp/kos"
+	kept=$(wc -l < "$tmp/kos")
+	{
+		echo "# linux-$kver+modinfo: real module information for \`$MODINFO_SYSFS\`"
+		echo
+		echo "Links to \`../linux-$kver/\`'s index files, and the $kept modules of \`$pkg\` that"
+		echo "serve the devices of \`$MODINFO_SYSFS\` (with their dependencies, as"
+		echo "\`modprobe --show-depends\` answers), each reduced to its real \`.modinfo\` section"
+		echo "(\`objcopy -j .modinfo\`): a kmod module directory where libkmod reads their modinfo."
+		echo "Regenerate: \`MODINFO_SYSFS=$MODINFO_SYSFS tests/data/regenerate-debian.sh $kver $arch\`."
+	} > "$mi/README.md"
+fi
+
 version=$(dpkg-deb -f "$deb" Version)
 {
 	echo "# linux-$kver: Debian depmod output"
@@ -74,7 +115,7 @@ version=$(dpkg-deb -f "$deb" Version)
 	echo "  then the index files of \`ROOT/lib/modules/$kver/\` were copied here"
 	echo "- depmod's warnings: $(if [ -s "$tmp/depmod.err" ]; then echo; sed 's/^/  /' "$tmp/depmod.err"; else echo none; fi)"
 	echo "- generated: $(date -u +%Y-%m-%d) on $(. /etc/os-release && echo "$PRETTY_NAME")"
-	echo "- regenerate: \`tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
+	echo "- regenerate: \`${MODINFO_SYSFS:+MODINFO_SYSFS=$MODINFO_SYSFS }tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
 	echo
 	echo "This directory is a valid kmod module directory, e.g."
 	echo "\`kmod_new(\"tests/data/linux-$kver\", (const char *[]){NULL})\`."

@@ -1,0 +1,444 @@
+/*
+ * cli/modalias-explain.c - modalias explain: why a device has the driver
+ * it has, or none.  Where its modalias came from; which source, file:line
+ * and pattern matched (the lookup's own account, as resolve --explain);
+ * each module's state; the driver bound in sysfs and any driver_override,
+ * with a plain sentence when they disagree; and when nothing matches, the
+ * nearest patterns (modalias_table_find_nearest()).
+ *
+ * This file looks up and prints; it may not load a module.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "modalias-commands.h"
+
+/* At most this many nearest patterns are told */
+#define NEAREST_MAX 8
+
+struct near {
+	char *module, *pattern, *claims, *differs;
+	unsigned int matched;
+};
+
+struct nearest {
+	GArray *items; /* struct near */
+	unsigned int total;
+};
+
+static int on_near(void *data, const char *module, const char *pattern, const char *claims, const char *differs,
+		   unsigned int matched)
+{
+	struct nearest *n = data;
+	struct near it = { g_strdup(module), g_strdup(pattern), g_strdup(claims), g_strdup(differs), matched };
+
+	n->total++;
+	if (n->items->len < NEAREST_MAX)
+		g_array_append_val(n->items, it);
+	else {
+		g_free(it.module);
+		g_free(it.pattern);
+		g_free(it.claims);
+		g_free(it.differs);
+	}
+	return 0;
+}
+
+static void near_clear(void *p)
+{
+	struct near *it = p;
+
+	g_free(it->module);
+	g_free(it->pattern);
+	g_free(it->claims);
+	g_free(it->differs);
+}
+
+struct explain {
+	const char *arg;
+	char *devpath;       /* below the sysfs root, "/devices/…"; NULL for a bare modalias */
+	char *devdir;        /* the full path */
+	char *alias;
+	const char *from;    /* where the modalias came from */
+	char *from_path;
+	char *driver, *driver_module, *override;
+	struct modalias_dev *dev; /* the alias parsed, for field values */
+	struct modalias_result *res;
+	int n;               /* modules matched */
+	struct nearest near;
+	int near_r;          /* modalias_table_find_nearest()'s answer */
+	GString *verdict;    /* the plain sentence, empty when all agree */
+};
+
+/* Whether the module NAME ('-' and '_' alike) is module I of the result */
+static bool is_module(const struct modalias_result *res, int n, const char *name)
+{
+	for (int i = 0; name && i < n; i++) {
+		const char *m = modalias_result_get_module(res, (unsigned int)i);
+		size_t k = 0;
+
+		for (; m[k] && name[k]; k++)
+			if ((m[k] == '-' ? '_' : m[k]) != (name[k] == '-' ? '_' : name[k]))
+				break;
+		if (!m[k] && !name[k])
+			return true;
+	}
+	return false;
+}
+
+/* A field's value in the alias, "?" when unset */
+static const char *field_value(const struct explain *e, const char *field)
+{
+	const char *v = NULL;
+
+	if (!e->dev || !field || modalias_dev_get(e->dev, field, 0, &v) < 0)
+		return "?";
+	return v;
+}
+
+/* The plain sentence: what the aliases say against what sysfs shows */
+static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+{
+	GString *v = e->verdict;
+	bool bound_matches = e->driver && (is_module(e->res, e->n, e->driver) || is_module(e->res, e->n, e->driver_module));
+
+	if (e->override && e->driver && strcmp(e->override, e->driver) != 0)
+		g_string_append_printf(v, "driver_override asks for %s, but %s is bound. ", e->override, e->driver);
+	else if (e->override)
+		g_string_append_printf(v, "driver_override=%s: only that driver may bind, whatever the aliases say. ",
+				       e->override);
+	if (!e->devpath)
+		return;
+	if (e->driver && e->n <= 0)
+		g_string_append_printf(v, "%s is bound although no alias pattern names a module for this device "
+					  "(driver_override, new_id, or a driver that matches by other means). ",
+				       e->driver);
+	else if (e->driver && !bound_matches && e->driver_module)
+		g_string_append_printf(v, "%s (module %s) is bound, but the aliases name %s%s. ", e->driver,
+				       e->driver_module, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
+	else if (e->driver && !bound_matches)
+		g_string_append_printf(v, "%s is bound, but the aliases name %s%s (a driver may be named otherwise "
+					  "than its module; no driver/module link here tells which module it is in). ",
+				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
+	else if (!e->driver && e->n > 0) {
+		const char *m = modalias_result_get_module(e->res, 0);
+		const char *st = module_state(ctx, table, e->res, 0);
+
+		unsigned int bl_line = 0;
+		const char *bl = modalias_table_get_blacklist_origin(table, m, &bl_line);
+
+		if (strcmp(st, "blacklisted") == 0 && bl && bl_line)
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m, bl,
+					       bl_line);
+		else if (strcmp(st, "blacklisted") == 0)
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by modprobe.d. ", m);
+		else if (strcmp(st, "available") == 0)
+			g_string_append_printf(v, "No driver is bound: %s matches but is not loaded. ", m);
+		else
+			g_string_append_printf(v, "No driver is bound although %s matches and is %s: it did not bind "
+						  "(it may have refused the device). ", m, st);
+	}
+	if (v->len)
+		g_string_truncate(v, v->len - 1);
+}
+
+static void print_human(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+{
+	if (e->devpath)
+		printf("device:   %s\n", e->devpath);
+	printf("modalias: %s\n", e->alias);
+	if (e->from_path)
+		printf("  from %s %s\n", e->from, e->from_path);
+	else
+		printf("  from %s\n", e->from);
+	if (e->n > 0)
+		printf("match:    %s\n", modalias_result_get_source(e->res));
+	else
+		printf("match:    none\n");
+	for (int i = 0; i < e->n; i++) {
+		unsigned int mi = (unsigned int)i;
+
+		const char *state = module_state(ctx, table, e->res, mi);
+		unsigned int bl_line = 0;
+		const char *bl = strcmp(state, "blacklisted") == 0
+					 ? modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi), &bl_line)
+					 : NULL;
+
+		if (bl && bl_line)
+			printf("  %s: %s (%s:%u)\n", modalias_result_get_module(e->res, mi), state, bl, bl_line);
+		else if (bl)
+			printf("  %s: %s (%s)\n", modalias_result_get_module(e->res, mi), state, bl);
+		else
+			printf("  %s: %s\n", modalias_result_get_module(e->res, mi), state);
+		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
+			unsigned int line = 0;
+			const char *origin = modalias_result_get_pattern_origin(e->res, mi, k, &line);
+
+			if (line)
+				printf("    %s  (%s:%u)\n", modalias_result_get_pattern(e->res, mi, k), origin, line);
+			else
+				printf("    %s  (%s)\n", modalias_result_get_pattern(e->res, mi, k), origin);
+		}
+	}
+	if (e->n <= 0) {
+		if (e->near_r == -EOPNOTSUPP)
+			printf("nearest:  (not told for %s aliases)\n", e->dev ? modalias_dev_get_bus(e->dev) : "these");
+		else if (e->near.items->len == 0)
+			printf("nearest:  no pattern of this bus names a field that matches\n");
+		for (guint i = 0; i < e->near.items->len; i++) {
+			const struct near *it = &g_array_index(e->near.items, struct near, i);
+			const struct near *prev = i ? &g_array_index(e->near.items, struct near, i - 1) : NULL;
+
+			/* one sentence for a module's run of patterns */
+			if (!prev || strcmp(prev->module, it->module) != 0 || strcmp(prev->claims, it->claims) != 0 ||
+			    strcmp(prev->differs, it->differs) != 0)
+				printf("%s %s claims %s %s but not %s %s\n", i ? "         " : "nearest: ", it->module,
+				       it->claims, field_value(e, it->claims), it->differs, field_value(e, it->differs));
+			printf("           %s\n", it->pattern);
+		}
+		if (e->near.total > e->near.items->len)
+			printf("           … and %u more\n", e->near.total - e->near.items->len);
+	}
+	if (e->devpath) {
+		printf("bound:    %s\n", e->driver ? e->driver : "none");
+		if (e->override)
+			printf("driver_override: %s\n", e->override);
+	}
+	if (e->verdict->len)
+		printf("%s\n", e->verdict->str);
+}
+
+static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+{
+	GString *j = g_string_new("{\"devpath\": ");
+
+	if (e->devpath)
+		json_string(j, e->devpath);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"modalias\": ");
+	json_string(j, e->alias);
+	g_string_append(j, ", \"from\": ");
+	json_string(j, e->from);
+	g_string_append(j, ", \"from_path\": ");
+	if (e->from_path)
+		json_string(j, e->from_path);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ",\n \"source\": ");
+	if (e->n > 0)
+		json_string(j, modalias_result_get_source(e->res));
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"modules\": [");
+	for (int i = 0; i < e->n; i++) {
+		unsigned int mi = (unsigned int)i;
+
+		g_string_append(j, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		json_string(j, modalias_result_get_module(e->res, mi));
+		g_string_append(j, ", \"state\": ");
+		json_string(j, module_state(ctx, table, e->res, mi));
+		{
+			unsigned int bl_line = 0;
+			const char *bl = modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi),
+									      &bl_line);
+
+			if (bl) {
+				g_string_append(j, ", \"blacklisted_by\": {\"file\": ");
+				json_string(j, bl);
+				g_string_append_printf(j, ", \"line\": %u}", bl_line);
+			}
+		}
+		g_string_append(j, ", \"patterns\": [");
+		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
+			unsigned int line = 0;
+			const char *origin = modalias_result_get_pattern_origin(e->res, mi, k, &line);
+
+			g_string_append(j, k ? ", {\"pattern\": " : "{\"pattern\": ");
+			json_string(j, modalias_result_get_pattern(e->res, mi, k));
+			g_string_append(j, ", \"file\": ");
+			json_string(j, origin ? origin : "");
+			g_string_append_printf(j, ", \"line\": %u}", line);
+		}
+		g_string_append(j, "]}");
+	}
+	g_string_append(j, "],\n \"driver\": ");
+	if (e->driver)
+		json_string(j, e->driver);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"driver_override\": ");
+	if (e->override)
+		json_string(j, e->override);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"verdict\": ");
+	if (e->verdict->len)
+		json_string(j, e->verdict->str);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ",\n \"nearest\": [");
+	for (guint i = 0; i < e->near.items->len; i++) {
+		const struct near *it = &g_array_index(e->near.items, struct near, i);
+
+		g_string_append(j, i ? ",\n  {\"module\": " : "\n  {\"module\": ");
+		json_string(j, it->module);
+		g_string_append(j, ", \"pattern\": ");
+		json_string(j, it->pattern);
+		g_string_append(j, ", \"claims\": ");
+		json_string(j, it->claims);
+		g_string_append(j, ", \"differs\": ");
+		json_string(j, it->differs);
+		g_string_append(j, "}");
+	}
+	g_string_append_printf(j, "], \"nearest_total\": %u}\n", e->near.total);
+	cli_output_puts(j->str);
+	g_string_free(j, TRUE);
+}
+
+/* Where the kernel's modalias of DEVDIR is: the library reads the
+ * "modalias" attribute, else uevent's MODALIAS=, else rebuilds it from the
+ * id attributes (modalias_dev_new_from_sysfs()) */
+static void modalias_origin(struct explain *e)
+{
+	g_autofree char *attr = g_build_filename(e->devdir, "modalias", NULL);
+	g_autofree char *uevent = g_build_filename(e->devdir, "uevent", NULL);
+	g_autofree char *text = NULL;
+
+	if (access(attr, F_OK) == 0) {
+		e->from = "the attribute";
+		e->from_path = g_steal_pointer(&attr);
+	} else if (g_file_get_contents(uevent, &text, NULL, NULL) && strstr(text, "MODALIAS=")) {
+		e->from = "the MODALIAS line of";
+		e->from_path = g_steal_pointer(&uevent);
+	} else {
+		e->from = "its id attributes (rebuilt) in";
+		e->from_path = g_strdup(e->devdir);
+	}
+}
+
+/* DEVPATH as the kernel writes it ("/devices/…") from ARG: a path below
+ * the sysfs root, with or without the root or the leading '/' */
+static char *devpath_of(const char *arg, const char *root)
+{
+	size_t rl = strlen(root);
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (strncmp(arg, root, rl) == 0 && arg[rl] == '/')
+		arg += rl;
+	return arg[0] == '/' ? g_strdup(arg) : g_strconcat("/", arg, NULL);
+}
+
+static bool is_devpath(const char *arg)
+{
+	return arg[0] == '/' || g_str_has_prefix(arg, "devices/");
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	g_autofree char *sysfs = NULL;
+	struct cli_tables_spec spec = { NULL };
+	struct cli_tables tables = { NULL };
+	gboolean json = FALSE;
+	const GOptionEntry entries[] = {
+		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs, "Sysfs root (default /sys)", "DIR" },
+		TABLE_OPTION_ENTRIES(spec),
+		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
+		  "Print one JSON object {devpath, modalias, from, from_path, source, modules, driver, "
+		  "driver_override, verdict, nearest}", NULL },
+		{ NULL }
+	};
+	struct explain e = { 0 };
+	struct modalias_ctx *ctx;
+	int r, ret = CLI_EXIT_FOUND;
+
+	parse_options("explain", "DEVPATH | MODALIAS",
+		      "Say why a device has the driver it has, or none: where its modalias comes from,\n"
+		      "which source, file:line and pattern match it, each module's state, the driver\n"
+		      "bound in sysfs and any driver_override; when nothing matches, the nearest\n"
+		      "patterns of its bus and the first field that differs.  DEVPATH starts with '/'\n"
+		      "or 'devices/' (below the sysfs root); anything else is a modalias.\n"
+		      "Exit status: 0 a module matches, 1 none does, 2 usage or input error.",
+		      entries, &argc, &argv);
+	if (argc != 2) {
+		cli_tables_spec_clear(&spec);
+		return argc < 2 ? usage_error("explain", "a DEVPATH or a MODALIAS is needed")
+				: usage_error("explain", "unexpected argument '%.*s'", ECHO(argv[2]));
+	}
+	ctx = new_ctx(sysfs ? sysfs : config.sysfs);
+	e.arg = argv[1];
+	e.verdict = g_string_new(NULL);
+	e.near.items = g_array_new(FALSE, TRUE, sizeof(struct near));
+	g_array_set_clear_func(e.near.items, near_clear);
+	r = open_tables(ctx, &spec, "explain", 0, &tables);
+	cli_tables_spec_clear(&spec);
+	if (r < 0 || modalias_result_new(&e.res) < 0) {
+		ret = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (is_devpath(e.arg)) {
+		struct modalias_dev *dev = NULL;
+
+		e.devpath = devpath_of(e.arg, modalias_ctx_get_sysfs_root(ctx));
+		e.devdir = g_build_filename(modalias_ctx_get_sysfs_root(ctx), e.devpath, NULL);
+		r = modalias_dev_new_from_sysfs(ctx, e.devpath, &dev);
+		if (r < 0) {
+			fprintf(stderr, "modalias explain: %s: %s\n", e.devdir,
+				r == -ENODATA ? "the device has no modalias" : strerror(-r));
+			ret = r == -ENODATA ? CLI_EXIT_NOTHING : CLI_EXIT_USAGE;
+			goto out;
+		}
+		r = modalias_dev_format(dev, &e.alias);
+		modalias_dev_unref(dev);
+		if (r < 0) {
+			fprintf(stderr, "modalias explain: %s: cannot write its modalias: %s\n", e.devdir, strerror(-r));
+			ret = CLI_EXIT_USAGE;
+			goto out;
+		}
+		modalias_origin(&e);
+		e.driver = device_driver(e.devdir);
+		e.driver_module = device_driver_module(e.devdir);
+		e.override = device_driver_override(e.devdir);
+	} else {
+		e.alias = strdup(e.arg);
+		e.from = "the command line";
+	}
+	/* for field values in the nearest sentences; an alias of no known bus has none */
+	if (modalias_parse(ctx, e.alias, &e.dev) < 0)
+		e.dev = NULL;
+	e.n = modalias_table_lookup(tables.table, e.alias, e.res);
+	if (e.n < 0) {
+		fprintf(stderr, "modalias explain: cannot look '%.*s' up: %s\n", ECHO(e.alias), strerror(-e.n));
+		ret = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (e.n == 0)
+		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
+	judge(&e, ctx, tables.table);
+	if (json)
+		print_json(&e, ctx, tables.table);
+	else
+		print_human(&e, ctx, tables.table);
+	ret = e.n > 0 ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
+out:
+	g_free(e.devpath);
+	g_free(e.devdir);
+	free(e.alias);
+	g_free(e.from_path);
+	g_free(e.driver);
+	g_free(e.driver_module);
+	g_free(e.override);
+	modalias_dev_unref(e.dev);
+	g_array_unref(e.near.items);
+	g_string_free(e.verdict, TRUE);
+	modalias_result_unref(e.res);
+	cli_tables_close(&tables);
+	modalias_ctx_unref(ctx);
+	return ret;
+}
