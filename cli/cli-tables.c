@@ -86,6 +86,20 @@ static void report_printf(cli_report_fn report, void *data, int priority, const 
 	report(data, priority, message);
 }
 
+int cli_loader_new(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const struct cli_config *cfg,
+		   const char *dir, struct modalias_loader **ret)
+{
+	const char *buf[2], *const *paths, *const empty[] = { NULL };
+	bool none;
+	int r;
+
+	paths = cli_modprobe_paths(spec, cfg, buf, &none);
+	r = modalias_loader_new(ctx, dir, none ? empty : paths, ret);
+	for (char **b = cfg->blacklist; r == 0 && b && *b; b++)
+		modalias_loader_add_blacklist(*ret, *b);
+	return r;
+}
+
 void cli_tables_close(struct cli_tables *t)
 {
 	modalias_loader_unref(t->loader);
@@ -143,15 +157,9 @@ int cli_tables_open(struct modalias_ctx *ctx, const struct cli_tables_spec *spec
 		report_printf(report, data, LOG_INFO, "%s: %d malformed lines skipped", t.dir, r);
 	r = add_config(&t, spec, cfg, flags & CLI_TABLES_GO_ON, report, data);
 	if (r == 0 && (flags & CLI_TABLES_LOADER)) {
-		const char *buf[2], *const *paths, *const empty[] = { NULL };
-		bool none;
-
-		paths = cli_modprobe_paths(spec, cfg, buf, &none);
-		r = modalias_loader_new(ctx, t.dir, none ? empty : paths, &t.loader);
+		r = cli_loader_new(ctx, spec, cfg, t.dir, &t.loader);
 		if (r < 0)
 			report_printf(report, data, LOG_ERR, "cannot set up libkmod: %s", strerror(-r));
-		for (char **b = cfg->blacklist; r == 0 && b && *b; b++)
-			modalias_loader_add_blacklist(t.loader, *b);
 	}
 	if (r < 0) {
 		cli_tables_close(&t);

@@ -68,6 +68,11 @@ enum cli_tables_flags {
 	CLI_TABLES_GO_ON = 1 << 1,
 };
 
+/* A libkmod loader of DIR as the tables' one is made (modprobe.d as SPEC
+ * and CFG say, CFG's blacklist): 0 or a negative errno */
+int cli_loader_new(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const struct cli_config *cfg,
+		   const char *dir, struct modalias_loader **ret);
+
 struct cli_tables {
 	char *dir;                      /* the module directory read */
 	struct modalias_table *table;

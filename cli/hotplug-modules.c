@@ -20,7 +20,19 @@
 
 static struct modalias_ctx *ctx;
 static struct cli_tables tables;
-static pthread_mutex_t kmod_lock = PTHREAD_MUTEX_INITIALIZER; /* libkmod is not thread-safe */
+/* libkmod's contexts are not thread-safe: each load takes a loader of its
+ * own from this pool (up to the online CPUs, made as libcli makes the
+ * tables' one), so that unrelated modules are inserted at once.
+ * libkmod inserts a module's dependencies and softdeps first, in the same
+ * thread; a module wanted by two events is loaded by one of them (loads,
+ * below), and the kernel makes a second insertion of a shared dependency
+ * still coming wait for the first.  The pool is emptied only when no event
+ * runs (modules_open(), modules_close()). */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER;
+static GPtrArray *pool_free; /* struct modalias_loader *, not in use */
+static GPtrArray *pool_all;  /* every loader made here (owns them) */
+static pthread_mutex_t kmod_lock = PTHREAD_MUTEX_INITIALIZER; /* the tables' loader, when the pool has none */
 
 /* A module that fails to load is tried again on the next events that want
  * it, this many times in all (hotplug(8)). */
@@ -46,6 +58,62 @@ struct attempt {
 static GHashTable *loads; /* name → struct module_load */
 static pthread_mutex_t loads_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static void loader_free(gpointer l)
+{
+	modalias_loader_unref(l);
+}
+
+static void pool_clear(void)
+{
+	if (pool_free)
+		g_ptr_array_set_size(pool_free, 0);
+	if (pool_all)
+		g_ptr_array_set_size(pool_all, 0);
+}
+
+/* Insertions at once: the online CPUs (an insertion is the kernel's CPU
+ * work: decompress, relocate, init), at most settings.max_parallel */
+static guint pool_size(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return (guint)MAX(1, MIN(cpus > 0 ? cpus : 1, settings.max_parallel));
+}
+
+/* A loader of the thread's own, or NULL when none can be made (then the
+ * tables' one, under kmod_lock) */
+static struct modalias_loader *pool_get(void)
+{
+	struct modalias_loader *l = NULL;
+
+	pthread_mutex_lock(&pool_lock);
+	if (!pool_all) {
+		pool_free = g_ptr_array_new();
+		pool_all = g_ptr_array_new_with_free_func(loader_free);
+	}
+	while (!l) {
+		if (pool_free->len > 0) {
+			l = g_ptr_array_steal_index_fast(pool_free, pool_free->len - 1);
+		} else if (pool_all->len < pool_size()) {
+			if (cli_loader_new(ctx, &settings.tables, &config, tables.dir, &l) < 0)
+				break;
+			g_ptr_array_add(pool_all, l);
+		} else {
+			pthread_cond_wait(&pool_cond, &pool_lock);
+		}
+	}
+	pthread_mutex_unlock(&pool_lock);
+	return l;
+}
+
+static void pool_put(struct modalias_loader *l)
+{
+	pthread_mutex_lock(&pool_lock);
+	g_ptr_array_add(pool_free, l);
+	pthread_cond_signal(&pool_cond);
+	pthread_mutex_unlock(&pool_lock);
+}
+
 /* cli_tables_open()'s reports, in the agent's log */
 static void report_say(void *data, int priority, const char *message)
 {
@@ -70,6 +138,7 @@ int modules_open(void)
 	modalias_ctx_set_log_priority(ctx, settings.log_level);
 	if (settings.sysfs)
 		modalias_ctx_set_sysfs_root(ctx, settings.sysfs);
+	pool_clear();
 	cli_tables_close(&tables);
 	r = cli_tables_open(ctx, &settings.tables, NULL, &config, CLI_TABLES_LOADER | CLI_TABLES_GO_ON, report_say, NULL,
 			    &tables);
@@ -81,6 +150,7 @@ int modules_open(void)
 
 void modules_close(void)
 {
+	pool_clear();
 	cli_tables_close(&tables);
 	modalias_ctx_unref(ctx);
 	ctx = NULL;
@@ -214,12 +284,18 @@ void modules_load_alias(const char *alias)
 			say(LOG_DEBUG, "%s: builtin", m);
 			a.state = MODALIAS_LOAD_BUILTIN;
 		} else {
+			unsigned int flags = settings.dry_run ? MODALIAS_LOAD_DRY_RUN : 0;
+			struct modalias_loader *l = pool_get();
 			int r;
 
-			pthread_mutex_lock(&kmod_lock);
-			r = modalias_loader_load_module(tables.loader, m, settings.dry_run ? MODALIAS_LOAD_DRY_RUN : 0, on_module,
-							&a);
-			pthread_mutex_unlock(&kmod_lock);
+			if (l) {
+				r = modalias_loader_load_module(l, m, flags, on_module, &a);
+				pool_put(l);
+			} else {
+				pthread_mutex_lock(&kmod_lock);
+				r = modalias_loader_load_module(tables.loader, m, flags, on_module, &a);
+				pthread_mutex_unlock(&kmod_lock);
+			}
 			if (r < 0 && !a.reported) {
 				say(LOG_ERR, "%s: cannot be loaded: %s", m, strerror(-r));
 				a.state = MODALIAS_LOAD_FAILED;

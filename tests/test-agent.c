@@ -1105,6 +1105,87 @@ static void test_settle(void)
 	hpdir_free(&h);
 }
 
+/* ---- parallel, dependency-aware loading ------------------------------------------ */
+
+struct span {
+	long long start, end;
+};
+
+/* NAME's insertion in the stand-in kernel's times file */
+static bool span_of(const char *times, const char *name, struct span *sp)
+{
+	g_auto(GStrv) lines = g_strsplit(times, "\n", -1);
+
+	for (char **l = lines; *l; l++) {
+		g_auto(GStrv) f = g_strsplit(*l, " ", 3);
+		if (g_strv_length(f) == 3 && strcmp(f[0], name) == 0) {
+			sp->start = g_ascii_strtoll(f[1], NULL, 10);
+			sp->end = g_ascii_strtoll(f[2], NULL, 10);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Three unrelated devices' modules, each insertion 300 ms long: inserted at
+ * once, as many as there are CPUs (one libkmod context serialised them
+ * before: no two overlapped); mod_a's
+ * dependencies each done before the next starts; a fourth device wanting
+ * mod_soft does not insert it twice. */
+static void test_parallel_loads(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL);
+	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
+	g_autofree char *times_path = g_build_filename(root, "times", NULL);
+	g_autofree char *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", m, "--stderr", NULL };
+	struct span soft, opt, a, b, c;
+	struct needle w = { "hotplug: inserted ", 5 };
+	struct daemon d;
+	int fd;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		g_test_skip("one CPU: one insertion at a time");
+		return;
+	}
+	fd = nl_sender();
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "300", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p1", 1, "test:dev:soft");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p2", 2, "test:dev:opt");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p3", 3, "test:dev:a1");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p4", 4, "test:dev:soft");
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "mod_opt", &opt));
+	g_assert_true(span_of(times, "mod_a", &a) && span_of(times, "mod_b", &b) && span_of(times, "mod_c", &c));
+	/* unrelated: at once (as many as there are CPUs) */
+	g_assert_cmpint(MAX(soft.start, opt.start), <, MIN(soft.end, opt.end));
+	/* dependencies first */
+	g_assert_cmpint(c.end, <=, b.start);
+	g_assert_cmpint(b.end, <=, a.start);
+	close(fd);
+	test_rm_rf(tmp);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -1137,5 +1218,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
 	g_test_add_func("/agent/settle", test_settle);
+	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
 	return g_test_run();
 }

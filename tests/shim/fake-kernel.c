@@ -8,7 +8,9 @@
  * ("mod=DIR=MODALIAS;…") makes a device appear when a module is inserted,
  * as a host controller's driver makes the devices behind it appear: the
  * directory DIR (in a copied sysfs tree) with its uevent and modalias,
- * $FAKE_KERNEL_PLUG_DELAY_MS later.
+ * $FAKE_KERNEL_PLUG_DELAY_MS later.  $FAKE_KERNEL_INSERT_MS makes each
+ * insertion take that long, and records it in $FAKE_KERNEL_ROOT/times
+ * ("NAME START END", monotonic microseconds): parallel loads can be seen.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *root(void)
@@ -209,7 +212,38 @@ static void fake_plug(const char *name)
 	}
 }
 
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int fake_insert_timed(const char *name);
+
 static int fake_insert(const char *name)
+{
+	const char *ms = getenv("FAKE_KERNEL_INSERT_MS");
+	long long start = now_us();
+	char path[PATH_MAX];
+	int r;
+	FILE *f;
+
+	if (ms && atoi(ms) > 0)
+		usleep((useconds_t)atoi(ms) * 1000);
+	r = fake_insert_timed(name);
+	if (ms && root()) {
+		snprintf(path, sizeof(path), "%s/times", root());
+		if ((f = fopen(path, "a"))) {
+			fprintf(f, "%s %lld %lld\n", name, start, now_us());
+			fclose(f);
+		}
+	}
+	return r;
+}
+
+static int fake_insert_timed(const char *name)
 {
 	const char *fail = getenv("FAKE_KERNEL_FAIL");
 	char path[PATH_MAX];
