@@ -300,5 +300,11 @@ event - add platform /devices/platform/pcspkr
 load pcspkr
 exit 0, caches: 1" "$(cat "$tmp/cached2")"
 
+# the completion offers every long option --help lists, and no other
+helped=$("$agent" --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
+completed=$(sed -n '/compgen -W "--daemon/,/-- "\$cur"/p' "$here/../shell-completion/bash/hotplug" |
+	grep -o -- '--[a-z][a-z-]*' | sort -u)
+expect "the bash completion offers --help's long options, no other" "$helped" "$completed"
+
 echo "1..$n"
 exit $fail
