@@ -54,9 +54,12 @@ static int helper(int argc, char **argv)
 		say(LOG_ERR, "refusing SUBSYSTEM '%s'", sub);
 		return CLI_EXIT_USAGE;
 	}
-	/* the handlers run all the same */
-	if (action && strcmp(action, "add") == 0 && modules_open() < 0)
+	/* the handlers run all the same; the status says modules could not be loaded */
+	if (action && strcmp(action, "add") == 0 && modules_open() < 0) {
 		say(LOG_ERR, "modules not loaded");
+		event_handle(argv[1], environ);
+		return CLI_EXIT_FAIL;
+	}
 	event_handle(argv[1], environ);
 	return CLI_EXIT_OK;
 }

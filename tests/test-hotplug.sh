@@ -300,6 +300,27 @@ event - add platform /devices/platform/pcspkr
 load pcspkr
 exit 0, caches: 1" "$(cat "$tmp/cached2")"
 
+# No libkmod (an initramfs built from what ldd lists): every mode that would
+# load modules says so and exits 1 (the helper still runs its handlers)
+mkdir -p "$tmp/nokmod"
+echo 'not a library' >"$tmp/nokmod/libkmod.so.2"
+for mode in "--coldplug --sysfs $data/sysfs/host-vm" "--daemon --netlink-group=31" "usb"; do
+	# shellcheck disable=SC2086
+	env -i ACTION=add MODALIAS=platform:pcspkr LD_LIBRARY_PATH="$tmp/nokmod" "$agent" --stderr -m "$D" -C /dev/null \
+		--hotplug-dir "$hp" $mode >/dev/null 2>"$tmp/err"
+	status=$?
+	expect "no libkmod: hotplug ${mode%% *} fails loudly" "1 hotplug: cannot load libkmod.so.2: modules cannot be loaded" \
+		"$status $(grep -m1 libkmod "$tmp/err")"
+done
+# ... and the ELF note that tells an initramfs builder to copy libkmod
+for elf in "$agent" "${LIBMODALIAS_SO:?}"; do
+	if readelf -p .note.dlopen "$elf" 2>/dev/null | grep -q '"soname":\["libkmod.so.2"\]'; then
+		ok ".note.dlopen of $(basename "$elf") names libkmod.so.2"
+	else
+		notok ".note.dlopen of $(basename "$elf") names libkmod.so.2"
+	fi
+done
+
 # the completion offers every long option --help lists, and no other
 helped=$("$agent" --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
 completed=$(sed -n '/compgen -W "--daemon/,/-- "\$cur"/p' "$here/../shell-completion/bash/hotplug" |
