@@ -1,0 +1,119 @@
+#!/bin/sh
+# The initramfs hooks (initramfs/): initramfs-tools' hook run for real with
+# Debian's hook-functions (from the installed initramfs-tools, or
+# initramfs-tools-core fetched with apt-get download into the QEMU cache,
+# never installed) into a scratch DESTDIR: the agent, every library ldd
+# lists and libkmod (dlopen()ed, named by the .note.dlopen note) are there;
+# without libkmod the hook fails loudly.  The dracut module with dracut's
+# inst_* functions stood in for: what it installs, and the same failure.
+# TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=${G_TEST_BUILDDIR:?}/..
+agent=${HOTPLUG_AGENT:?}
+cache=${MODALIAS_QEMU_CACHE:-$build/tests/qemu/.cache}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# an ldconfig that knows no library: libkmod cannot be found
+mkdir -p "$tmp/noldconfig"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/noldconfig/ldconfig"
+chmod +x "$tmp/noldconfig/ldconfig"
+
+# ---- initramfs-tools ---------------------------------------------------------
+hf=/usr/share/initramfs-tools/hook-functions
+if [ ! -f "$hf" ]; then
+	hf="$cache/initramfs-tools-core/usr/share/initramfs-tools/hook-functions"
+	if [ ! -f "$hf" ]; then
+		mkdir -p "$cache/initramfs-tools-core"
+		(cd "$cache" && apt-get download initramfs-tools-core >/dev/null 2>&1 &&
+			dpkg -x initramfs-tools-core_*.deb initramfs-tools-core) || true
+	fi
+fi
+if [ -f "$hf" ]; then
+	d="$tmp/destdir"
+	mkdir -p "$d"
+	if env DESTDIR="$d" verbose=n MODALIAS_HOOK_FUNCTIONS="$hf" MODALIAS_HOTPLUG="$agent" \
+		sh "$build/initramfs/initramfs-tools/hooks/modalias" >"$tmp/out" 2>&1; then
+		ok "initramfs-tools hook runs"
+	else
+		notok "initramfs-tools hook runs"
+		sed 's/^/# /' "$tmp/out"
+	fi
+	missing=""
+	[ -n "$(find "$d" -name hotplug -type f)" ] || missing="$missing hotplug"
+	for lib in $(ldd "$agent" | awk '/=>/ { print $3 } /^\t\// { print $1 }') libkmod.so.2; do
+		[ -n "$(find "$d" -name "$(basename "$lib")")" ] || missing="$missing $(basename "$lib")"
+	done
+	if [ -z "$missing" ]; then
+		ok "the initramfs holds the agent, what ldd lists and libkmod.so.2"
+	else
+		notok "the initramfs lacks:$missing"
+		find "$d" | sed 's/^/# /'
+	fi
+	rm -rf "$d" && mkdir -p "$d"
+	env PATH="$tmp/noldconfig:$PATH" DESTDIR="$d" verbose=n MODALIAS_HOOK_FUNCTIONS="$hf" MODALIAS_HOTPLUG="$agent" \
+		sh "$build/initramfs/initramfs-tools/hooks/modalias" >"$tmp/out" 2>&1
+	status=$?
+	if [ $status -ne 0 ] && grep -q '^E: modalias: libkmod.so.2 not found: the agent could not load modules$' "$tmp/out"; then
+		ok "initramfs-tools hook without libkmod: fails loudly (status $status)"
+	else
+		notok "initramfs-tools hook without libkmod: status $status"
+		sed 's/^/# /' "$tmp/out"
+	fi
+else
+	for t in "hook runs" "libraries" "fails loudly"; do
+		skip "initramfs-tools $t" "no hook-functions (initramfs-tools not installed, apt-get download failed)"
+	done
+fi
+
+# ---- dracut (inst_* and derror stand in for dracut's) -----------------------------
+if command -v bash >/dev/null; then
+	# the module as built, for the agent of this build
+	sed "s|@sbindir@/hotplug|$agent|g" "$here/../initramfs/dracut/module-setup.sh.in" >"$tmp/ms.sh"
+	bash -c '
+		agent=$1 moddir=$2
+		require_binaries() { [ -x "$agent" ]; }
+		inst_binary() { echo "binary $1 $2"; }
+		inst_library() { echo "library $1"; [ -f "$1" ]; }
+		inst_simple() { echo "simple $1"; }
+		inst_hook() { echo "hook $1 $2 $3"; }
+		derror() { echo "error $*"; }
+		. "$3"
+		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" >"$tmp/dracut" 2>&1
+	status=$?
+	if [ $status -eq 0 ] && grep -q "^binary $agent /sbin/hotplug$" "$tmp/dracut" &&
+		grep -q '^library .*/libkmod\.so\.2$' "$tmp/dracut" &&
+		grep -q "^hook pre-trigger 50 .*/modalias-start.sh$" "$tmp/dracut"; then
+		ok "dracut module installs the agent, libkmod and its hook"
+	else
+		notok "dracut module: status $status"
+		sed 's/^/# /' "$tmp/dracut"
+	fi
+	PATH="$tmp/noldconfig:$PATH" bash -c '
+		agent=$1 moddir=$2
+		inst_binary() { echo "binary $1 $2"; }
+		inst_library() { echo "library $1"; [ -f "$1" ]; }
+		inst_simple() { echo "simple $1"; }
+		inst_hook() { echo "hook $1 $2 $3"; }
+		derror() { echo "error $*"; }
+		. "$3"
+		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" >"$tmp/dracut" 2>&1
+	status=$?
+	if [ $status -ne 0 ] && grep -q '^error modalias: libkmod.so.2 not found: the agent could not load modules$' "$tmp/dracut"; then
+		ok "dracut module without libkmod: fails loudly"
+	else
+		notok "dracut module without libkmod: status $status"
+		sed 's/^/# /' "$tmp/dracut"
+	fi
+else
+	skip "dracut module" "no bash"
+	skip "dracut module without libkmod" "no bash"
+fi
+echo "1..$n"
+exit $fail
