@@ -3,7 +3,7 @@
  * reads the kernel's uevent_seqnum, asks the daemon's control socket
  * (hotplug-control.c) to answer once it has handled every event up to it,
  * coldplug done and its queue empty, and waits for that answer at most
- * SECONDS.
+ * SECONDS (a daemon that does not listen yet, for as long).
  *
  * This file is a client; it may not touch the daemon's state.
  *
@@ -33,11 +33,20 @@ int settle_run(void)
 		return CLI_EXIT_USAGE;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+	/* a daemon started just before (hotplug --daemon --coldplug & hotplug
+	 * --settle) may not listen yet: asked again until the time is up */
+	for (;;) {
+		fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			break;
+		close(fd);
+		fd = -1;
+		if ((errno != ENOENT && errno != ECONNREFUSED) || g_get_monotonic_time() >= end)
+			break;
+		g_usleep(20000);
+	}
+	if (fd < 0) {
 		fprintf(stderr, "hotplug: --settle: no daemon answers on %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return CLI_EXIT_FAIL;
 	}
 	kernel_seqnum(&seq);

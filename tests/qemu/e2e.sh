@@ -51,6 +51,8 @@ t0=$(date +%s)
 log() { echo "# $*"; }
 die() { echo "not ok 1 - setup: $*"; echo "1..1"; exit 1; }
 skip() { echo "1..0 # SKIP $*"; exit 77; }
+# shellcheck source=tests/qemu/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # ------------------------------------------------ can qemu run at all?
 # A trivial boot: an empty q35 machine running its firmware under TCG for a
@@ -119,10 +121,8 @@ depmod -b "$root" "$kver" || die "depmod on the package failed"
 vmlinuz=$root/boot/vmlinuz-$kver
 [ -f "$vmlinuz" ] || die "no $vmlinuz in the package"
 
-# Host-side kmod queries, never reading the host's modprobe.d.
-kq() { modprobe -d "$1" -S "$kver" -C /dev/null "${@:2}"; }
-# the module names of modprobe --show-depends output (insmod lines)
-ko_names() { awk '$1 == "insmod" { n = $2; sub(/.*\//, "", n); sub(/\.ko(\.[a-z]+)?$/, "", n); gsub(/-/, "_", n); print n }'; }
+# Host-side kmod queries (kq, never reading the host's modprobe.d) and the
+# module names of modprobe --show-depends output (ko_names): lib.sh's.
 
 # ------------------------------------------------ the initramfs
 stage=$tmp/stage
@@ -162,20 +162,6 @@ depmod -b "$stage" "$kver" || die "depmod on the initramfs failed"
 ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
 log "initramfs: $(wc -l < "$tmp/staged") modules: $(tr '\n' ' ' < "$tmp/staged")"
 
-# copy_elf FILE DEST: FILE at DEST, and every library ldd names at its path
-copy_libs() {
-	LD_LIBRARY_PATH=${libdir:+$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}} ldd "$1" 2>/dev/null |
-		awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' |
-		while IFS= read -r lib; do
-			[ -e "$stage$lib" ] && continue
-			mkdir -p "$stage$(dirname "$lib")"
-			cp -L "$lib" "$stage$lib"
-		done
-	if LD_LIBRARY_PATH=${libdir:-} ldd "$1" 2>/dev/null | grep -q 'not found'; then
-		ldd "$1" | sed 's/^/# ldd: /'
-		die "unresolved libraries for $1"
-	fi
-}
 libdir=
 if [ "$agent_mode" = hotplug ]; then
 	cp "$agent" "$stage/bin/hotplug"
@@ -184,16 +170,16 @@ if [ "$agent_mode" = hotplug ]; then
 		soname=$(readelf -d "$LIBMODALIAS_SO" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 		mkdir -p "$stage/lib/x86_64-linux-gnu"
 		cp -L "$LIBMODALIAS_SO" "$stage/lib/x86_64-linux-gnu/${soname:-libmodalias.so.0}"
-		copy_libs "$LIBMODALIAS_SO"
+		copy_libs "$stage" "$LIBMODALIAS_SO" "$libdir"
 	fi
-	copy_libs "$agent"
+	copy_libs "$stage" "$agent" "$libdir"
 	# dlopen()ed by libmodalias at run time: not in any ldd output of ours
 	kmod_so=$(ldconfig -p 2>/dev/null | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
 	[ -n "$kmod_so" ] || kmod_so=/lib/x86_64-linux-gnu/libkmod.so.2
 	[ -e "$kmod_so" ] || die "no libkmod.so.2 on this host (apt-get install kmod)"
 	mkdir -p "$stage/lib/x86_64-linux-gnu"
 	cp -L "$kmod_so" "$stage/lib/x86_64-linux-gnu/libkmod.so.2"
-	copy_libs "$kmod_so"
+	copy_libs "$stage" "$kmod_so" "$libdir"
 fi
 
 cat > "$stage/e2e.conf" <<EOF
