@@ -1,0 +1,388 @@
+/*
+ * The hotplug agent loading for real into the stand-in kernel
+ * (tests/shim/fake-kernel, preloaded): a module removed is loaded again, a
+ * failing one tried 3 times, new tables after depmod; one-shot coldplug to
+ * a fixed point and its time limit; the completion barrier (READY=1,
+ * hotplug --settle); unrelated modules inserted at once.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "test-agent.h"
+
+static void test_stays_right(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL);
+	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *live = g_build_filename(root, "sys", "module", "mod_a", NULL);
+	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *alias = g_build_filename(m, "modules.alias", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
+	g_autofree char *output = NULL;
+	const char *extra[] = { "--moddir", m, "--stderr", NULL };
+	struct needle w;
+	struct daemon d;
+	unsigned long seq = 0;
+	FILE *f;
+	int fd = nl_sender();
+
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(live, 0755), ==, 0);
+	g_assert_cmpint(rmdir(live), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_FAIL", "mod_fail:19", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_FAIL");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+
+	/* loaded once; the device again: still once; removed (rmmod), then the
+	 * device again: loaded again */
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", ++seq, "test:dev:a1");
+	w = (struct needle){ "inserted mod_a", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", ++seq, "test:dev:a1");
+	test_rm_rf(live);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", ++seq, "test:dev:a1");
+	w = (struct needle){ "inserted mod_a", 2 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_nonnull(strstr(d.buf->str, "mod_a: no longer loaded (removed?): loading it again"));
+
+	/* a module that fails: tried on 3 of 5 events, then a later event of
+	 * the same device (after them, in SEQNUM order) loads another */
+	for (int i = 0; i < 5; i++)
+		nl_send(fd, GROUP, "add", "/devices/virtual/mtest/f", ++seq, "test:dev:fail");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/f", ++seq, "test:dev:soft");
+	w = (struct needle){ "inserted mod_soft", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpuint(count_str(d.buf->str, "mod_fail: failed"), ==, 3);
+
+	/* depmod adds an alias: the next event finds it */
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/n", ++seq, "test:dev:newalias");
+	f = fopen(alias, "a");
+	g_assert_nonnull(f);
+	fputs("alias test:dev:newalias mod_x\n", f);
+	g_assert_cmpint(fclose(f), ==, 0);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/n", ++seq, "test:dev:newalias");
+	w = (struct needle){ "inserted mod_x", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_nonnull(strstr(d.buf->str, "the module directory changed: reloading the module tables"));
+
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_test_message("%s", output);
+	g_assert_cmpuint(inserted(root, "mod_a"), ==, 2);
+	g_assert_cmpuint(inserted(root, "mod_x"), ==, 1);
+	close(fd);
+	test_rm_rf(tmp);
+}
+
+/* ---- one-shot coldplug to a fixed point ----------------------------------------- */
+
+struct oneshot {
+	char *tmp, *sys, *m, *root, *hp, *shim;
+};
+
+static void oneshot_setup(struct oneshot *o)
+{
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *hc = NULL, *cp = NULL;
+
+	o->tmp = g_dir_make_tmp("modalias-coldplug-XXXXXX", NULL);
+	o->sys = g_build_filename(o->tmp, "sys", NULL);
+	o->m = g_build_filename(o->tmp, "m", NULL);
+	o->root = g_build_filename(o->tmp, "kernel", NULL);
+	o->hp = g_build_filename(o->tmp, "hotplug.d", NULL);
+	o->shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	cp = g_strdup_printf("cp -r '%s' '%s'", src, o->m);
+	g_assert_cmpint(system(cp), ==, 0);
+	hc = g_build_filename(o->sys, "devices", "virtual", "mtest", "hc", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(hc, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(o->hp, 0755), ==, 0);
+	g_free(cp);
+	cp = g_build_filename(o->root, "sys", "module", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(cp, 0755), ==, 0);
+	/* a host controller, whose driver (mod_a) makes a device appear behind
+	 * it (mod_soft's), whose driver makes an interface appear (mod_x's) */
+	g_free(cp);
+	cp = g_build_filename(hc, "uevent", NULL);
+	g_assert_true(g_file_set_contents(cp, "MODALIAS=test:dev:a1\n", -1, NULL));
+}
+
+/* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel:
+ * its exit status, *output what it printed */
+static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
+{
+	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", GROUP);
+	g_autofree char *plug = g_strdup_printf("mod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
+						"mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
+						o->sys, o->sys);
+	const char *argv[] = { agent, "--coldplug", "--sysfs", o->sys, "--moddir", o->m, "-C", "/dev/null", "--hotplug-dir",
+			       o->hp, grp, "--log-level=info", timeout, NULL };
+	g_auto(GStrv) env = g_get_environ();
+	g_autoptr(GError) error = NULL;
+	int status;
+
+	env = g_environ_setenv(env, "LD_PRELOAD", o->shim, TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_ROOT", o->root, TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG", plug, TRUE);
+	/* after the walk that loaded their parents' drivers */
+	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG_DELAY_MS", "300", TRUE);
+	if (!g_spawn_sync(NULL, (char **)argv, env, G_SPAWN_STDERR_TO_DEV_NULL, stderr_to_stdout, NULL, output, NULL,
+			  &status, &error))
+		g_error("%s", error->message);
+	g_test_message("%s", *output);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void oneshot_free(struct oneshot *o)
+{
+	test_rm_rf(o->tmp);
+	g_free(o->tmp);
+	g_free(o->sys);
+	g_free(o->m);
+	g_free(o->root);
+	g_free(o->hp);
+	g_free(o->shim);
+}
+
+/* The modules of devices that appear only because of a module coldplug
+ * loaded are loaded too (the one walk before missed mod_soft and mod_x). */
+static void test_coldplug_fixed_point(void)
+{
+	struct oneshot o;
+	g_autofree char *output = NULL;
+
+	oneshot_setup(&o);
+	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=60", &output), ==, 0);
+	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	g_assert_nonnull(strstr(output, "coldplug: fixed point after "));
+	oneshot_free(&o);
+}
+
+/* The kernel never goes quiet (its uevent_seqnum keeps moving): coldplug
+ * stops at its time limit, says so, and exits with status 4. */
+static gpointer keep_sending(gpointer data)
+{
+	const char *path = data;
+
+	for (unsigned int seq = 1; g_file_test(path, G_FILE_TEST_EXISTS); seq++) {
+		g_autofree char *text = g_strdup_printf("%u\n", seq);
+		g_file_set_contents(path, text, -1, NULL);
+		g_usleep(100000);
+	}
+	return NULL;
+}
+
+static void test_coldplug_timeout(void)
+{
+	struct oneshot o;
+	g_autofree char *output = NULL;
+	g_autofree char *kernel = NULL, *seqnum = NULL;
+	GThread *t;
+
+	oneshot_setup(&o);
+	kernel = g_build_filename(o.sys, "kernel", NULL);
+	seqnum = g_build_filename(kernel, "uevent_seqnum", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(kernel, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(seqnum, "0\n", -1, NULL));
+	t = g_thread_new("kernel", keep_sending, seqnum);
+	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=3", &output), ==, 4);
+	g_assert_nonnull(strstr(output, "coldplug: no fixed point after 3 s ("));
+	/* what it could do, it did */
+	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	g_assert_cmpint(unlink(seqnum), ==, 0);
+	g_thread_join(t);
+	oneshot_free(&o);
+}
+
+/* ---- the completion barrier: READY=1 and hotplug --settle --------------------- */
+
+/* hotplug --settle=SECONDS --control-socket=PATH: its status, *err its
+ * standard error, *took its time in seconds */
+static int settle(const char *path, const char *seconds, char **err, double *took)
+{
+	g_autofree char *ctl = g_strdup_printf("--control-socket=%s", path);
+	g_autofree char *wait = g_strdup_printf("--settle=%s", seconds);
+	const char *argv[] = { agent, wait, ctl, NULL };
+	g_autoptr(GError) error = NULL;
+	gint64 start = g_get_monotonic_time();
+	int status;
+
+	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err, &status, &error))
+		g_error("%s", error->message);
+	*took = (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* systemd hears READY=1 once coldplug is done; --settle answers at once
+ * when the daemon is idle, waits while a handler runs (and says so at its
+ * limit, status 4), answers when it is done; with no daemon, status 1. */
+static void test_settle(void)
+{
+	struct hpdir h;
+	g_autofree char *ctl = NULL, *notify = NULL, *script = NULL, *extra_ctl = NULL, *output = NULL, *err = NULL;
+	const char *extra[] = { NULL, "--coldplug", "--sysfs", NULL, NULL };
+	g_autofree char *sysfs = g_test_build_filename(G_TEST_DIST, "data", "sysfs", "host-vm", NULL);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct daemon d;
+	char buf[64] = "";
+	double took;
+	int fd = nl_sender(), nfd;
+	GPollFD p;
+
+	hpdir_init(&h);
+	ctl = g_build_filename(h.dir, "run", "control", NULL);
+	notify = g_build_filename(h.dir, "notify", NULL);
+	extra_ctl = g_strdup_printf("--control-socket=%s", ctl);
+	extra[0] = extra_ctl;
+	extra[3] = sysfs;
+	script = g_strdup("#!/bin/sh\nsleep 3\n");
+	g_free(hpdir_add(&h, "slow.hotplug", script));
+	nfd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	g_assert_cmpint(nfd, >=, 0);
+	memcpy(sa.sun_path, notify, strlen(notify) + 1);
+	g_assert_cmpint(bind(nfd, (struct sockaddr *)&sa, sizeof(sa)), ==, 0);
+
+	/* no daemon yet: looked for until the time is up */
+	g_assert_cmpint(settle(ctl, "1", &err, &took), ==, 1);
+	g_assert_cmpfloat(took, >=, 0.9);
+	g_assert_nonnull(strstr(err, "hotplug: --settle: no daemon answers on "));
+	g_clear_pointer(&err, g_free);
+
+	g_setenv("NOTIFY_SOCKET", notify, TRUE);
+	daemon_start_with(&d, true, GROUP, h.dir, extra, NULL);
+	g_unsetenv("NOTIFY_SOCKET");
+	p = (GPollFD){ .fd = nfd, .events = G_IO_IN };
+	g_assert_cmpint(g_poll(&p, 1, 30000), ==, 1);
+	g_assert_cmpint(recv(nfd, buf, sizeof(buf) - 1, 0), ==, 7);
+	g_assert_cmpstr(buf, ==, "READY=1");
+	/* coldplug was done before it said so */
+	{
+		struct needle w = { "hotplug: coldplug (resolve)", 1 };
+		g_assert_true(daemon_read_until(&d, has_n, &w, 5));
+	}
+
+	g_assert_cmpint(settle(ctl, "5", &err, &took), ==, 0);
+	g_test_message("idle: settled in %.3f s", took);
+	g_clear_pointer(&err, g_free);
+
+	/* busy for 3 s: a 1 s settle gives up, a 30 s one waits */
+	nl_send(fd, GROUP, "change", "/devices/virtual/mtest/slow", 1, NULL);
+	g_usleep(200000);
+	g_assert_cmpint(settle(ctl, "1", &err, &took), ==, 4);
+	g_assert_cmpstr(err, ==, "hotplug: --settle: the daemon was still busy after 1 s\n");
+	g_assert_cmpfloat(took, <, 2.5);
+	g_clear_pointer(&err, g_free);
+	g_assert_cmpint(settle(ctl, "30", &err, &took), ==, 0);
+	g_test_message("busy: settled after %.3f s more", took);
+	g_assert_cmpfloat(took, >, 0.5);
+
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_false(g_file_test(ctl, G_FILE_TEST_EXISTS));
+	close(nfd);
+	close(fd);
+	hpdir_free(&h);
+}
+
+/* ---- parallel, dependency-aware loading ------------------------------------------ */
+
+struct span {
+	long long start, end;
+};
+
+/* NAME's insertion in the stand-in kernel's times file */
+static bool span_of(const char *times, const char *name, struct span *sp)
+{
+	g_auto(GStrv) lines = g_strsplit(times, "\n", -1);
+
+	for (char **l = lines; *l; l++) {
+		g_auto(GStrv) f = g_strsplit(*l, " ", 3);
+		if (g_strv_length(f) == 3 && strcmp(f[0], name) == 0) {
+			sp->start = g_ascii_strtoll(f[1], NULL, 10);
+			sp->end = g_ascii_strtoll(f[2], NULL, 10);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Three unrelated devices' modules, each insertion 300 ms long: inserted at
+ * once, as many as there are CPUs (one libkmod context serialised them
+ * before: no two overlapped); mod_a's
+ * dependencies each done before the next starts; a fourth device wanting
+ * mod_soft does not insert it twice. */
+static void test_parallel_loads(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL);
+	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
+	g_autofree char *times_path = g_build_filename(root, "times", NULL);
+	g_autofree char *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", m, "--stderr", NULL };
+	struct span soft, opt, a, b, c;
+	struct needle w = { "hotplug: inserted ", 5 };
+	struct daemon d;
+	int fd;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		g_test_skip("one CPU: one insertion at a time");
+		return;
+	}
+	fd = nl_sender();
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "300", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p1", 1, "test:dev:soft");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p2", 2, "test:dev:opt");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p3", 3, "test:dev:a1");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p4", 4, "test:dev:soft");
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "mod_opt", &opt));
+	g_assert_true(span_of(times, "mod_a", &a) && span_of(times, "mod_b", &b) && span_of(times, "mod_c", &c));
+	/* unrelated: at once (as many as there are CPUs) */
+	g_assert_cmpint(MAX(soft.start, opt.start), <, MIN(soft.end, opt.end));
+	/* dependencies first */
+	g_assert_cmpint(c.end, <=, b.start);
+	g_assert_cmpint(b.end, <=, a.start);
+	close(fd);
+	test_rm_rf(tmp);
+}
+
+
+int main(int argc, char **argv)
+{
+	int r = agent_test_init(&argc, &argv);
+
+	if (r)
+		return r;
+	g_test_add_func("/agent/stays-right", test_stays_right);
+	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
+	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
+	g_test_add_func("/agent/settle", test_settle);
+	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
+	return g_test_run();
+}
