@@ -76,14 +76,16 @@ fi
 if command -v bash >/dev/null; then
 	# the module as built, for the agent of this build
 	sed "s|@sbindir@/hotplug|$agent|g" "$here/../initramfs/dracut/module-setup.sh.in" >"$tmp/ms.sh"
-	bash -c '
-		agent=$1 moddir=$2
+	# dracut's functions, stood in for: each says what it would install
+	standins='
 		require_binaries() { [ -x "$agent" ]; }
 		inst_binary() { echo "binary $1 $2"; }
 		inst_library() { echo "library $1"; [ -f "$1" ]; }
 		inst_simple() { echo "simple $1"; }
 		inst_hook() { echo "hook $1 $2 $3"; }
-		derror() { echo "error $*"; }
+		derror() { echo "error $*"; }'
+	bash -c "$standins"'
+		agent=$1 moddir=$2
 		. "$3"
 		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" >"$tmp/dracut" 2>&1
 	status=$?
@@ -95,13 +97,8 @@ if command -v bash >/dev/null; then
 		notok "dracut module: status $status"
 		sed 's/^/# /' "$tmp/dracut"
 	fi
-	PATH="$tmp/noldconfig:$PATH" bash -c '
+	PATH="$tmp/noldconfig:$PATH" bash -c "$standins"'
 		agent=$1 moddir=$2
-		inst_binary() { echo "binary $1 $2"; }
-		inst_library() { echo "library $1"; [ -f "$1" ]; }
-		inst_simple() { echo "simple $1"; }
-		inst_hook() { echo "hook $1 $2 $3"; }
-		derror() { echo "error $*"; }
 		. "$3"
 		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" >"$tmp/dracut" 2>&1
 	status=$?

@@ -162,25 +162,8 @@ depmod -b "$stage" "$kver" || die "depmod on the initramfs failed"
 ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
 log "initramfs: $(wc -l < "$tmp/staged") modules: $(tr '\n' ' ' < "$tmp/staged")"
 
-libdir=
-if [ "$agent_mode" = hotplug ]; then
-	cp "$agent" "$stage/bin/hotplug"
-	if [ -n "${LIBMODALIAS_SO:-}" ] && [ -e "$LIBMODALIAS_SO" ]; then
-		libdir=$(cd "$(dirname "$LIBMODALIAS_SO")" && pwd)
-		soname=$(readelf -d "$LIBMODALIAS_SO" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-		mkdir -p "$stage/lib/x86_64-linux-gnu"
-		cp -L "$LIBMODALIAS_SO" "$stage/lib/x86_64-linux-gnu/${soname:-libmodalias.so.0}"
-		copy_libs "$stage" "$LIBMODALIAS_SO" "$libdir"
-	fi
-	copy_libs "$stage" "$agent" "$libdir"
-	# dlopen()ed by libmodalias at run time: not in any ldd output of ours
-	kmod_so=$(ldconfig -p 2>/dev/null | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
-	[ -n "$kmod_so" ] || kmod_so=/lib/x86_64-linux-gnu/libkmod.so.2
-	[ -e "$kmod_so" ] || die "no libkmod.so.2 on this host (apt-get install kmod)"
-	mkdir -p "$stage/lib/x86_64-linux-gnu"
-	cp -L "$kmod_so" "$stage/lib/x86_64-linux-gnu/libkmod.so.2"
-	copy_libs "$stage" "$kmod_so" "$libdir"
-fi
+# the agent with its libraries, libmodalias and libkmod (lib.sh)
+[ "$agent_mode" = hotplug ] && stage_agent "$stage" "$agent"
 
 cat > "$stage/e2e.conf" <<EOF
 kver=$kver
