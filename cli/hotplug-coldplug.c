@@ -176,8 +176,9 @@ static int fixed_point_one(void *data, const char *devpath, struct modalias_dev 
 	return 0;
 }
 
-/* The add events on NL until none comes for QUIET_MS (or the deadline):
- * whether any came */
+/* The add events on NL until none comes for QUIET_MS: whether that quiet
+ * while passed whole, with no event at all (the deadline cutting it short
+ * is not quiet) */
 static bool fixed_point_listen(struct fixed_point *fp, int nl, gint64 deadline)
 {
 	bool any = false;
@@ -188,12 +189,12 @@ static bool fixed_point_listen(struct fixed_point *fp, int nl, gint64 deadline)
 		int n;
 
 		if (left <= 0)
-			return any;
+			return false;
 		n = poll(&p, 1, (int)MIN(left, QUIET_MS));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return any;
+			return !any && left >= QUIET_MS;
 		for (int k = 0; k < 256; k++) {
 			bool overflow;
 			struct event *e;
@@ -242,7 +243,7 @@ int coldplug_until_quiet(void)
 	say(LOG_INFO, "coldplug (resolve, to a fixed point)");
 	while (!done && g_get_monotonic_time() < deadline) {
 		unsigned long long before = 0, after = 0;
-		bool have_before = kernel_seqnum(&before), events;
+		bool have_before = kernel_seqnum(&before), quiet;
 		int r;
 
 		passes++;
@@ -256,10 +257,10 @@ int coldplug_until_quiet(void)
 			done = true;
 			break;
 		}
-		events = fixed_point_listen(&fp, nl, deadline);
-		/* nothing new found, nothing heard, and the kernel sent nothing
-		 * meanwhile (not even to other listeners) */
-		done = fp.fresh == 0 && !events && (!have_before || (kernel_seqnum(&after) && after == before));
+		quiet = fixed_point_listen(&fp, nl, deadline);
+		/* nothing new found, nothing heard for QUIET_MS, and the kernel
+		 * sent nothing meanwhile (not even to other listeners) */
+		done = fp.fresh == 0 && quiet && (!have_before || (kernel_seqnum(&after) && after == before));
 	}
 	if (nl >= 0)
 		close(nl);

@@ -37,6 +37,7 @@ int cmd_load(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_firmware(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* ---- modalias-options.c: the option rules of every command ------------------ */
 

@@ -29,6 +29,7 @@ static const struct command {
 	{ "map", cmd_map, "read legacy modules.*map files: entries, alias patterns, matches" },
 	{ "explain", cmd_explain, "say why a device has the driver it has, or none" },
 	{ "firmware", cmd_firmware, "check the firmware that the modules of the devices present declare" },
+	{ "diff", cmd_diff, "what moving to another kernel does to each device's modules" },
 	{ "load", cmd_load, "insert the modules of modaliases, as udev does (--dry-run: as modprobe -n -v)" },
 };
 

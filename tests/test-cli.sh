@@ -217,6 +217,23 @@ check "firmware --json" 1 firmware-json "" -- "$cli" firmware --sysfs "$Q" -m "$
 check "firmware: a module whose modinfo cannot be read is an error" 2 - "cannot read the modinfo of" -- \
 	"$cli" firmware --sysfs "$data/sysfs/qemu-q35" -m "$data/linux-6.12.118+deb12-amd64" -C /dev/null -f "$F/lib/firmware"
 check "firmware: an argument" 2 - "unexpected argument 'x'" -- "$cli" firmware -m "$DM" x
+# diff: Debian 6.1 -> 6.12 for a set of real PCI IDs (tests/data/sysfs/kernel-upgrade):
+# airo (14B9:0340) and ixgb (8086:1048) have no driver in 6.12, intel_lpss_pci
+# gains 8086:4D25, e1000e stays; TO made changed/builtin from a copy of 6.12
+K="$data/sysfs/kernel-upgrade"
+D61="$data/linux-6.1.0-57-amd64" D612="$data/linux-6.12.118+deb12-amd64"
+check "diff 6.1 -> 6.12: lost and gained, exit 1" 1 diff-612 "2 lost" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$D612"
+check "diff --all --json" 1 diff-612-json "5 devices: 2 same, 1 gained, 2 lost" -- "$cli" diff --all --json --sysfs "$K" \
+	-C /dev/null "$D61" "$D612"
+check "diff 6.12 -> 6.1, the other way: intel_lpss_pci lost, airo and ixgb gained" 1 diff-61 "2 gained, 1 lost" -- "$cli" diff --sysfs "$K" -C /dev/null "$D612" "$D61"
+mkdir -p "$tmp/next"
+cp -r "$D612/." "$tmp/next/" && chmod -R u+w "$tmp/next"
+sed -i 's/ e1000e$/ e1000_next/' "$tmp/next/modules.alias"
+printf 'kernel/drivers/net/wireless/cisco/airo.ko\nkernel/drivers/net/ethernet/intel/ixgb/ixgb.ko\n' >>"$tmp/next/modules.builtin"
+check "diff: built in and changed (not lost): exit 0" 0 - "0 lost, 2 built in, 1 changed" -- "$cli" diff --no-cache \
+	--sysfs "$K" -C /dev/null "$D61" "$tmp/next"
+check "diff: one kernel only" 2 - "FROM and TO are needed" -- "$cli" diff "$D61"
+check "diff: a kernel that is not there" 2 - "" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$tmp/nonexistent/"
 # the kernel's order: every directory for FILE before any for FILE.zst or FILE.xz;
 # firmware_class's path parameter first
 mkdir -p "$tmp/fw-later/amd" "$tmp/sys/module/firmware_class/parameters" "$tmp/fw-param/amd"
