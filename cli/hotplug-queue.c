@@ -161,8 +161,12 @@ int queue_init(void)
 	return 0;
 }
 
+/* Stopping: the events never started are dropped (the workers are done). */
 void queue_fini(void)
 {
+	if (queue->len > 0)
+		say(LOG_INFO, "stopping: %u queued events not handled", queue->len);
+	g_ptr_array_set_free_func(queue, (GDestroyNotify)event_free);
 	g_hash_table_destroy(ahead);
 	g_ptr_array_free(queue, TRUE);
 	close(done_pipe[0]);

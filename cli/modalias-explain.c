@@ -409,9 +409,18 @@ int cmd_explain(int argc, char **argv)
 		e.alias = strdup(e.arg);
 		e.from = "the command line";
 	}
+	if (!e.alias) {
+		fprintf(stderr, "modalias explain: %s\n", strerror(ENOMEM));
+		ret = CLI_EXIT_USAGE;
+		goto out;
+	}
 	/* for field values in the nearest sentences; an alias of no known bus has none */
-	if (modalias_parse(ctx, e.alias, &e.dev) < 0)
-		e.dev = NULL;
+	{
+		struct modalias_dev *parsed = NULL;
+
+		if (modalias_parse(ctx, e.alias, &parsed) >= 0)
+			e.dev = parsed;
+	}
 	e.n = modalias_table_lookup(tables.table, e.alias, e.res);
 	if (e.n < 0) {
 		fprintf(stderr, "modalias explain: cannot look '%.*s' up: %s\n", ECHO(e.alias), strerror(-e.n));

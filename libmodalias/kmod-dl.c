@@ -23,6 +23,8 @@
 	"[{\"feature\":\"kmod\",\"description\":\"Load kernel modules (hotplug agent, modalias load)\"," \
 	"\"priority\":\"required\",\"soname\":[\"" KMOD_SONAME "\"]}]"
 __attribute__((used, section(".note.dlopen"))) _Alignas(4) static const struct {
+	/* read by ELF tools from the section, never by this program */
+	// cppcheck-suppress unusedStructMember ; the ELF note header, read from the file by ELF tools
 	uint32_t n_namesz, n_descsz, n_type;
 	_Alignas(4) char name[sizeof("FDO")];
 	_Alignas(4) char desc[sizeof(DLOPEN_NOTE_JSON)];

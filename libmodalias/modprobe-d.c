@@ -112,20 +112,23 @@ static int list_files(const char *const *paths, struct conf_file **files, size_t
 	return r;
 }
 
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
 /* Whether LINE (LEN bytes) is "blacklist MODULE" ('-' and '_' alike) */
 static bool blacklists(const char *line, size_t len, const char *module)
 {
 	const char *end = line + len, *w;
 	size_t ml = strlen(module);
 
-	while (line < end && (*line == ' ' || *line == '\t'))
-		line++;
+	line = skip_blanks(line, end);
 	if ((size_t)(end - line) < 10 || strncmp(line, "blacklist", 9) != 0 || (line[9] != ' ' && line[9] != '\t'))
 		return false;
-	line += 9;
-	while (line < end && (*line == ' ' || *line == '\t'))
-		line++;
-	w = line;
+	w = line = skip_blanks(line + 10, end); /* after "blacklist" and its blank */
 	while (line < end && *line != ' ' && *line != '\t' && *line != '\r')
 		line++;
 	if ((size_t)(line - w) != ml)
