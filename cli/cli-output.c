@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli-output.h"
+#include "json.h"
 
 static const char *prog_name = "modalias";
 
@@ -97,51 +98,10 @@ void cli_output_init(const char *prog)
 	atexit(check_at_exit);
 }
 
-/* The length of the valid UTF-8 sequence at S (1 to 4), or 0 when the byte
- * there starts none: RFC 3629's table, so no overlong form, no surrogate,
- * nothing past U+10FFFF.  A NUL byte ends every test early. */
-static size_t utf8_sequence(const unsigned char *s)
-{
-	unsigned char c = s[0], lo, hi;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		lo = c == 0xe0 ? 0xa0 : 0x80;
-		hi = c == 0xed ? 0x9f : 0xbf;
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		lo = c == 0xf0 ? 0x90 : 0x80;
-		hi = c == 0xf4 ? 0x8f : 0xbf;
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
-
 void json_string(GString *out, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str), old = out->len;
 
-	g_string_append_c(out, '"');
-	while (*s) {
-		size_t n = utf8_sequence(s);
-
-		if (n > 1) {
-			g_string_append_len(out, (const char *)s, (gssize)n);
-		} else if (n == 0 || *s < 0x20 || *s == 0x7f) {
-			/* not UTF-8, or a control character: its byte value */
-			g_string_append_printf(out, "\\u%04x", *s);
-			n = 1;
-		} else if (*s == '"' || *s == '\\') {
-			g_string_append_c(out, '\\');
-			g_string_append_c(out, (char)*s);
-		} else {
-			g_string_append_c(out, (char)*s);
-		}
-		s += n;
-	}
-	g_string_append_c(out, '"');
+	g_string_set_size(out, old + JSON_QUOTED_MAX(len));
+	g_string_truncate(out, old + json_quote(out->str + old, str));
 }

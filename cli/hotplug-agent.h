@@ -29,6 +29,7 @@
 
 #include "cli-config.h"
 #include "cli-exit.h"
+#include "cli-devices.h"
 #include "cli-tables.h"
 #include "libmodalias.h"
 #include "uevent.h"
@@ -38,6 +39,7 @@
 struct hotplug_settings {
 	char *hotplug_dir;             /* --hotplug-dir, [agent] hotplug-dir; NULL: /etc/hotplug.d */
 	char *sysfs;                   /* --sysfs, [agent] sysfs; NULL: /sys */
+	char *snapshot;                /* --snapshot: a dry-run coldplug of its devices */
 	struct cli_tables_spec tables; /* -d, -S, -m, -C */
 	char *config_file;             /* --config: modalias.conf */
 	char *log_level_name;

@@ -12,7 +12,7 @@
  * when a walk found nothing new, no uevent came for QUIET_MS and the
  * kernel's uevent_seqnum did not move meanwhile — or at the time limit,
  * with a report.  A dry run walks once: it loads nothing, so nothing new
- * can appear.
+ * can appear; it may walk a snapshot's devices instead (--snapshot).
  *
  * This file walks sysfs; it may not run handlers (replayed events come
  * back through the daemon).
@@ -228,27 +228,34 @@ int coldplug_until_quiet(void)
 	struct modalias_ctx *ctx = modules_ctx();
 	gint64 start = g_get_monotonic_time(), deadline = start + (gint64)settings.coldplug_timeout * G_USEC_PER_SEC;
 	unsigned int passes = 0;
+	struct cli_devices dv;
 	bool done = false;
-	int nl;
+	int nl, r;
 
 	if (g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0) {
 		coldplug(); /* the replayed events are the daemon's to handle */
 		g_hash_table_destroy(fp.seen);
 		return CLI_EXIT_OK;
 	}
+	r = cli_devices_open(&dv, ctx, settings.snapshot);
+	if (r < 0) {
+		say(LOG_ERR, "coldplug: cannot use the snapshot %s: %s", settings.snapshot,
+		    r == -EBADMSG || r == -EPROTONOSUPPORT ? "not a snapshot this program reads (see above)" : strerror(-r));
+		g_hash_table_destroy(fp.seen);
+		return CLI_EXIT_USAGE;
+	}
 	/* listening first: nothing that happens during the walk is missed */
-	nl = netlink_open();
-	if (nl < 0)
+	nl = settings.dry_run ? -ENOTCONN : netlink_open();
+	if (nl < 0 && !settings.dry_run)
 		say(LOG_WARNING, "coldplug: cannot listen for uevents (%s): walking sysfs again instead", strerror(-nl));
 	say(LOG_INFO, "coldplug (resolve, to a fixed point)");
 	while (!done && g_get_monotonic_time() < deadline) {
 		unsigned long long before = 0, after = 0;
 		bool have_before = kernel_seqnum(&before), quiet;
-		int r;
 
 		passes++;
 		fp.fresh = 0;
-		r = modalias_sysfs_foreach(ctx, fixed_point_one, &fp);
+		r = cli_devices_foreach(&dv, fixed_point_one, &fp);
 		if (r < 0) {
 			say(LOG_ERR, "coldplug: cannot walk %s/devices: %s", modalias_ctx_get_sysfs_root(ctx), strerror(-r));
 			break;
@@ -264,6 +271,7 @@ int coldplug_until_quiet(void)
 	}
 	if (nl >= 0)
 		close(nl);
+	cli_devices_close(&dv);
 	g_hash_table_destroy(fp.seen);
 	if (!done) {
 		say(LOG_ERR, "coldplug: no fixed point after %d s (%u walks, %u devices handled): devices were still "

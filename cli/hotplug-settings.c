@@ -122,6 +122,8 @@ int settings_load(int *argc, char ***argv)
 		  "modprobe.d file or directory (/dev/null: none)", "FILE" },
 		{ "hotplug-dir", 0, 0, G_OPTION_ARG_FILENAME, &settings.hotplug_dir, "Handlers' directory (/etc/hotplug.d)", "DIR" },
 		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &settings.sysfs, "Sysfs root (/sys)", "DIR" },
+		{ "snapshot", 0, 0, G_OPTION_ARG_FILENAME, &settings.snapshot,
+		  "With --dry-run --coldplug: the devices of this snapshot (modalias snapshot), not sysfs", "FILE" },
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &settings.config_file, "modalias.conf to read", "FILE" },
 		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &settings.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
 		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &settings.max_parallel, "Unrelated events handled at once", "N" },
@@ -175,6 +177,12 @@ int settings_load(int *argc, char ***argv)
 	}
 	if (settings.coldplug_mode && strcmp(settings.coldplug_mode, "trigger") != 0 && strcmp(settings.coldplug_mode, "resolve") != 0) {
 		fprintf(stderr, "hotplug: --coldplug=%s: neither resolve nor trigger\n", settings.coldplug_mode);
+		return CLI_EXIT_USAGE;
+	}
+	if (settings.snapshot && (!settings.dry_run || !settings.coldplug_flag || settings.daemon ||
+				  g_strcmp0(settings.coldplug_mode, "trigger") == 0 || settings.sysfs)) {
+		fprintf(stderr, "hotplug: --snapshot goes with --dry-run --coldplug alone (no --daemon, "
+				"--coldplug=trigger or --sysfs)\n");
 		return CLI_EXIT_USAGE;
 	}
 	if (!settings.hotplug_dir && config.hotplug_dir)

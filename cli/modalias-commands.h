@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "cli-config.h"
+#include "cli-devices.h"
 #include "cli-exit.h"
 #include "cli-output.h"
 #include "cli-tables.h"
@@ -38,6 +39,7 @@ int cmd_map(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_firmware(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 /* ---- modalias-options.c: the option rules of every command ------------------ */
 
@@ -69,6 +71,18 @@ int usage_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 	{ "no-cache", 0, 0, G_OPTION_ARG_NONE, &(spec).no_cache,                                 \
 	  "Neither read nor write the index cache ($MODALIAS_CACHE_DIR)", NULL }
 
+/* The options that say where devices come from; open them with
+ * open_devices() */
+struct device_source {
+	char *sysfs;
+	char *snapshot;
+};
+
+#define DEVICE_OPTION_ENTRIES(src)                                                               \
+	{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &(src).sysfs, "Sysfs root (default /sys)", "DIR" }, \
+	{ "snapshot", 0, 0, G_OPTION_ARG_FILENAME, &(src).snapshot,                              \
+	  "Read the devices from this snapshot file (modalias snapshot) instead of sysfs", "FILE" }
+
 /* ---- modalias-setup.c: what a command starts from --------------------------- */
 
 /* The settings of modalias.conf (--config before the command), read by
@@ -84,6 +98,12 @@ struct modalias_ctx *new_ctx(const char *sysfs);
  * with FLAGS); where no module directory is named and the running kernel's
  * is absent (containers, CI), the bundled Debian 6.1 table, said on
  * standard error.  0, or a negative errno with the reason printed. */
+/* The context (new_ctx() with SRC's sysfs root) and the devices of SRC for
+ * command CMD; exits 2 with the reason printed when --sysfs and --snapshot
+ * are both given or the snapshot cannot be read.  SRC's strings are
+ * freed. */
+struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv);
+
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
 		struct cli_tables *out);
 
@@ -101,16 +121,7 @@ void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
 
 /* ---- modalias-state.c: modules and drivers as the system stands ------------- */
 
-/* Module I of RES: "builtin", "loaded" (SYSFS/module/M/initstate live),
- * "blacklisted" (TABLE's modprobe.d) or "available" */
-const char *module_state(struct modalias_ctx *ctx, struct modalias_table *table, const struct modalias_result *res,
-			 unsigned int i);
-
-/* The driver bound to the device at DEVDIR (the full path): the name its
- * "driver" link points to, else a sysfs capture's ".driver" record; NULL
- * when none (g_free() the others). */
-char *device_driver(const char *devdir);
-/* The module of that driver (the "driver/module" link), or NULL */
-char *device_driver_module(const char *devdir);
-/* The device's driver_override, NULL when unset */
-char *device_driver_override(const char *devdir);
+/* Module I of RES: "builtin", "loaded" (DV's module is loaded), "blacklisted"
+ * (TABLE's modprobe.d) or "available" */
+const char *module_state(const struct cli_devices *dv, struct modalias_table *table,
+			 const struct modalias_result *res, unsigned int i);

@@ -154,12 +154,13 @@ static void spec_for(struct cli_tables_spec *out, const struct cli_tables_spec *
 
 int cmd_diff(int argc, char **argv)
 {
-	g_autofree char *sysfs = NULL;
+	struct device_source src = { NULL };
+	struct cli_devices dv;
 	struct cli_tables_spec spec = { NULL }, from_spec, to_spec;
 	struct cli_tables from = { NULL }, to = { NULL };
 	struct diff_state st = { 0 };
 	const GOptionEntry entries[] = {
-		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs, "Sysfs root (default /sys)", "DIR" },
+		DEVICE_OPTION_ENTRIES(src),
 		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &spec.root,
 		  "FROM and TO given as versions are in DIR/lib/modules (default /)", "DIR" },
 		{ "config", 'C', 0, G_OPTION_ARG_FILENAME, &spec.modprobe_d,
@@ -175,11 +176,12 @@ int cmd_diff(int argc, char **argv)
 	int r = -1;
 
 	parse_options("diff", "FROM TO",
-		      "For each device under the sysfs root, the modules kernel FROM and kernel TO would\n"
-		      "load (a version under -d ROOT, or a module directory: anything with a '/'), and the\n"
-		      "change: same, gained, lost, builtin (built into TO) or changed.  Prints\n"
-		      "CHANGE<TAB>DEVPATH<TAB>MODALIAS<TAB>FROM -> TO for each device that changes, then\n"
-		      "a summary on standard error.  Exit status 1 when a device loses its driver.",
+		      "For each device under the sysfs root (or in a snapshot), the modules kernel FROM\n"
+		      "and kernel TO would load (a version under -d ROOT, or a module directory:\n"
+		      "anything with a '/'), and the change: same, gained, lost, builtin (built into\n"
+		      "TO) or changed.  Prints CHANGE<TAB>DEVPATH<TAB>MODALIAS<TAB>FROM -> TO for each\n"
+		      "device that changes, then a summary on standard error.  Exit status 1 when a\n"
+		      "device loses its driver.",
 		      entries, &argc, &argv);
 	if (argc != 3) {
 		if (argc < 3)
@@ -187,9 +189,11 @@ int cmd_diff(int argc, char **argv)
 		else
 			fprintf(stderr, "modalias diff: unexpected argument '%.*s'\n", ECHO(argv[3]));
 		cli_tables_spec_clear(&spec);
+		g_free(src.sysfs);
+		g_free(src.snapshot);
 		return CLI_EXIT_USAGE;
 	}
-	ctx = new_ctx(sysfs ? sysfs : config.sysfs);
+	ctx = open_devices(&src, "diff", &dv);
 	spec_for(&from_spec, &spec, argv[1]);
 	spec_for(&to_spec, &spec, argv[2]);
 	if (open_tables(ctx, &from_spec, "diff", 0, &from) < 0 || open_tables(ctx, &to_spec, "diff", 0, &to) < 0 ||
@@ -198,7 +202,7 @@ int cmd_diff(int argc, char **argv)
 	st.from = from.table;
 	st.to = to.table;
 	st.out = g_string_new("[");
-	r = modalias_sysfs_foreach(ctx, diff_one, &st);
+	r = cli_devices_foreach(&dv, diff_one, &st);
 	if (st.json) {
 		g_string_append(st.out, st.out->len > 1 ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
@@ -214,6 +218,7 @@ out:
 	cli_tables_close(&from);
 	cli_tables_close(&to);
 	cli_tables_spec_clear(&spec);
+	cli_devices_close(&dv);
 	modalias_ctx_unref(ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;

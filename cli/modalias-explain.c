@@ -62,7 +62,8 @@ static void near_clear(void *p)
 struct explain {
 	const char *arg;
 	char *devpath;       /* below the sysfs root, "/devices/…"; NULL for a bare modalias */
-	char *devdir;        /* the full path */
+	char *devdir;        /* the full path (in a snapshot: "FILE: DEVPATH") */
+	struct cli_devices dv;
 	char *alias;
 	const char *from;    /* where the modalias came from */
 	char *from_path;
@@ -127,7 +128,7 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (!e->driver && e->n > 0) {
 		const char *m = modalias_result_get_module(e->res, 0);
-		const char *st = module_state(ctx, table, e->res, 0);
+		const char *st = module_state(&e->dv, table, e->res, 0);
 
 		unsigned int bl_line = 0;
 		const char *bl = modalias_table_get_blacklist_origin(table, m, &bl_line);
@@ -163,7 +164,7 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 
-		const char *state = module_state(ctx, table, e->res, mi);
+		const char *state = module_state(&e->dv, table, e->res, mi);
 		unsigned int bl_line = 0;
 		const char *bl = strcmp(state, "blacklisted") == 0
 					 ? modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi), &bl_line)
@@ -242,7 +243,7 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct
 		g_string_append(j, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 		json_string(j, modalias_result_get_module(e->res, mi));
 		g_string_append(j, ", \"state\": ");
-		json_string(j, module_state(ctx, table, e->res, mi));
+		json_string(j, module_state(&e->dv, table, e->res, mi));
 		{
 			unsigned int bl_line = 0;
 			const char *bl = modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi),
@@ -342,12 +343,12 @@ static bool is_devpath(const char *arg)
 
 int cmd_explain(int argc, char **argv)
 {
-	g_autofree char *sysfs = NULL;
+	struct device_source src = { NULL };
 	struct cli_tables_spec spec = { NULL };
 	struct cli_tables tables = { NULL };
 	gboolean json = FALSE;
 	const GOptionEntry entries[] = {
-		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs, "Sysfs root (default /sys)", "DIR" },
+		DEVICE_OPTION_ENTRIES(src),
 		TABLE_OPTION_ENTRIES(spec),
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
 		  "Print one JSON object {devpath, modalias, from, from_path, source, modules, driver, "
@@ -355,6 +356,7 @@ int cmd_explain(int argc, char **argv)
 		{ NULL }
 	};
 	struct explain e = { 0 };
+	g_autofree char *snapshot = NULL;
 	struct modalias_ctx *ctx;
 	int r, ret = CLI_EXIT_FOUND;
 
@@ -363,15 +365,18 @@ int cmd_explain(int argc, char **argv)
 		      "which source, file:line and pattern match it, each module's state, the driver\n"
 		      "bound in sysfs and any driver_override; when nothing matches, the nearest\n"
 		      "patterns of its bus and the first field that differs.  DEVPATH starts with '/'\n"
-		      "or 'devices/' (below the sysfs root); anything else is a modalias.\n"
+		      "or 'devices/' (below the sysfs root, or in the snapshot); anything else is a\nmodalias.\n"
 		      "Exit status: 0 a module matches, 1 none does, 2 usage or input error.",
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);
+		g_free(src.sysfs);
+		g_free(src.snapshot);
 		return argc < 2 ? usage_error("explain", "a DEVPATH or a MODALIAS is needed")
 				: usage_error("explain", "unexpected argument '%.*s'", ECHO(argv[2]));
 	}
-	ctx = new_ctx(sysfs ? sysfs : config.sysfs);
+	snapshot = g_strdup(src.snapshot);
+	ctx = open_devices(&src, "explain", &e.dv);
 	e.arg = argv[1];
 	e.verdict = g_string_new(NULL);
 	e.near.items = g_array_new(FALSE, TRUE, sizeof(struct near));
@@ -386,11 +391,13 @@ int cmd_explain(int argc, char **argv)
 		struct modalias_dev *dev = NULL;
 
 		e.devpath = devpath_of(e.arg, modalias_ctx_get_sysfs_root(ctx));
-		e.devdir = g_build_filename(modalias_ctx_get_sysfs_root(ctx), e.devpath, NULL);
-		r = modalias_dev_new_from_sysfs(ctx, e.devpath, &dev);
+		e.devdir = snapshot ? g_strdup_printf("%s: %s", snapshot, e.devpath)
+				    : g_build_filename(modalias_ctx_get_sysfs_root(ctx), e.devpath, NULL);
+		r = cli_devices_get_dev(&e.dv, e.devpath, &dev);
 		if (r < 0) {
 			fprintf(stderr, "modalias explain: %s: %s\n", e.devdir,
-				r == -ENODATA ? "the device has no modalias" : strerror(-r));
+				r == -ENODATA ? "the device has no modalias"
+				: r == -ENOENT && snapshot ? "no such device in the snapshot" : strerror(-r));
 			ret = r == -ENODATA ? CLI_EXIT_NOTHING : CLI_EXIT_USAGE;
 			goto out;
 		}
@@ -401,10 +408,13 @@ int cmd_explain(int argc, char **argv)
 			ret = CLI_EXIT_USAGE;
 			goto out;
 		}
-		modalias_origin(&e);
-		e.driver = device_driver(e.devdir);
-		e.driver_module = device_driver_module(e.devdir);
-		e.override = device_driver_override(e.devdir);
+		if (snapshot) {
+			e.from = "the snapshot";
+			e.from_path = g_strdup(snapshot);
+		} else {
+			modalias_origin(&e);
+		}
+		cli_devices_get_driver(&e.dv, e.devpath, &e.driver, &e.driver_module, &e.override);
 	} else {
 		e.alias = strdup(e.arg);
 		e.from = "the command line";
@@ -448,6 +458,7 @@ out:
 	g_string_free(e.verdict, TRUE);
 	modalias_result_unref(e.res);
 	cli_tables_close(&tables);
+	cli_devices_close(&e.dv);
 	modalias_ctx_unref(ctx);
 	return ret;
 }

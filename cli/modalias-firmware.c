@@ -275,13 +275,14 @@ static void default_dirs(struct fw_state *st, const char *root, const char *kver
 
 int cmd_firmware(int argc, char **argv)
 {
-	g_autofree char *sysfs = NULL;
+	struct device_source src = { NULL };
+	struct cli_devices dv;
 	g_auto(GStrv) fw_path = NULL;
 	struct cli_tables_spec spec = { NULL };
 	struct cli_tables tables = { NULL };
 	struct fw_state st = { 0 };
 	const GOptionEntry entries[] = {
-		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs, "Sysfs root (default /sys)", "DIR" },
+		DEVICE_OPTION_ENTRIES(src),
 		TABLE_OPTION_ENTRIES(spec),
 		{ "firmware-path", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &fw_path,
 		  "Look for firmware in DIR (given once or more: instead of the kernel's search path)", "DIR" },
@@ -294,24 +295,27 @@ int cmd_firmware(int argc, char **argv)
 	int r;
 
 	parse_options("firmware", "",
-		      "For the modules that serve the devices under the sysfs root, and the modules\n"
-		      "they depend on, print the firmware files each declares (modinfo -F firmware)\n"
-		      "and whether the kernel would find each on its firmware search path\n"
-		      "(firmware_class.path, /lib/firmware/updates/KVER, /lib/firmware/updates,\n"
-		      "/lib/firmware/KVER, /lib/firmware; as FILE, FILE.zst or FILE.xz), grouped by\n"
-		      "device, then a summary.\n"
+		      "For the modules that serve the devices under the sysfs root (or in a snapshot),\n"
+		      "and the modules they depend on, print the firmware files each declares\n"
+		      "(modinfo -F firmware) and whether the kernel would find each on its firmware\n"
+		      "search path (firmware_class.path, /lib/firmware/updates/KVER,\n"
+		      "/lib/firmware/updates, /lib/firmware/KVER, /lib/firmware; as FILE, FILE.zst or\n"
+		      "FILE.xz), grouped by ""device, then a summary.\n"
 		      "Exit status: 0 every file present, 1 some missing, 2 an error (a module whose\n"
 		      "modinfo cannot be read included).",
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		cli_tables_spec_clear(&spec);
+		g_free(src.sysfs);
+		g_free(src.snapshot);
 		return usage_error("firmware", "unexpected argument '%.*s'", ECHO(argv[1]));
 	}
-	st.ctx = new_ctx(sysfs ? sysfs : config.sysfs);
+	st.ctx = open_devices(&src, "firmware", &dv);
 	r = open_tables(st.ctx, &spec, "firmware", CLI_TABLES_LOADER, &tables);
 	if (r < 0 || modalias_result_new(&st.res) < 0) {
 		cli_tables_spec_clear(&spec);
 		cli_tables_close(&tables);
+		cli_devices_close(&dv);
 		modalias_ctx_unref(st.ctx);
 		return CLI_EXIT_USAGE;
 	}
@@ -331,7 +335,7 @@ int cmd_firmware(int argc, char **argv)
 	st.found = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	st.bad_modules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	st.out = g_string_new("[");
-	r = modalias_sysfs_foreach(st.ctx, firmware_one, &st);
+	r = cli_devices_foreach(&dv, firmware_one, &st);
 	if (st.json) {
 		g_string_append(st.out, st.json_n ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
@@ -358,6 +362,7 @@ int cmd_firmware(int argc, char **argv)
 	g_ptr_array_unref(st.dirs);
 	modalias_result_unref(st.res);
 	cli_tables_close(&tables);
+	cli_devices_close(&dv);
 	modalias_ctx_unref(st.ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;

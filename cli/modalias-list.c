@@ -3,7 +3,7 @@
  * that has a modalias, parents first, with the modules that serve it and
  * their state (loaded, builtin, blacklisted, available), and a summary.
  *
- * This file walks sysfs and prints; it may not load a module.
+ * This file walks sysfs (or a snapshot) and prints; it may not load a module.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,7 +20,7 @@ struct list_state {
 	unsigned int errors;
 	gboolean json;
 	GString *out;
-	struct modalias_ctx *ctx;
+	struct cli_devices dv;
 	struct modalias_table *table;
 	struct modalias_result *res;
 };
@@ -51,7 +51,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
 			json_string(st->out, modalias_result_get_module(st->res, (unsigned int)i));
 			g_string_append(st->out, ", \"state\": ");
-			json_string(st->out, module_state(st->ctx, st->table, st->res, (unsigned int)i));
+			json_string(st->out, module_state(&st->dv, st->table, st->res, (unsigned int)i));
 			g_string_append_c(st->out, '}');
 		}
 		g_string_append(st->out, "]}");
@@ -61,7 +61,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			putchar('\t');
 			for (int i = 0; i < n; i++)
 				printf(i ? " %s:%s" : "%s:%s", modalias_result_get_module(st->res, (unsigned int)i),
-				       module_state(st->ctx, st->table, st->res, (unsigned int)i));
+				       module_state(&st->dv, st->table, st->res, (unsigned int)i));
 			if (n <= 0)
 				fputs("none", stdout);
 		}
@@ -75,13 +75,13 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 
 int cmd_list(int argc, char **argv)
 {
-	g_autofree char *sysfs = NULL;
+	struct device_source src = { NULL };
 	struct cli_tables_spec spec = { NULL };
 	struct cli_tables tables = { NULL };
 	gboolean no_modules = FALSE;
 	struct list_state st = { 0 };
 	const GOptionEntry entries[] = {
-		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs, "Sysfs root (default /sys)", "DIR" },
+		DEVICE_OPTION_ENTRIES(src),
 		TABLE_OPTION_ENTRIES(spec),
 		{ "no-modules", 'n', 0, G_OPTION_ARG_NONE, &no_modules, "Leave the module column out", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
@@ -91,22 +91,24 @@ int cmd_list(int argc, char **argv)
 	struct modalias_ctx *ctx;
 	int r;
 
-	parse_options("list", "", "Print every device under the sysfs root that has a modalias, parents first:\n"
+	parse_options("list", "", "Print every device under the sysfs root (or in a snapshot) that has a modalias,\nparents first:\n"
 		      "DEVPATH<TAB>MODALIAS<TAB>MODULE:STATE … (loaded, builtin, blacklisted, available;\n"
 		      "none when no module serves it), then a summary on standard error.",
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		fprintf(stderr, "modalias list: unexpected argument '%.*s'\n", ECHO(argv[1]));
 		cli_tables_spec_clear(&spec);
+		g_free(src.sysfs);
+		g_free(src.snapshot);
 		return CLI_EXIT_USAGE;
 	}
-	ctx = new_ctx(sysfs ? sysfs : config.sysfs);
-	st.ctx = ctx;
+	ctx = open_devices(&src, "list", &st.dv);
 	if (!no_modules) {
 		r = open_tables(ctx, &spec, "list", 0, &tables);
 		if (r < 0 || modalias_result_new(&st.res) < 0) {
 			cli_tables_spec_clear(&spec);
 			cli_tables_close(&tables);
+			cli_devices_close(&st.dv);
 			modalias_ctx_unref(ctx);
 			return CLI_EXIT_USAGE;
 		}
@@ -114,7 +116,7 @@ int cmd_list(int argc, char **argv)
 	}
 	cli_tables_spec_clear(&spec);
 	st.out = g_string_new("[");
-	r = modalias_sysfs_foreach(ctx, list_one, &st);
+	r = cli_devices_foreach(&st.dv, list_one, &st);
 	if (st.json) {
 		g_string_append(st.out, st.devices ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
@@ -126,6 +128,7 @@ int cmd_list(int argc, char **argv)
 	g_string_free(st.out, TRUE);
 	modalias_result_unref(st.res);
 	cli_tables_close(&tables);
+	cli_devices_close(&st.dv);
 	modalias_ctx_unref(ctx);
 	return cli_exit_status(r < 0 || st.errors, st.devices > 0);
 }

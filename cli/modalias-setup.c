@@ -9,6 +9,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,28 @@ struct modalias_ctx *new_ctx(const char *sysfs)
 		fprintf(stderr, "modalias: bad sysfs root '%s': %s\n", sysfs, strerror(-r));
 		exit(CLI_EXIT_USAGE);
 	}
+	return ctx;
+}
+
+struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv)
+{
+	struct modalias_ctx *ctx;
+	int r;
+
+	if (src->sysfs && src->snapshot) {
+		fprintf(stderr, "modalias %s: --sysfs and --snapshot exclude each other\n", cmd);
+		exit(CLI_EXIT_USAGE);
+	}
+	ctx = new_ctx(src->sysfs ? src->sysfs : config.sysfs);
+	r = cli_devices_open(dv, ctx, src->snapshot);
+	if (r < 0) {
+		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, src->snapshot,
+			r == -EBADMSG || r == -EPROTONOSUPPORT ? "not a snapshot this program reads (see above)" : strerror(-r));
+		exit(CLI_EXIT_USAGE);
+	}
+	g_free(src->sysfs);
+	g_free(src->snapshot);
+	src->sysfs = src->snapshot = NULL;
 	return ctx;
 }
 

@@ -3,7 +3,8 @@
  *
  * The dispatcher: main, the table of commands and the options before the
  * command (--config, --help, --version).  Each command is a file of its
- * own (modalias-build.c, -parse.c, -resolve.c, -list.c, -load.c, -map.c)
+ * own (modalias-build.c, -parse.c, -resolve.c, -list.c, -load.c, -map.c,
+ * -explain.c, -firmware.c, -diff.c, -snapshot.c)
  * over the public API; their entry points and what they share are in
  * modalias-commands.h.
  *
@@ -30,6 +31,7 @@ static const struct command {
 	{ "explain", cmd_explain, "say why a device has the driver it has, or none" },
 	{ "firmware", cmd_firmware, "check the firmware that the modules of the devices present declare" },
 	{ "diff", cmd_diff, "what moving to another kernel does to each device's modules" },
+	{ "snapshot", cmd_snapshot, "write the devices present as a snapshot file, for --snapshot" },
 	{ "load", cmd_load, "insert the modules of modaliases, as udev does (--dry-run: as modprobe -n -v)" },
 };
 

@@ -62,6 +62,9 @@ uint32_t pcmcia_crc32(const char *s, size_t len);
 /* Rebuilds a device's modalias from its id attributes (dir is the full
  * path); -ENODATA when it is of no bus that has them. */
 int sysfs_rebuild(struct modalias_ctx *ctx, const char *dir, struct modalias_dev **ret);
+/* The basename of DEVPATH's "subsystem" link, malloc'ed, or NULL
+ * (sysfs-driver.c) */
+char *sysfs_subsystem_of(struct modalias_ctx *ctx, const char *devpath);
 
 /* ---- glob matching (glob.c) ------------------------------------------- */
 

@@ -557,6 +557,252 @@ typedef int (*modalias_sysfs_fn)(void *data, const char *devpath,
 int modalias_sysfs_foreach(struct modalias_ctx *ctx, modalias_sysfs_fn fn,
 			   void *data);
 
+/**
+ * modalias_sysfs_get_driver:
+ * @ctx: a context.
+ * @devpath: the device's path below the sysfs root ("/devices/…").
+ * @driver: (out) (optional) (nullable): the driver bound to the device
+ *   (the last component of its "driver" link; in a captured tree without
+ *   links, the text of its ".driver" file), or NULL when none is.
+ * @driver_module: (out) (optional) (nullable): the module of that driver
+ *   ("driver/module" link), or NULL (builtin, or no driver).
+ * @driver_override: (out) (optional) (nullable): the device's
+ *   "driver_override" attribute, or NULL when it is absent or not set.
+ *
+ * What sysfs says of the device's driver.  Each string is malloc'ed; free
+ * it with free().  Links are read, never followed; attributes are read as
+ * modalias_dev_new_from_sysfs() reads them.
+ *
+ * Returns: 0, -EINVAL for a @devpath that leaves the sysfs root, -ENOMEM.
+ *
+ * Since: 3
+ */
+int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const char *devpath,
+			      char **driver, char **driver_module,
+			      char **driver_override);
+
+/**
+ * modalias_sysfs_is_module_loaded:
+ * @ctx: a context.
+ * @module: a module name as the kernel writes it ('_', not '-').
+ *
+ * Returns: 1 when SYSFS_ROOT/module/@module/initstate says "live", 0 when
+ *   not (a builtin module has no initstate), -EINVAL for a name that is no
+ *   module's.
+ *
+ * Since: 3
+ */
+int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module);
+
+
+/**
+ * SECTION:snapshot
+ *
+ * A snapshot is what a machine's sysfs says of its devices, kept: for each
+ * device that has a modalias, its devpath, subsystem, modalias, bound
+ * driver (and that driver's module), driver_override; and the modules
+ * loaded.  Taken on one machine (modalias_snapshot_new_from_sysfs()),
+ * written as a file (modalias_snapshot_format()) and read on another
+ * (modalias_snapshot_new_from_file()), it answers what sysfs would:
+ * modalias_snapshot_foreach() walks it as modalias_sysfs_foreach() walks
+ * sysfs, so that a fleet's inventories can be answered offline.
+ *
+ * The file is a JSON document, version 1:
+ * |[
+ * {
+ *   "version": 1, "kernel": "6.1.0-57-amd64", "arch": "x86_64",
+ *   "devices": [
+ *     {"devpath": "/devices/pci0000:00/0000:00:02.0", "subsystem": "pci",
+ *      "modalias": "pci:v00008086d00001237sv…", "driver": "e1000e",
+ *      "driver_module": "e1000e", "driver_override": "vfio-pci"},
+ *     {"devpath": "…", …, "modalias": null, "errno": 22, "error": "…"}
+ *   ],
+ *   "modules": ["e1000e", …]
+ * }
+ * ]|
+ * "driver" is null when no driver is bound; "driver_module" and
+ * "driver_override" are written only when set; a device whose modalias
+ * could not be read has "modalias": null, its "errno" and the "error" text.
+ * "kernel" and "arch" are those of the machine that took the snapshot
+ * (uname(2)).  Strings are written as shared JSON output is: invalid
+ * UTF-8 bytes and control characters as "\u00XX", which the reader turns
+ * back into those bytes.  The reader takes version 1 only, skips members
+ * it does not know, and requires "version", "devices", and each device's
+ * "devpath" (below /devices) and "modalias" (or "errno").
+ */
+
+/**
+ * modalias_snapshot:
+ *
+ * Opaque object holding a snapshot.
+ *
+ * Since: 3
+ */
+struct modalias_snapshot;
+
+/**
+ * modalias_snapshot_new_from_sysfs:
+ * @ctx: a context; its sysfs root is read.
+ * @ret: (out): the snapshot.
+ *
+ * Walks the sysfs root as modalias_sysfs_foreach() does and records every
+ * device it reports (with its error when its modalias could not be read),
+ * and the modules whose SYSFS_ROOT/module/NAME/initstate is "live".
+ *
+ * Returns: 0, what modalias_sysfs_foreach() returned on failure, -ENOMEM.
+ *
+ * Since: 3
+ */
+int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx,
+				     struct modalias_snapshot **ret);
+
+/**
+ * modalias_snapshot_new_from_file:
+ * @ctx: a context.
+ * @path: a snapshot file (a character device such as /dev/stdin will do).
+ * @ret: (out): the snapshot.
+ *
+ * Reads a snapshot file of at most 64 MiB.  Errors are logged with the
+ * file, line and column.
+ *
+ * Returns: 0; -EBADMSG for a file that is not a snapshot (bad JSON, a
+ *   member of the wrong type or missing, a devpath outside /devices, a
+ *   modalias that does not parse, a device listed twice);
+ *   -EPROTONOSUPPORT for a version other than 1; -EFBIG; the errors of
+ *   reading the file.
+ *
+ * Since: 3
+ */
+int modalias_snapshot_new_from_file(struct modalias_ctx *ctx, const char *path,
+				    struct modalias_snapshot **ret);
+
+/**
+ * modalias_snapshot_ref:
+ * @snap: (nullable): a snapshot.
+ *
+ * Returns: @snap.
+ *
+ * Since: 3
+ */
+struct modalias_snapshot *modalias_snapshot_ref(struct modalias_snapshot *snap);
+
+/**
+ * modalias_snapshot_unref:
+ * @snap: (nullable): a snapshot.
+ *
+ * Returns: NULL when the last reference went, else @snap.
+ *
+ * Since: 3
+ */
+struct modalias_snapshot *modalias_snapshot_unref(struct modalias_snapshot *snap);
+
+/**
+ * modalias_snapshot_format:
+ * @snap: a snapshot.
+ * @ret: (out): the document (malloc'ed, NUL-terminated, ending in a
+ *   newline); free it with free().
+ *
+ * Writes the snapshot as its JSON document, one device per line, devices
+ * in the order of the sysfs walk and modules by name, so that two
+ * snapshots of one machine compare with diff(1).
+ *
+ * Returns: 0, -EINVAL, -ENOMEM.
+ *
+ * Since: 3
+ */
+int modalias_snapshot_format(const struct modalias_snapshot *snap, char **ret);
+
+/**
+ * modalias_snapshot_get_kernel:
+ * @snap: a snapshot.
+ *
+ * Returns: (nullable): the kernel release of the machine it was taken on.
+ *
+ * Since: 3
+ */
+const char *modalias_snapshot_get_kernel(const struct modalias_snapshot *snap);
+
+/**
+ * modalias_snapshot_get_arch:
+ * @snap: a snapshot.
+ *
+ * Returns: (nullable): the machine's architecture (uname -m).
+ *
+ * Since: 3
+ */
+const char *modalias_snapshot_get_arch(const struct modalias_snapshot *snap);
+
+/**
+ * modalias_snapshot_get_n_devices:
+ * @snap: a snapshot.
+ *
+ * Returns: the number of devices it holds.
+ *
+ * Since: 3
+ */
+unsigned int modalias_snapshot_get_n_devices(const struct modalias_snapshot *snap);
+
+/**
+ * modalias_snapshot_foreach:
+ * @snap: a snapshot.
+ * @fn: called for every device, as modalias_sysfs_foreach() calls it:
+ *   parents before children, siblings in byte order; with the device's
+ *   error when its modalias could not be read.
+ * @data: passed to @fn.
+ *
+ * Returns: 0 after every device, what @fn returned when it stopped, or
+ *   -EINVAL.
+ *
+ * Since: 3
+ */
+int modalias_snapshot_foreach(const struct modalias_snapshot *snap,
+			      modalias_sysfs_fn fn, void *data);
+
+/**
+ * modalias_snapshot_get_dev:
+ * @snap: a snapshot.
+ * @devpath: a device's path ("/devices/…").
+ * @ret: (out): the device.
+ *
+ * Returns: 0; -ENOENT when the snapshot has no such device; the error its
+ *   modalias could not be read with when it was taken.
+ *
+ * Since: 3
+ */
+int modalias_snapshot_get_dev(const struct modalias_snapshot *snap, const char *devpath,
+			      struct modalias_dev **ret);
+
+/**
+ * modalias_snapshot_get_driver:
+ * @snap: a snapshot.
+ * @devpath: a device's path.
+ * @driver: (out) (optional) (nullable) (transfer none): as
+ *   modalias_sysfs_get_driver() says it.
+ * @driver_module: (out) (optional) (nullable) (transfer none): likewise.
+ * @driver_override: (out) (optional) (nullable) (transfer none): likewise.
+ *
+ * The strings belong to @snap.
+ *
+ * Returns: 0, -ENOENT when the snapshot has no such device, -EINVAL.
+ *
+ * Since: 3
+ */
+int modalias_snapshot_get_driver(const struct modalias_snapshot *snap, const char *devpath,
+				 const char **driver, const char **driver_module,
+				 const char **driver_override);
+
+/**
+ * modalias_snapshot_is_module_loaded:
+ * @snap: a snapshot.
+ * @module: a module name as the kernel writes it.
+ *
+ * Returns: 1 when @module was loaded when the snapshot was taken, 0 when
+ *   not, -EINVAL.
+ *
+ * Since: 3
+ */
+int modalias_snapshot_is_module_loaded(const struct modalias_snapshot *snap, const char *module);
+
 
 /**
  * SECTION:table

@@ -27,6 +27,9 @@
 /* a sysfs attribute (the kernel's are a page at most; a uevent file with
  * a long MODALIAS a few): 64 KiB */
 #define READ_FILE_ATTR_MAX ((size_t)64 << 10)
+/* a snapshot file (modalias snapshot): 64 MiB (a machine with a thousand
+ * devices writes about 200 KiB) */
+#define READ_FILE_SNAPSHOT_MAX ((size_t)64 << 20)
 
 enum {
 	/* a character device will do too (/dev/null: an empty file);

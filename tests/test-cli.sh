@@ -9,49 +9,7 @@ data="$here/data"
 cli=${MODALIAS_CLI:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-# report NAME WHY [FILE LABEL]...: the TAP line of test $n ("" for WHY: it
-# passed); on failure the start of each FILE, its lines marked LABEL
-report() {
-	name=$1 why=$2
-	shift 2
-	if [ -z "$why" ]; then
-		echo "ok $n - $name"
-		return
-	fi
-	echo "not ok $n - $name: $why"
-	while [ $# -gt 1 ]; do
-		head -c 3000 "$1" | sed "s/^/# $2: /" | head -20
-		shift 2
-	done
-	fail=1
-}
-
-# check NAME STATUS GOLDEN|- [STDERR-PATTERN] -- COMMAND...
-check() {
-	name=$1 want_status=$2 gold=$3 pattern=$4
-	shift 5
-	n=$((n + 1))
-	"$@" >"$tmp/raw" 2>"$tmp/err"
-	status=$?
-	# fixture paths differ from tree to tree (distcheck builds elsewhere)
-	sed "s|$data|@DATA@|g" "$tmp/raw" >"$tmp/out"
-	why=""
-	[ "$status" = "$want_status" ] || why="exit status $status, wanted $want_status"
-	if [ -z "$why" ] && [ "$gold" != "-" ]; then
-		if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-			cp "$tmp/out" "$golden/$gold.out"
-		elif ! cmp -s "$tmp/out" "$golden/$gold.out"; then
-			why="output differs from golden/$gold.out"
-		fi
-	fi
-	if [ -z "$why" ] && [ -n "$pattern" ] && ! grep -q -e "$pattern" "$tmp/err"; then
-		why="stderr does not say '$pattern'"
-	fi
-	report "$name" "$why" "$tmp/out" out "$tmp/err" err
-}
+. "$here/cli-lib.sh"
 
 check "help" 0 help "" -- "$cli" --help
 check "version" 0 - "" -- "$cli" --version

@@ -1,0 +1,66 @@
+/*
+ * cli/cli-devices.c - the devices of the sysfs root or of a snapshot file,
+ * asked one way (see cli-devices.h).
+ *
+ * This file picks the source; it may not print a command's output.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <glib.h>
+#include <stdlib.h>
+
+#include "cli-devices.h"
+
+int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot)
+{
+	dv->ctx = ctx;
+	dv->snap = NULL;
+	return snapshot ? modalias_snapshot_new_from_file(ctx, snapshot, &dv->snap) : 0;
+}
+
+void cli_devices_close(struct cli_devices *dv)
+{
+	dv->snap = modalias_snapshot_unref(dv->snap);
+}
+
+int cli_devices_foreach(const struct cli_devices *dv, modalias_sysfs_fn fn, void *data)
+{
+	return dv->snap ? modalias_snapshot_foreach(dv->snap, fn, data) : modalias_sysfs_foreach(dv->ctx, fn, data);
+}
+
+int cli_devices_get_dev(const struct cli_devices *dv, const char *devpath, struct modalias_dev **ret)
+{
+	return dv->snap ? modalias_snapshot_get_dev(dv->snap, devpath, ret)
+			: modalias_dev_new_from_sysfs(dv->ctx, devpath, ret);
+}
+
+int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, char **driver, char **driver_module,
+			   char **driver_override)
+{
+	const char *d = NULL, *m = NULL, *o = NULL;
+	char *sd = NULL, *sm = NULL, *so = NULL;
+	int r;
+
+	if (dv->snap) {
+		r = modalias_snapshot_get_driver(dv->snap, devpath, &d, &m, &o);
+	} else {
+		r = modalias_sysfs_get_driver(dv->ctx, devpath, &sd, &sm, &so);
+		d = sd;
+		m = sm;
+		o = so;
+	}
+	*driver = r < 0 ? NULL : g_strdup(d);
+	*driver_module = r < 0 ? NULL : g_strdup(m);
+	*driver_override = r < 0 ? NULL : g_strdup(o);
+	free(sd);
+	free(sm);
+	free(so);
+	return r;
+}
+
+bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *module)
+{
+	return (dv->snap ? modalias_snapshot_is_module_loaded(dv->snap, module)
+			 : modalias_sysfs_is_module_loaded(dv->ctx, module)) > 0;
+}

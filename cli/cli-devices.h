@@ -1,0 +1,42 @@
+/*
+ * cli/cli-devices.h - where a front end's devices come from: the sysfs
+ * root of its library context (--sysfs), or a snapshot file (--snapshot),
+ * asked the same way, so that every command that reads devices (modalias
+ * list, diff, firmware, explain; hotplug --dry-run --coldplug) answers a
+ * snapshot as it answers the machine it was taken on.
+ *
+ * This code picks the source; it may not print a command's output.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "libmodalias.h"
+
+struct cli_devices {
+	struct modalias_ctx *ctx;        /* borrowed */
+	struct modalias_snapshot *snap;  /* NULL: the sysfs root */
+};
+
+/* Devices of CTX's sysfs root, or (SNAPSHOT not NULL) of that snapshot
+ * file.  0, or the library's negative errno (the file, line and column of
+ * the error logged through CTX). */
+int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot);
+void cli_devices_close(struct cli_devices *dv);
+
+/* modalias_sysfs_foreach() or modalias_snapshot_foreach() */
+int cli_devices_foreach(const struct cli_devices *dv, modalias_sysfs_fn fn, void *data);
+
+/* The device at DEVPATH: modalias_dev_new_from_sysfs() or
+ * modalias_snapshot_get_dev() (-ENOENT: no such device) */
+int cli_devices_get_dev(const struct cli_devices *dv, const char *devpath, struct modalias_dev **ret);
+
+/* The driver bound to DEVPATH, its module and the driver_override, each
+ * g_free()d by the caller, NULL when none */
+int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, char **driver, char **driver_module,
+			   char **driver_override);
+
+/* Whether MODULE is (was, for a snapshot) loaded */
+bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *module);

@@ -1,0 +1,97 @@
+/*
+ * cli/modalias-snapshot.c - modalias snapshot: the devices of the sysfs
+ * root (or of another snapshot, rewritten) as a portable, versioned JSON
+ * document (libmodalias's modalias_snapshot_format()), on standard output
+ * or into a file replaced atomically, for list, diff, firmware, explain
+ * and the agent's dry run to answer offline with --snapshot.
+ *
+ * This file takes and writes a snapshot; it may not look anything up.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modalias-commands.h"
+
+static int count_errors(void *data, const char *devpath, struct modalias_dev *dev, int err)
+{
+	unsigned int *errors = data;
+
+	*errors += err < 0;
+	return 0;
+}
+
+int cmd_snapshot(int argc, char **argv)
+{
+	struct device_source src = { NULL };
+	g_autofree char *output = NULL;
+	const GOptionEntry entries[] = {
+		DEVICE_OPTION_ENTRIES(src),
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+		  "Write the snapshot to FILE (replaced at once, never half-written) instead of standard output",
+		  "FILE" },
+		{ NULL }
+	};
+	struct modalias_snapshot *snap = NULL;
+	g_autoptr(GError) error = NULL;
+	unsigned int errors = 0, n = 0;
+	struct cli_devices dv;
+	struct modalias_ctx *ctx;
+	char *doc = NULL;
+	int r;
+
+	parse_options("snapshot", "",
+		      "Write the devices under the sysfs root as a snapshot: a JSON document (version 1)\n"
+		      "of each device's devpath, subsystem, modalias, bound driver and driver_override,\n"
+		      "and the modules loaded, with the kernel release and architecture, for list, diff,\n"
+		      "firmware, explain and hotplug --dry-run --coldplug to read with --snapshot FILE.\n"
+		      "Exit status: 0 written, 1 no device found (written all the same), 2 an error\n"
+		      "(a device whose modalias cannot be read is recorded with its error, and counts).",
+		      entries, &argc, &argv);
+	if (argc > 1) {
+		g_free(src.sysfs);
+		g_free(src.snapshot);
+		return usage_error("snapshot", "unexpected argument '%.*s'", ECHO(argv[1]));
+	}
+	ctx = open_devices(&src, "snapshot", &dv);
+	if (dv.snap) {
+		snap = modalias_snapshot_ref(dv.snap);
+		r = 0;
+	} else {
+		r = modalias_snapshot_new_from_sysfs(ctx, &snap);
+	}
+	if (r < 0) {
+		fprintf(stderr, "modalias snapshot: cannot read the devices of %s: %s\n", modalias_ctx_get_sysfs_root(ctx),
+			strerror(-r));
+		goto out;
+	}
+	if ((r = modalias_snapshot_format(snap, &doc)) < 0) {
+		fprintf(stderr, "modalias snapshot: %s\n", strerror(-r));
+		goto out;
+	}
+	modalias_snapshot_foreach(snap, count_errors, &errors);
+	n = modalias_snapshot_get_n_devices(snap);
+	if (output && strcmp(output, "-") != 0) {
+		if (!g_file_set_contents_full(output, doc, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error)) {
+			fprintf(stderr, "modalias snapshot: %s\n", error->message);
+			r = -EIO;
+			goto out;
+		}
+	} else {
+		cli_output_puts(doc);
+	}
+	if (errors)
+		fprintf(stderr, "%u devices, %u of them recorded with the error that kept their modalias unread\n", n,
+			errors);
+	else
+		fprintf(stderr, "%u devices\n", n);
+out:
+	free(doc);
+	modalias_snapshot_unref(snap);
+	cli_devices_close(&dv);
+	modalias_ctx_unref(ctx);
+	return r < 0 ? CLI_EXIT_USAGE : cli_exit_status(errors > 0, n > 0);
+}

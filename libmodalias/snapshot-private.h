@@ -1,0 +1,54 @@
+/*
+ * libmodalias/snapshot-private.h - a snapshot's insides, shared by the
+ * object (snapshot.c: taken from sysfs, written, asked) and its reader
+ * (snapshot-read.c: a snapshot file parsed).  It may declare nothing those
+ * two files do not define.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stddef.h>
+
+#include "libmodalias.h"
+
+/* The version of the document written and the only one read */
+#define SNAPSHOT_VERSION 1
+
+/* One device, every string malloc'ed or NULL */
+struct snap_device {
+	char *devpath;
+	char *subsystem;
+	char *modalias; /* NULL when err is set */
+	char *driver;
+	char *driver_module;
+	char *driver_override;
+	int err; /* 0, or the errno its modalias could not be read with */
+};
+
+struct modalias_snapshot {
+	int refcount;
+	struct modalias_ctx *ctx;
+	char *kernel, *arch;
+	struct snap_device *devices;
+	size_t n_devices, cap_devices;
+	char **modules; /* the loaded ones, sorted after snapshot_finish() */
+	size_t n_modules, cap_modules;
+};
+
+struct modalias_snapshot *snapshot_alloc(struct modalias_ctx *ctx);
+/* Takes D's strings over (D is left zeroed); -ENOMEM */
+int snapshot_add_device(struct modalias_snapshot *snap, struct snap_device *d);
+/* Takes NAME over; -ENOMEM */
+int snapshot_add_module(struct modalias_snapshot *snap, char *name);
+/* Sorts devices as sysfs is walked (parents first, siblings in byte order)
+ * and modules by name; the devpath of the first device found twice, or
+ * NULL */
+const char *snapshot_finish(struct modalias_snapshot *snap);
+void snap_device_clear(struct snap_device *d);
+
+/* Parses a snapshot document of LEN bytes, followed by a NUL byte (NAME
+ * in messages); -EBADMSG
+ * with "NAME:LINE:COLUMN: reason" logged, -EPROTONOSUPPORT, -ENOMEM */
+int snapshot_parse(struct modalias_ctx *ctx, const char *name, const char *text, size_t len,
+		   struct modalias_snapshot **ret);

@@ -1,0 +1,129 @@
+/*
+ * libmodalias - what sysfs says of a device beyond its modalias: the
+ * driver bound to it (and that driver's module), its driver_override, its
+ * subsystem; and whether a module is loaded.  What a snapshot records of a
+ * live system, and what explain and list show of it.
+ *
+ * Each attribute is read bounded, without blocking (read_text_file()); a
+ * link is read, never followed.  This file reads sysfs; it may not walk it
+ * (sysfs.c) nor print.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libmodalias-private.h"
+#include "read-file.h"
+
+/* ROOT DEVPATH/NAME, or NULL (out of memory) */
+static char *dev_file(struct modalias_ctx *ctx, const char *devpath, const char *name)
+{
+	struct strbuf sb;
+	char *s = NULL;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s%s/%s", modalias_ctx_get_sysfs_root(ctx), devpath, name);
+	return strbuf_steal(&sb, &s) < 0 ? NULL : s;
+}
+
+/* The last component of the link PATH's target, or NULL */
+static char *link_base(const char *path)
+{
+	char buf[PATH_MAX];
+	ssize_t n = path ? readlink(path, buf, sizeof(buf) - 1) : -1;
+	const char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	return strdup(slash ? slash + 1 : buf);
+}
+
+/* An attribute's text without its trailing blanks; NULL when it is absent,
+ * empty, or (driver_override) the kernel's "(null)" */
+static char *attr_value(struct modalias_ctx *ctx, const char *devpath, const char *name)
+{
+	char *path = dev_file(ctx, devpath, name), *v = NULL;
+	size_t len;
+
+	if (!path || read_text_file(path, &v, READ_FILE_ATTR_MAX) < 0)
+		v = NULL;
+	free(path);
+	if (!v)
+		return NULL;
+	len = strlen(v);
+	while (len > 0 && (v[len - 1] == '\n' || v[len - 1] == ' ' || v[len - 1] == '\t'))
+		v[--len] = '\0';
+	if (!*v || strcmp(v, "(null)") == 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static char *dev_link_base(struct modalias_ctx *ctx, const char *devpath, const char *name)
+{
+	char *path = dev_file(ctx, devpath, name), *v = link_base(path);
+
+	free(path);
+	return v;
+}
+
+char *sysfs_subsystem_of(struct modalias_ctx *ctx, const char *devpath)
+{
+	return dev_link_base(ctx, devpath, "subsystem");
+}
+
+MODALIAS_EXPORT int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const char *devpath, char **driver,
+					      char **driver_module, char **driver_override)
+{
+	char *d = NULL, *m = NULL, *o = NULL;
+
+	if (!ctx || !devpath_is_safe(devpath))
+		return -EINVAL;
+	if (driver) {
+		d = dev_link_base(ctx, devpath, "driver");
+		/* a sysfs capture records the link's target in .driver
+		 * (tests/data/README.md) */
+		if (!d)
+			d = attr_value(ctx, devpath, ".driver");
+	}
+	if (driver_module)
+		m = dev_link_base(ctx, devpath, "driver/module");
+	if (driver_override)
+		o = attr_value(ctx, devpath, "driver_override");
+	if (driver)
+		*driver = d;
+	if (driver_module)
+		*driver_module = m;
+	if (driver_override)
+		*driver_override = o;
+	return 0;
+}
+
+MODALIAS_EXPORT int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module)
+{
+	struct strbuf sb;
+	char *path = NULL, *state = NULL;
+	const char *why;
+	int r;
+
+	if (!ctx || !module || module_name_check(module, strlen(module), &why) < 0)
+		return -EINVAL;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s/module/%s/initstate", modalias_ctx_get_sysfs_root(ctx), module);
+	if ((r = strbuf_steal(&sb, &path)) < 0)
+		return r;
+	r = read_text_file(path, &state, READ_FILE_ATTR_MAX);
+	free(path);
+	if (r < 0)
+		return 0;
+	r = strncmp(state, "live", 4) == 0;
+	free(state);
+	return r;
+}

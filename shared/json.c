@@ -1,0 +1,65 @@
+/*
+ * shared/json.c - JSON strings, escaped one way (see json.h).
+ *
+ * This file escapes; it may not allocate or know any document's shape.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdio.h>
+
+#include "json.h"
+
+size_t json_utf8_sequence(const unsigned char *s)
+{
+	unsigned char c = s[0], lo, hi;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		lo = c == 0xe0 ? 0xa0 : 0x80;
+		hi = c == 0xed ? 0x9f : 0xbf;
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		lo = c == 0xf0 ? 0x90 : 0x80;
+		hi = c == 0xf4 ? 0x8f : 0xbf;
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
+size_t json_quote(char *out, const char *str)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	char *o = out;
+
+	*o++ = '"';
+	while (*s) {
+		size_t n = json_utf8_sequence(s);
+
+		if (n > 1) {
+			for (size_t i = 0; i < n; i++)
+				*o++ = (char)s[i];
+		} else if (n == 0 || *s < 0x20 || *s == 0x7f) {
+			/* not UTF-8, or a control character: its byte value */
+			*o++ = '\\';
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[*s >> 4];
+			*o++ = hex[*s & 15];
+			n = 1;
+		} else {
+			if (*s == '"' || *s == '\\')
+				*o++ = '\\';
+			*o++ = (char)*s;
+		}
+		s += n;
+	}
+	*o++ = '"';
+	*o = '\0';
+	return (size_t)(o - out);
+}

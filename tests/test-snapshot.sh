@@ -1,0 +1,156 @@
+#!/bin/sh
+# modalias snapshot and --snapshot: a snapshot of each captured sysfs tree
+# (tests/data/sysfs) answers list, explain, diff, firmware and the agent's
+# dry-run coldplug exactly as the tree itself does; the document is the
+# golden one, rewrites itself byte for byte, and carries hostile bytes and
+# unreadable devices through.  TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+golden="$here/golden"
+data="$here/data"
+cli=${MODALIAS_CLI:?}
+agent=${HOTPLUG_AGENT:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export MODALIAS_CACHE_DIR="$tmp/cache"
+. "$here/cli-lib.sh"
+
+D61="$data/linux-6.1.0-57-amd64" D612="$data/linux-6.12.118+deb12-amd64"
+DM="$data/linux-6.1.0-57-amd64+modinfo"
+Q="$data/sysfs/qemu-q35"
+
+# same NAME -- A... -- B...: commands A and B print the same (standard
+# output and error; lines of standard error matching $ignore, when set,
+# left out) and exit alike
+same() {
+	name=$1
+	shift 2
+	n=$((n + 1))
+	a=""
+	while [ "$1" != -- ]; do a="$a '$1'"; shift; done
+	shift
+	eval "$a" >"$tmp/a.out" 2>"$tmp/a.err"
+	sa=$?
+	"$@" >"$tmp/b.out" 2>"$tmp/b.err"
+	sb=$?
+	if [ -n "${ignore:-}" ]; then
+		grep -v -e "$ignore" "$tmp/a.err" >"$tmp/a.kept"; mv "$tmp/a.kept" "$tmp/a.err"
+		grep -v -e "$ignore" "$tmp/b.err" >"$tmp/b.kept"; mv "$tmp/b.kept" "$tmp/b.err"
+	fi
+	why=""
+	if [ "$sa" != "$sb" ]; then
+		why="exit status $sb with the snapshot, $sa without"
+	elif ! cmp -s "$tmp/a.out" "$tmp/b.out"; then
+		why="standard output differs"
+		diff "$tmp/a.out" "$tmp/b.out" | head -10 >"$tmp/diff"
+	elif ! cmp -s "$tmp/a.err" "$tmp/b.err"; then
+		why="standard error differs"
+		diff "$tmp/a.err" "$tmp/b.err" | head -10 >"$tmp/diff"
+	fi
+	: >>"$tmp/diff"
+	report "$name" "$why" "$tmp/diff" diff
+	rm -f "$tmp/diff"
+}
+
+# the kernel and arch of the machine running the test, as placeholders
+placeholders() {
+	sed -e 's/^  "kernel": .*/  "kernel": "@KERNEL@",/' -e 's/^  "arch": .*/  "arch": "@ARCH@",/' "$1"
+}
+
+for tree in qemu-q35 host-vm kernel-upgrade; do
+	S="$tmp/$tree.json"
+	check "snapshot of $tree: written with -o" 0 - "devices" -- "$cli" snapshot --sysfs "$data/sysfs/$tree" -o "$S"
+	same "list --snapshot of $tree is list --sysfs" -- \
+		"$cli" list --sysfs "$data/sysfs/$tree" -m "$D61" -C /dev/null -- \
+		"$cli" list --snapshot "$S" -m "$D61" -C /dev/null
+	same "list --json --snapshot of $tree is list --json --sysfs" -- \
+		"$cli" list --json --sysfs "$data/sysfs/$tree" -m "$D61" -C /dev/null -- \
+		"$cli" list --json --snapshot "$S" -m "$D61" -C /dev/null
+	same "snapshot --snapshot of $tree writes it again, byte for byte" -- \
+		cat "$S" -- sh -c "'$cli' snapshot --snapshot '$S' -o - 2>/dev/null"
+	same "snapshot --snapshot of $tree says the same on standard error" -- \
+		"$cli" snapshot --sysfs "$data/sysfs/$tree" -o /dev/null -- "$cli" snapshot --snapshot "$S" -o /dev/null
+done
+S="$tmp/qemu-q35.json"
+check "the qemu-q35 snapshot document" 0 snapshot-qemu-q35 "" -- placeholders "$S"
+n=$((n + 1))
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 1 and isinstance(d["kernel"], str) and isinstance(d["arch"], str)
+assert all(set(x) >= {"devpath", "subsystem", "modalias", "driver"} for x in d["devices"])
+x = [x for x in d["devices"] if x["devpath"] == "/devices/pci0000:00/0000:00:03.0"][0]
+assert x["driver"] == "xhci_hcd", x' "$S" 2>"$tmp/err"; then
+	echo "ok $n - the snapshot is JSON of the documented shape, the bound driver recorded"
+else
+	echo "not ok $n - the snapshot's shape"; sed 's/^/# /' "$tmp/err"; fail=1
+fi
+
+# explain: the same, but where the modalias came from
+for dev in /devices/pci0000:00/0000:00:03.0/usb1/1-6/1-6.2/1-6.2:1.0 /devices/pci0000:00/0000:00:03.0 \
+	/devices/pci0000:00/0000:00:01.0 /devices/pci0000:00/0000:00:00.0; do
+	"$cli" explain --sysfs "$Q" -m "$D61" -C /dev/null "$dev" 2>&1 | grep -v '^  from ' >"$tmp/e1"
+	"$cli" explain --snapshot "$S" -m "$D61" -C /dev/null "$dev" 2>&1 | grep -v '^  from ' >"$tmp/e2"
+	same "explain --snapshot $dev: as on the tree (but the origin line)" -- cat "$tmp/e1" -- cat "$tmp/e2"
+done
+check "explain --snapshot: the modalias comes from the snapshot" 0 - "" -- sh -c \
+	"'$cli' explain --snapshot '$S' -m '$D61' -C /dev/null /devices/pci0000:00/0000:00:03.0 | grep -F '  from the snapshot $S'"
+check "explain --snapshot: a device it does not hold" 2 - "no such device in the snapshot" -- \
+	"$cli" explain --snapshot "$S" -m "$D61" -C /dev/null /devices/nosuch
+
+K="$data/sysfs/kernel-upgrade"
+same "diff --all --json --snapshot is diff on the tree (6.1 -> 6.12: 2 lost, exit 1)" -- \
+	"$cli" diff --all --json --sysfs "$K" -C /dev/null "$D61" "$D612" -- \
+	"$cli" diff --all --json --snapshot "$tmp/kernel-upgrade.json" -C /dev/null "$D61" "$D612"
+same "firmware --json --snapshot is firmware on the tree" -- \
+	"$cli" firmware --json --sysfs "$Q" -m "$DM" -C /dev/null -f "$data/firmware/lib/firmware" -- \
+	"$cli" firmware --json --snapshot "$S" -m "$DM" -C /dev/null -f "$data/firmware/lib/firmware"
+for tree in qemu-q35 host-vm; do
+	same "hotplug --dry-run --coldplug --snapshot of $tree: the modules of the tree's walk" -- \
+		"$agent" --dry-run --coldplug --sysfs "$data/sysfs/$tree" -m "$D61" -C /dev/null --log-level=crit \
+		--hotplug-dir "$tmp/none" -- \
+		"$agent" --dry-run --coldplug --snapshot "$tmp/$tree.json" -m "$D61" -C /dev/null --log-level=crit \
+		--hotplug-dir "$tmp/none"
+done
+
+# bytes that are not UTF-8 and a device whose modalias cannot be read
+# travel through the document
+H="$tmp/hostile/sys/devices/platform"
+mkdir -p "$H/bad$(printf '\377')dev" "$H/unreadable" "$H/ok"
+printf 'platform:caf\303\251\376\n' >"$H/bad$(printf '\377')dev/modalias"
+printf 'DRIVER=x\n' >"$H/bad$(printf '\377')dev/uevent"
+: >"$H/unreadable/uevent"
+mkdir "$H/unreadable/modalias"
+printf 'platform:pcspkr\n' >"$H/ok/modalias"
+: >"$H/ok/uevent"
+check "snapshot of a tree with a directory for a modalias: recorded, exit 2" 2 - "1 of them recorded with the error" -- \
+	"$cli" snapshot --sysfs "$tmp/hostile/sys" -o "$tmp/hostile.json"
+# (reading sysfs, the library says which file it could not read)
+ignore='^modalias: cannot read'
+same "list --snapshot of it: the same lines, the same error, the same status" -- \
+	"$cli" list --sysfs "$tmp/hostile/sys" -m "$D61" -C /dev/null -- \
+	"$cli" list --snapshot "$tmp/hostile.json" -m "$D61" -C /dev/null
+ignore=""
+same "snapshot --snapshot of it writes it again, byte for byte" -- \
+	cat "$tmp/hostile.json" -- sh -c "'$cli' snapshot --snapshot '$tmp/hostile.json' 2>/dev/null; true"
+n=$((n + 1))
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+by = {x["devpath"]: x for x in d["devices"]}
+assert by["/devices/platform/bad\u00ffdev"]["modalias"] == "platform:café\u00fe", by
+assert by["/devices/platform/unreadable"]["modalias"] is None and by["/devices/platform/unreadable"]["errno"] == 21, by' \
+	"$tmp/hostile.json" 2>"$tmp/err"; then
+	echo "ok $n - hostile bytes escaped, the unreadable device recorded with its errno"
+else
+	echo "not ok $n - hostile bytes and errors in the document"; sed 's/^/# /' "$tmp/err"; fail=1
+fi
+
+check "--sysfs and --snapshot together" 2 - "exclude each other" -- \
+	"$cli" list --sysfs "$Q" --snapshot "$S"
+check "snapshot: -o into a directory that is not there" 2 - "nonexistent" -- \
+	"$cli" snapshot --sysfs "$Q" -o "$tmp/nonexistent/s.json"
+check "hotplug --snapshot without --dry-run" 2 - "goes with --dry-run --coldplug" -- \
+	"$agent" --coldplug --snapshot "$S"
+echo "1..$n"
+exit $fail
