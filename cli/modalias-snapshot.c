@@ -10,11 +10,53 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "modalias-commands.h"
+
+/* DOC into PATH: a regular file (or none yet) is replaced whole, by a
+ * temporary file renamed over it, so that no reader ever sees half a
+ * snapshot; a device or a FIFO (/dev/null, /dev/stdout, a pipe) is written
+ * in place, never replaced.  A symbolic link is followed, and stays. */
+static bool write_output(const char *path, const char *doc, GError **error)
+{
+	char *real = realpath(path, NULL);
+	const char *target = real ? real : path;
+	size_t len = strlen(doc), done = 0;
+	struct stat st;
+	bool ok = true;
+	int fd;
+
+	if (stat(target, &st) < 0 || S_ISREG(st.st_mode)) {
+		ok = g_file_set_contents_full(target, doc, (gssize)len, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+		free(real);
+		return ok;
+	}
+	fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	while (fd >= 0 && done < len) {
+		ssize_t n = write(fd, doc + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	if (fd < 0 || done < len || close(fd) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "cannot write %s: %s", target,
+			    g_strerror(errno));
+		if (fd >= 0 && done < len)
+			close(fd);
+		ok = false;
+	}
+	free(real);
+	return ok;
+}
 
 static int count_errors(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
@@ -31,7 +73,7 @@ int cmd_snapshot(int argc, char **argv)
 	const GOptionEntry entries[] = {
 		DEVICE_OPTION_ENTRIES(src),
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-		  "Write the snapshot to FILE (replaced at once, never half-written) instead of standard output",
+		  "Write the snapshot to FILE (a file is replaced at once, never half-written) instead of standard output",
 		  "FILE" },
 		{ NULL }
 	};
@@ -75,7 +117,7 @@ int cmd_snapshot(int argc, char **argv)
 	modalias_snapshot_foreach(snap, count_errors, &errors);
 	n = modalias_snapshot_get_n_devices(snap);
 	if (output && strcmp(output, "-") != 0) {
-		if (!g_file_set_contents_full(output, doc, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error)) {
+		if (!write_output(output, doc, &error)) {
 			fprintf(stderr, "modalias snapshot: %s\n", error->message);
 			r = -EIO;
 			goto out;

@@ -48,7 +48,10 @@ static void fail_at(struct parser *ps, const char *at, int error, const char *wh
 			col++;
 		}
 	}
-	err(ps->ctx, "%s:%u:%u: %s\n", ps->name, line, col, what);
+	if (at >= ps->end && error == -EBADMSG)
+		err(ps->ctx, "%s:%u:%u: the file ends too early (cut short?): %s\n", ps->name, line, col, what);
+	else
+		err(ps->ctx, "%s:%u:%u: %s\n", ps->name, line, col, what);
 }
 
 static void fail(struct parser *ps, const char *what)

@@ -69,7 +69,8 @@ for tree in qemu-q35 host-vm kernel-upgrade; do
 	same "snapshot --snapshot of $tree writes it again, byte for byte" -- \
 		cat "$S" -- sh -c "'$cli' snapshot --snapshot '$S' -o - 2>/dev/null"
 	same "snapshot --snapshot of $tree says the same on standard error" -- \
-		"$cli" snapshot --sysfs "$data/sysfs/$tree" -o /dev/null -- "$cli" snapshot --snapshot "$S" -o /dev/null
+		"$cli" snapshot --sysfs "$data/sysfs/$tree" -o "$tmp/again.json" -- \
+		"$cli" snapshot --snapshot "$S" -o "$tmp/again.json"
 done
 S="$tmp/qemu-q35.json"
 check "the qemu-q35 snapshot document" 0 snapshot-qemu-q35 "" -- placeholders "$S"
@@ -146,6 +147,27 @@ else
 	echo "not ok $n - hostile bytes and errors in the document"; sed 's/^/# /' "$tmp/err"; fail=1
 fi
 
+# -o: a FIFO or a device is written in place, never replaced by a file
+# (as root, replacing /dev/null would break the machine); a symlink stays
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/from-fifo" &
+"$cli" snapshot --sysfs "$Q" -o "$tmp/fifo" 2>/dev/null
+wait
+n=$((n + 1))
+if [ -p "$tmp/fifo" ] && cmp -s "$tmp/from-fifo" "$S"; then
+	echo "ok $n - snapshot -o FIFO: written through the FIFO, which stays one"
+else
+	echo "not ok $n - snapshot -o FIFO"; fail=1
+fi
+: >"$tmp/target.json"
+ln -s "$tmp/target.json" "$tmp/link.json"
+"$cli" snapshot --sysfs "$Q" -o "$tmp/link.json" 2>/dev/null
+n=$((n + 1))
+if [ -L "$tmp/link.json" ] && cmp -s "$tmp/target.json" "$S"; then
+	echo "ok $n - snapshot -o SYMLINK: the file it points to replaced, the link kept"
+else
+	echo "not ok $n - snapshot -o SYMLINK"; fail=1
+fi
 check "--sysfs and --snapshot together" 2 - "exclude each other" -- \
 	"$cli" list --sysfs "$Q" --snapshot "$S"
 check "snapshot: -o into a directory that is not there" 2 - "nonexistent" -- \

@@ -21,7 +21,7 @@ libfuzzer) cc=${FUZZ_CC:-clang} ;;
 afl) cc=${FUZZ_CC:-afl-clang-fast} ;;
 *) echo "FUZZ_ENGINE=$engine: libfuzzer or afl" >&2; exit 2 ;;
 esac
-targets=${*:-parse env table map glob config netlink cache}
+targets=${*:-parse env table map glob config netlink cache snapshot}
 data=$top/tests/data
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -include $build/config.h
 	-I$top/libmodalias -I$top/shared -I$top/cli $(pkg-config --cflags glib-2.0)"
@@ -58,6 +58,15 @@ seed() { # TARGET DIR
 	netlink)
 		printf 'add@/devices/pci0000:00/0000:00:02.0\0ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:02.0\0SUBSYSTEM=pci\0SEQNUM=12\0MODALIAS=pci:v00008086d000010D3sv00008086sd00000000bc02sc00i00\0' > "$d/seed-1"
 		printf 'libudev\0\376\355\312\376\0\0\0' > "$d/seed-2" ;;
+	snapshot)
+		# snapshots of the captured trees, and their devices one by one
+		if [ -x "$build/cli/modalias" ]; then
+			for tree in "$data"/sysfs/*/; do
+				"$build/cli/modalias" snapshot --sysfs "$tree" -o "$d/seed-$(basename "$tree")" 2>/dev/null
+			done
+			grep -h '"devpath"' "$d"/seed-* | head -200 | while IFS= read -r l; do
+				i=$((i + 1)); printf '{"version": 1, "devices": [%s]}' "${l%,}" > "$d/one-$i"; done
+		fi ;;
 	cache)
 		# index caches of small module directories (slices of the fixture),
 		# written by the built modalias; the whole fixture's is 3 MiB
