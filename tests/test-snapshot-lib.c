@@ -1,0 +1,271 @@
+/*
+ * Snapshots through the public API: taken from the captured sysfs trees
+ * they walk as the trees do and read back byte for byte; drivers, overrides
+ * and loaded modules as sysfs says them; the walk order of an edited
+ * document; every rejection of a bad document with its line and column;
+ * bytes that are not UTF-8 kept.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test-common.h"
+
+/* "DEVPATH MODALIAS|-ERRNO" lines of a walk */
+static int record(void *data, const char *devpath, struct modalias_dev *dev, int err)
+{
+	GString *out = data;
+	char *s = NULL;
+
+	if (dev)
+		g_assert_cmpint(modalias_dev_format(dev, &s), ==, 0);
+	g_string_append_printf(out, "%s %s%d\n", devpath, s ? s : "", err);
+	free(s);
+	return 0;
+}
+
+static char *write_temp(const char *text, size_t len)
+{
+	g_autoptr(GError) error = NULL;
+	char *path = NULL;
+	int fd = g_file_open_tmp("snapshot-XXXXXX.json", &path, &error);
+
+	g_assert_no_error(error);
+	g_assert_cmpint(write(fd, text, len), ==, (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+static void test_sysfs_roundtrip(gconstpointer data)
+{
+	g_autofree char *root = g_test_build_filename(G_TEST_DIST, "data", "sysfs", (const char *)data, NULL);
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_snapshot *snap, *back;
+	GString *walked = g_string_new(NULL), *replayed = g_string_new(NULL);
+	g_autofree char *path = NULL;
+	char *doc, *doc2;
+
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, root), ==, 0);
+	g_assert_cmpint(modalias_sysfs_foreach(ctx, record, walked), ==, 0);
+	g_assert_cmpint(modalias_snapshot_new_from_sysfs(ctx, &snap), ==, 0);
+	g_assert_cmpint(modalias_snapshot_foreach(snap, record, replayed), ==, 0);
+	g_assert_cmpstr(replayed->str, ==, walked->str);
+	g_assert_cmpuint(modalias_snapshot_get_n_devices(snap), >, 4);
+	g_assert_nonnull(modalias_snapshot_get_kernel(snap));
+
+	g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
+	path = write_temp(doc, strlen(doc));
+	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &back), ==, 0);
+	g_assert_cmpint(modalias_snapshot_format(back, &doc2), ==, 0);
+	g_assert_cmpstr(doc2, ==, doc);
+	g_string_truncate(replayed, 0);
+	g_assert_cmpint(modalias_snapshot_foreach(back, record, replayed), ==, 0);
+	g_assert_cmpstr(replayed->str, ==, walked->str);
+	g_assert_cmpstr(test_log_text(), ==, "");
+
+	unlink(path);
+	free(doc);
+	free(doc2);
+	modalias_snapshot_unref(back);
+	modalias_snapshot_unref(snap);
+	g_string_free(walked, TRUE);
+	g_string_free(replayed, TRUE);
+	modalias_ctx_unref(ctx);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	g_autofree char *path = g_build_filename(root, rel, NULL);
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autoptr(GError) error = NULL;
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_file_set_contents(path, text, -1, &error);
+	g_assert_no_error(error);
+}
+
+static void link_to(const char *root, const char *rel, const char *target)
+{
+	g_autofree char *path = g_build_filename(root, rel, NULL);
+
+	g_assert_cmpint(symlink(target, path), ==, 0);
+}
+
+static void test_driver(void)
+{
+	g_autofree char *root = g_dir_make_tmp("sysfs-XXXXXX", NULL);
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_snapshot *snap;
+	const char *sd, *sm, *so;
+	char *d, *m, *o;
+
+	put(root, "devices/platform/serial8250/modalias", "platform:serial8250\n");
+	put(root, "devices/platform/serial8250/uevent", "");
+	put(root, "devices/platform/serial8250/driver_override", "vfio-platform\n");
+	put(root, "bus/platform/drivers/serial8250/uevent", "");
+	put(root, "module/8250/initstate", "live\n");
+	put(root, "module/going/initstate", "going\n");
+	put(root, "module/builtin/parameters/x", "1\n");
+	link_to(root, "devices/platform/serial8250/driver", "../../../bus/platform/drivers/serial8250");
+	link_to(root, "bus/platform/drivers/serial8250/module", "../../../../module/8250");
+	put(root, "devices/platform/pcspkr/modalias", "platform:pcspkr\n");
+	put(root, "devices/platform/pcspkr/uevent", "");
+	put(root, "devices/platform/pcspkr/driver_override", "(null)\n");
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, root), ==, 0);
+
+	g_assert_cmpint(modalias_sysfs_get_driver(ctx, "/devices/platform/serial8250", &d, &m, &o), ==, 0);
+	g_assert_cmpstr(d, ==, "serial8250");
+	g_assert_cmpstr(m, ==, "8250");
+	g_assert_cmpstr(o, ==, "vfio-platform");
+	free(d), free(m), free(o);
+	g_assert_cmpint(modalias_sysfs_get_driver(ctx, "/devices/platform/pcspkr", &d, &m, &o), ==, 0);
+	g_assert_null(d);
+	g_assert_null(m);
+	g_assert_null(o); /* "(null)": none set */
+	g_assert_cmpint(modalias_sysfs_get_driver(ctx, "/devices/../../etc", &d, NULL, NULL), ==, -EINVAL);
+	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "8250"), ==, 1);
+	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "going"), ==, 0);
+	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "builtin"), ==, 0);
+	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "nosuch"), ==, 0);
+	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "../module/8250"), ==, -EINVAL);
+
+	/* the snapshot says the same */
+	g_assert_cmpint(modalias_snapshot_new_from_sysfs(ctx, &snap), ==, 0);
+	g_assert_cmpint(modalias_snapshot_get_driver(snap, "/devices/platform/serial8250", &sd, &sm, &so), ==, 0);
+	g_assert_cmpstr(sd, ==, "serial8250");
+	g_assert_cmpstr(sm, ==, "8250");
+	g_assert_cmpstr(so, ==, "vfio-platform");
+	g_assert_cmpint(modalias_snapshot_get_driver(snap, "/devices/platform/pcspkr", &sd, &sm, &so), ==, 0);
+	g_assert_null(sd);
+	g_assert_null(so);
+	g_assert_cmpint(modalias_snapshot_get_driver(snap, "/devices/platform/nosuch", &sd, NULL, NULL), ==, -ENOENT);
+	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "8250"), ==, 1);
+	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "going"), ==, 0);
+	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "builtin"), ==, 0);
+	{
+		struct modalias_dev *dev;
+		char *s;
+
+		g_assert_cmpint(modalias_snapshot_get_dev(snap, "/devices/platform/pcspkr", &dev), ==, 0);
+		g_assert_cmpint(modalias_dev_format(dev, &s), ==, 0);
+		g_assert_cmpstr(s, ==, "platform:pcspkr");
+		free(s);
+		modalias_dev_unref(dev);
+		g_assert_cmpint(modalias_snapshot_get_dev(snap, "/devices/platform", &dev), ==, -ENOENT);
+	}
+	modalias_snapshot_unref(snap);
+	test_rm_rf(root);
+	modalias_ctx_unref(ctx);
+}
+
+/* An edited document's devices are walked as sysfs is: parents first,
+ * siblings in byte order ("a" and its children before "a-x") */
+static void test_order(void)
+{
+	static const char doc[] =
+		"{\"version\": 1, \"devices\": [\n"
+		" {\"devpath\": \"/devices/a-x\", \"modalias\": \"platform:ax\"},\n"
+		" {\"devpath\": \"/devices/a/b\", \"modalias\": \"platform:ab\"},\n"
+		" {\"devpath\": \"/devices/a\", \"modalias\": \"platform:a\", \"future\": {\"x\": [1, 2.5e-3, true]}},\n"
+		" {\"devpath\": \"/devices/0\", \"modalias\": null, \"errno\": 13, \"error\": \"Permission denied\"}\n"
+		"], \"modules\": [\"z\", \"a\"], \"later\": null}\n";
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *path = write_temp(doc, sizeof(doc) - 1);
+	struct modalias_snapshot *snap;
+	GString *walked = g_string_new(NULL);
+
+	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &snap), ==, 0);
+	g_assert_cmpint(modalias_snapshot_foreach(snap, record, walked), ==, 0);
+	g_assert_cmpstr(walked->str, ==,
+			"/devices/0 -13\n/devices/a platform:a0\n/devices/a/b platform:ab0\n/devices/a-x platform:ax0\n");
+	g_assert_null(modalias_snapshot_get_kernel(snap));
+	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "a"), ==, 1);
+	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "z"), ==, 1);
+	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "m"), ==, 0);
+	unlink(path);
+	modalias_snapshot_unref(snap);
+	g_string_free(walked, TRUE);
+	modalias_ctx_unref(ctx);
+}
+
+/* Bytes that are not UTF-8 come back as they were; real characters and
+ * surrogate pairs decode to UTF-8 */
+static void test_bytes(void)
+{
+	static const char doc[] = "{\"version\": 1, \"devices\": ["
+				  "{\"devpath\": \"/devices/x\\u00ffy\", \"modalias\": \"platform:caf\\u00e9\"},"
+				  "{\"devpath\": \"/devices/z\", \"modalias\": \"platform:\\ud83d\\ude00\\u20ac\\n\"}]}";
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *path = write_temp(doc, sizeof(doc) - 1);
+	struct modalias_snapshot *snap;
+	GString *walked = g_string_new(NULL);
+
+	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &snap), ==, 0);
+	g_assert_cmpint(modalias_snapshot_foreach(snap, record, walked), ==, 0);
+	g_assert_cmpstr(walked->str, ==, "/devices/x\377y platform:caf\3510\n/devices/z platform:\360\237\230\200\342\202\2540\n"); /* the trailing newline dropped, as from a sysfs file */
+	unlink(path);
+	modalias_snapshot_unref(snap);
+	g_string_free(walked, TRUE);
+	modalias_ctx_unref(ctx);
+}
+
+static const struct bad {
+	const char *doc;
+	int error;
+	const char *where; /* the message's "FILE:LINE:COLUMN: …" after the file name */
+} bad[] = {
+	{ "", -EBADMSG, ":1:1: the file ends too early (cut short?): an object expected" },
+	{ "[]", -EBADMSG, ":1:1: an object expected" },
+	{ "{\"version\": 1}", -EBADMSG, ":1:1: no \"devices\"" },
+	{ "{\"version\": 3, \"devices\": []}", -EPROTONOSUPPORT, ":1:13: a snapshot version" },
+	{ "{\"version\": 1.5, \"devices\": []}", -EBADMSG, ":1:13: a number out of range" },
+	{ "{\"version\": \"1\", \"devices\": []}", -EBADMSG, ":1:13: a number expected" },
+	{ "{\"version\": 1, \"devices\": [], }", -EBADMSG, ":1:31: a string expected" },
+	{ "{\"version\": 1,\n\"devices\": [{\"devpath\": 7}]}", -EBADMSG, ":2:25: a string expected" },
+	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"devpath\": \"/devices/b\"}]}", -EBADMSG,
+	  ":1:54: a member given twice" },
+	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:\\x\"}]}", -EBADMSG,
+	  ":1:76: an unknown escape" },
+	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:\\u12\"}]}", -EBADMSG,
+	  ":1:76: \\u needs four hex digits" },
+	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"a\tb\"}]}", -EBADMSG,
+	  ":1:68: a control character" },
+	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:\\udc00\"}]}", -EBADMSG,
+	  ":1:76: a low surrogate alone" },
+	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"errno\": 5, \"modalias\": \"platform:a\"}]}",
+	  -EBADMSG, ":1:28: a device with both a modalias and an errno" },
+	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:a\"}], \"modules\": [\"\"]}",
+	  -EBADMSG, ":1:94: not a module name" },
+	{ "{\"version\": 1, \"devices\": [], \"x\": tru}", -EBADMSG, ":1:36: a value expected" },
+};
+
+static void test_bad(void)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		struct modalias_ctx *ctx = test_ctx_new();
+		g_autofree char *path = write_temp(bad[i].doc, strlen(bad[i].doc));
+		g_autofree char *want = g_strconcat(path, bad[i].where, NULL);
+		struct modalias_snapshot *snap = NULL;
+
+		g_test_message("%s", bad[i].doc);
+		g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &snap), ==, bad[i].error);
+		g_assert_null(snap);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		unlink(path);
+		modalias_ctx_unref(ctx);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_data_func("/snapshot/sysfs/qemu-q35", "qemu-q35", test_sysfs_roundtrip);
+	g_test_add_data_func("/snapshot/sysfs/host-vm", "host-vm", test_sysfs_roundtrip);
+	g_test_add_data_func("/snapshot/sysfs/kernel-upgrade", "kernel-upgrade", test_sysfs_roundtrip);
+	g_test_add_func("/snapshot/driver", test_driver);
+	g_test_add_func("/snapshot/order", test_order);
+	g_test_add_func("/snapshot/bytes", test_bytes);
+	g_test_add_func("/snapshot/bad", test_bad);
+	return g_test_run();
+}
