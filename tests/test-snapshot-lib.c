@@ -159,55 +159,56 @@ static void test_driver(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* The snapshot that DOC reads as, and its walk (record()'s lines) */
+static struct modalias_snapshot *read_doc(const char *doc, char **walk)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *path = write_temp(doc, strlen(doc));
+	struct modalias_snapshot *snap;
+	GString *walked = g_string_new(NULL);
+
+	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &snap), ==, 0);
+	g_assert_cmpint(modalias_snapshot_foreach(snap, record, walked), ==, 0);
+	unlink(path);
+	modalias_ctx_unref(ctx); /* the snapshot holds its own reference */
+	*walk = g_string_free(walked, FALSE);
+	return snap;
+}
+
 /* An edited document's devices are walked as sysfs is: parents first,
  * siblings in byte order ("a" and its children before "a-x") */
 static void test_order(void)
 {
-	static const char doc[] =
+	g_autofree char *walk = NULL;
+	struct modalias_snapshot *snap = read_doc(
 		"{\"version\": 1, \"devices\": [\n"
 		" {\"devpath\": \"/devices/a-x\", \"modalias\": \"platform:ax\"},\n"
 		" {\"devpath\": \"/devices/a/b\", \"modalias\": \"platform:ab\"},\n"
 		" {\"devpath\": \"/devices/a\", \"modalias\": \"platform:a\", \"future\": {\"x\": [1, 2.5e-3, true]}},\n"
 		" {\"devpath\": \"/devices/0\", \"modalias\": null, \"errno\": 13, \"error\": \"Permission denied\"}\n"
-		"], \"modules\": [\"z\", \"a\"], \"later\": null}\n";
-	struct modalias_ctx *ctx = test_ctx_new();
-	g_autofree char *path = write_temp(doc, sizeof(doc) - 1);
-	struct modalias_snapshot *snap;
-	GString *walked = g_string_new(NULL);
+		"], \"modules\": [\"z\", \"a\"], \"later\": null}\n", &walk);
 
-	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &snap), ==, 0);
-	g_assert_cmpint(modalias_snapshot_foreach(snap, record, walked), ==, 0);
-	g_assert_cmpstr(walked->str, ==,
-			"/devices/0 -13\n/devices/a platform:a0\n/devices/a/b platform:ab0\n/devices/a-x platform:ax0\n");
+	g_assert_cmpstr(walk, ==, "/devices/0 -13\n/devices/a platform:a0\n/devices/a/b platform:ab0\n/devices/a-x platform:ax0\n");
 	g_assert_null(modalias_snapshot_get_kernel(snap));
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "a"), ==, 1);
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "z"), ==, 1);
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "m"), ==, 0);
-	unlink(path);
 	modalias_snapshot_unref(snap);
-	g_string_free(walked, TRUE);
-	modalias_ctx_unref(ctx);
 }
 
 /* Bytes that are not UTF-8 come back as they were; real characters and
- * surrogate pairs decode to UTF-8 */
+ * surrogate pairs decode to UTF-8; a trailing newline is dropped, as from
+ * a sysfs file */
 static void test_bytes(void)
 {
-	static const char doc[] = "{\"version\": 1, \"devices\": ["
-				  "{\"devpath\": \"/devices/x\\u00ffy\", \"modalias\": \"platform:caf\\u00e9\"},"
-				  "{\"devpath\": \"/devices/z\", \"modalias\": \"platform:\\ud83d\\ude00\\u20ac\\n\"}]}";
-	struct modalias_ctx *ctx = test_ctx_new();
-	g_autofree char *path = write_temp(doc, sizeof(doc) - 1);
-	struct modalias_snapshot *snap;
-	GString *walked = g_string_new(NULL);
+	g_autofree char *walk = NULL;
+	struct modalias_snapshot *snap = read_doc(
+		"{\"version\": 1, \"devices\": ["
+		"{\"devpath\": \"/devices/x\\u00ffy\", \"modalias\": \"platform:caf\\u00e9\"},"
+		"{\"devpath\": \"/devices/z\", \"modalias\": \"platform:\\ud83d\\ude00\\u20ac\\n\"}]}", &walk);
 
-	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &snap), ==, 0);
-	g_assert_cmpint(modalias_snapshot_foreach(snap, record, walked), ==, 0);
-	g_assert_cmpstr(walked->str, ==, "/devices/x\377y platform:caf\3510\n/devices/z platform:\360\237\230\200\342\202\2540\n"); /* the trailing newline dropped, as from a sysfs file */
-	unlink(path);
+	g_assert_cmpstr(walk, ==, "/devices/x\377y platform:caf\3510\n/devices/z platform:\360\237\230\200\342\202\2540\n");
 	modalias_snapshot_unref(snap);
-	g_string_free(walked, TRUE);
-	modalias_ctx_unref(ctx);
 }
 
 static const struct bad {
