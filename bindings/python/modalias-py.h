@@ -229,6 +229,16 @@ extern PyStructSequence_Desc load_record_desc;
 extern PyTypeObject *SysfsEntryType;
 extern PyStructSequence_Desc sysfs_entry_desc;
 
+/* What a walk collects: its SysfsEntry records, in order. */
+struct sysfs_walk {
+	PyObject *list; /* a list the caller made */
+	int failed;     /* 1: an exception is set (the walk was stopped) */
+};
+/* A modalias_sysfs_fn (data: a struct sysfs_walk) that appends the
+ * SysfsEntry of one device; for modalias_sysfs_foreach() and
+ * modalias_snapshot_foreach(), with the GIL held. */
+int sysfs_entry_append(void *data, const char *devpath, struct modalias_dev *dev, int err);
+
 PyObject *mod_walk_sysfs(PyObject *self, PyObject *args, PyObject *kwargs);
 
 #endif
