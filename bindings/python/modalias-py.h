@@ -63,6 +63,9 @@ enum err_kind {
 	KIND_IO,    /* files and directories: ENOENT is "not found" */
 	KIND_INPUT, /* values, fields, buses, module names: ENOENT is "no such
 		     * field/bus", ENAMETOOLONG a name too long */
+	KIND_DOC,   /* a file read whole as one document (a snapshot): as
+		     * KIND_IO, and EBADMSG (not such a document) or
+		     * EPROTONOSUPPORT (a version not known) is bad input */
 };
 
 /* Forgets the messages this thread's C calls logged so far. */
