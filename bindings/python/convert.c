@@ -239,3 +239,10 @@ int list_append_str(PyObject *l, const char *s)
 	Py_DECREF(o);
 	return r;
 }
+
+PyObject *str_or_none(const char *s)
+{
+	if (!s)
+		Py_RETURN_NONE;
+	return PyUnicode_DecodeFSDefault(s);
+}

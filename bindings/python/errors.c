@@ -81,7 +81,8 @@ PyObject *raise_errno(int err, enum err_kind kind, const char *filename)
 
 	if (e == ENOMEM)
 		return PyErr_NoMemory();
-	if (e == EINVAL || e == ERANGE || e == EDOM || (kind == KIND_INPUT && (e == ENOENT || e == ENAMETOOLONG)))
+	if (e == EINVAL || e == ERANGE || e == EDOM || (kind == KIND_INPUT && (e == ENOENT || e == ENAMETOOLONG)) ||
+	    (kind == KIND_DOC && (e == EBADMSG || e == EPROTONOSUPPORT)))
 		type = InputError;
 	else if (e == ENOENT)
 		type = NotFoundError;

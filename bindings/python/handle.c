@@ -1,7 +1,7 @@
 /*
- * handle.c: what a Table, a Map and a Loader share: the one C reference
- * each holds (HandleObject, the head of their objects), and close(),
- * "with" and the closed attribute over it.
+ * handle.c: what a Table, a Map, a Loader and a Snapshot share: the one
+ * C reference each holds (HandleObject, the head of their objects), and
+ * close(), "with" and the closed attribute over it.
  *
  * It may not know which C object a handle holds beyond its kind (name,
  * unref function), nor take locks: a call in flight holds a C reference

@@ -14,19 +14,21 @@
  * Files: module.c (the module: init, module-level functions, constants),
  * errors.c (the C library's messages, the exceptions), convert.c (argument
  * converters and copies), handle.c (close/with/closed of Table, Map,
- * Loader), device.c (Device, Fields), table.c (Table), resolve.c
+ * Loader, Snapshot), device.c (Device, Fields), table.c (Table), resolve.c
  * (Table.resolve*, Module records), map.c (Map, MapEntry), loader.c
- * (Loader, LoadRecord), walk.c (walk_sysfs, SysfsEntry).
+ * (Loader, LoadRecord), walk.c (walk_sysfs, SysfsEntry), snapshot.c
+ * (Snapshot, sysfs_driver, sysfs_module_loaded).
  *
  * Threading, for every file: the C objects are not shared with Python's
- * reference counts; a Table, a Map and a Loader hold one C reference that
- * close() (or the end of a "with" block, or deallocation) drops.  Table
- * lookups run with the GIL released, under the table's read lock, each
- * with its own struct modalias_result; changes to a table take the write
- * lock and rebuild the index before they return (modalias_table_prepare()),
- * so that lookups never modify it.  Every lock is waited for with the GIL
- * released.  Messages of the C library are captured per thread and become
- * the text of the exceptions.
+ * reference counts; a Table, a Map, a Loader and a Snapshot hold one C
+ * reference that close() (or the end of a "with" block, or deallocation)
+ * drops.  Table lookups run with the GIL released, under the table's read
+ * lock, each with its own struct modalias_result; changes to a table take
+ * the write lock and rebuild the index before they return
+ * (modalias_table_prepare()), so that lookups never modify it.  A snapshot
+ * never changes once made and has no lock.  Every lock is waited for with
+ * the GIL released.  Messages of the C library are captured per thread and
+ * become the text of the exceptions.
  *
  * While the GIL is released (Py_BEGIN_ALLOW_THREADS), another thread may
  * change or free any Python object this call did not take a reference to:
@@ -63,6 +65,9 @@ enum err_kind {
 	KIND_IO,    /* files and directories: ENOENT is "not found" */
 	KIND_INPUT, /* values, fields, buses, module names: ENOENT is "no such
 		     * field/bus", ENAMETOOLONG a name too long */
+	KIND_DOC,   /* a file read whole as one document (a snapshot): as
+		     * KIND_IO, and EBADMSG (not such a document) or
+		     * EPROTONOSUPPORT (a version not known) is bad input */
 };
 
 /* Forgets the messages this thread's C calls logged so far. */
@@ -112,6 +117,11 @@ int uint_field(PyObject *o, unsigned long long *u, char text[32]);
 int map_type_arg(PyObject *o, int *type);
 /* Appends str(s) to a list; -1 with an exception. */
 int list_append_str(PyObject *l, const char *s);
+/* A string of the library that names something of sysfs (a driver, a
+ * module, a kernel release) as the file system gives it: decoded as walk.c
+ * decodes devpaths (PyUnicode_DecodeFSDefault(): bytes that are not UTF-8
+ * become surrogates), or None for NULL.  NULL with an exception. */
+PyObject *str_or_none(const char *s);
 
 /* A NULL-terminated array of paths from None (NULL: the system's), one
  * path, or an iterable of paths (possibly empty: none). */
@@ -134,14 +144,14 @@ struct alias_batch {
 int alias_batch_init(struct alias_batch *b, PyObject *iterable);
 void alias_batch_clear(struct alias_batch *b);
 
-/* ---- handle.c: the C object a Table, a Map or a Loader holds --------------- */
+/* ---- handle.c: the C object a Table, a Map, a Loader or a Snapshot holds ---- */
 
 struct handle_kind {
 	const char *name;              /* "Table": "operation on a closed Table" */
 	void (*unref)(void *ptr);      /* drops the one C reference */
 };
 
-/* The head of TableObject, MapObject and LoaderObject. */
+/* The head of TableObject, MapObject, LoaderObject and SnapshotObject. */
 typedef struct {
 	PyObject_HEAD
 	void *ptr; /* the C object (one reference); NULL once closed */
@@ -154,7 +164,7 @@ int handle_check(HandleObject *self);
  * their own. */
 void handle_release(HandleObject *self);
 /* close(), __enter__, __exit__ and the closed attribute, for the method
- * and getset tables of the three types. */
+ * and getset tables of the four types. */
 PyObject *handle_close(PyObject *self, PyObject *unused);
 PyObject *handle_enter(PyObject *self, PyObject *unused);
 PyObject *handle_exit(PyObject *self, PyObject *args);
@@ -229,6 +239,24 @@ extern PyStructSequence_Desc load_record_desc;
 extern PyTypeObject *SysfsEntryType;
 extern PyStructSequence_Desc sysfs_entry_desc;
 
+/* What a walk collects: its SysfsEntry records, in order. */
+struct sysfs_walk {
+	PyObject *list; /* a list the caller made */
+	int failed;     /* 1: an exception is set (the walk was stopped) */
+};
+/* A modalias_sysfs_fn (data: a struct sysfs_walk) that appends the
+ * SysfsEntry of one device; for modalias_sysfs_foreach() and
+ * modalias_snapshot_foreach(), with the GIL held. */
+int sysfs_entry_append(void *data, const char *devpath, struct modalias_dev *dev, int err);
+
 PyObject *mod_walk_sysfs(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/* ---- snapshot.c: Snapshot, and the same questions asked of a live sysfs ----- */
+
+extern PyTypeObject SnapshotType;
+
+/* sysfs_driver(devpath, sysfs_root=None), sysfs_module_loaded(name, sysfs_root=None) */
+PyObject *mod_sysfs_driver(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *mod_sysfs_module_loaded(PyObject *self, PyObject *args, PyObject *kwargs);
 
 #endif

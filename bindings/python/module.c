@@ -2,7 +2,8 @@
  * module.c: the modalias module: its init (types, exceptions, constants,
  * in one namespace) and the module-level functions (build, parse,
  * from_env, from_sysfs, buses, bus_fields, field_help, map_types;
- * walk_sysfs is walk.c's).
+ * walk_sysfs is walk.c's, sysfs_driver and sysfs_module_loaded
+ * snapshot.c's).
  *
  * It may not hold the code of a type (each is in a file of its own, which
  * defines its type object or record description; the tables below name
@@ -137,6 +138,15 @@ static PyMethodDef module_methods[] = {
 	{ "walk_sysfs", (PyCFunction)(void (*)(void))mod_walk_sysfs, METH_VARARGS | METH_KEYWORDS,
 	  "walk_sysfs(sysfs_root=None) -> list[SysfsEntry]\n\nEvery device under SYSFS_ROOT/devices that "
 	  "has a modalias (and those whose\nmodalias could not be read, with their errno), parents first." },
+	{ "sysfs_driver", (PyCFunction)(void (*)(void))mod_sysfs_driver, METH_VARARGS | METH_KEYWORDS,
+	  "sysfs_driver(devpath, sysfs_root=None) -> tuple[str | None, str | None, str | None]\n\n"
+	  "(driver, driver_module, driver_override) of a device in sysfs: the driver bound\nto it (its "
+	  "'driver' link; a captured tree's '.driver' file), that driver's module\n(None: builtin), its "
+	  "driver_override; None where unset, and for a device\nthat does not exist.  InputError for a "
+	  "devpath that leaves the sysfs root." },
+	{ "sysfs_module_loaded", (PyCFunction)(void (*)(void))mod_sysfs_module_loaded, METH_VARARGS | METH_KEYWORDS,
+	  "sysfs_module_loaded(name, sysfs_root=None) -> bool\n\nWhether SYSFS_ROOT/module/NAME/initstate "
+	  "says 'live' (a builtin module has none).\nInputError for a name that is no module's." },
 	{ "buses", mod_buses, METH_NOARGS, "buses() -> list[str]\n\nThe buses the library knows." },
 	{ "bus_fields", mod_bus_fields, METH_VARARGS,
 	  "bus_fields(bus) -> list[str]\n\nThe field names of a bus, in modalias order." },
@@ -154,7 +164,8 @@ static struct PyModuleDef moduledef = {
 		 "Build a device's modalias from IDs (build(), Device), an event environment\n"
 		 "(from_env()) or sysfs (from_sysfs(), walk_sysfs()); take one apart (parse());\n"
 		 "resolve it to modules as kmod does (Table); read legacy modules.*map files\n"
-		 "(Map); load modules through libkmod (Loader, dry run by default).\n\n"
+		 "(Map); load modules through libkmod (Loader, dry run by default); keep what\n"
+		 "a machine's sysfs says of its devices and answer from it offline (Snapshot).\n\n"
 		 "Failures raise Error (an OSError with errno and the library's message) or one\n"
 		 "of its subclasses: InputError (also a ValueError), NotFoundError (also a\n"
 		 "FileNotFoundError), AccessError (also a PermissionError), UnsupportedError.",
@@ -182,6 +193,7 @@ static const struct {
 	{ "Table", &TableType },
 	{ "Map", &MapType },
 	{ "Loader", &LoaderType },
+	{ "Snapshot", &SnapshotType },
 	{ NULL, &FieldsType },
 };
 

@@ -1,6 +1,8 @@
 /*
  * walk.c: walk_sysfs(), every device of a sysfs tree with a modalias, and
- * the SysfsEntry records it returns.
+ * the SysfsEntry records it returns; their builder, sysfs_entry_append(),
+ * is also Snapshot.walk()'s (snapshot.c), so that a walk of sysfs and of a
+ * snapshot of it give the same records.
  *
  * It may not read sysfs itself (the library walks, modalias_sysfs_foreach())
  * nor release the GIL: the walk's callback builds Python objects.
@@ -23,14 +25,9 @@ PyStructSequence_Desc sysfs_entry_desc = {
 	sysfs_entry_fields, 3,
 };
 
-struct walk {
-	PyObject *list;
-	int failed;
-};
-
-static int walk_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
+int sysfs_entry_append(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
-	struct walk *w = data;
+	struct sysfs_walk *w = data;
 	PyObject *e = PyStructSequence_New(SysfsEntryType), *d;
 
 	if (!e)
@@ -61,7 +58,7 @@ PyObject *mod_walk_sysfs(PyObject *self, PyObject *args, PyObject *kwargs)
 	static const char *kwlist[] = { "sysfs_root", NULL };
 	PyObject *root = NULL;
 	struct modalias_ctx *ctx;
-	struct walk w = { NULL, 0 };
+	struct sysfs_walk w = { NULL, 0 };
 	int r;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O&:walk_sysfs", (char **)kwlist, opt_path_conv, &root))
@@ -75,7 +72,7 @@ PyObject *mod_walk_sysfs(PyObject *self, PyObject *args, PyObject *kwargs)
 		goto fail;
 	}
 	log_reset();
-	r = modalias_sysfs_foreach(ctx, walk_one, &w);
+	r = modalias_sysfs_foreach(ctx, sysfs_entry_append, &w);
 	modalias_ctx_unref(ctx);
 	if (w.failed)
 		goto fail;
