@@ -129,9 +129,10 @@ int cmd_list(int argc, char **argv)
 	parse_options("list", "", "Print every device under the sysfs root that has a modalias, parents first:\n"
 		      "DEVPATH<TAB>MODALIAS<TAB>MODULE:STATE … (loaded, builtin, blacklisted, available;\n"
 		      "none when no module serves it), then a summary on standard error.\n"
-		      "On a terminal the columns are aligned and long modaliases cut with '…' to fit\n"
-		      "its width (--width: N columns, wherever the output goes).  --tree draws the\n"
-		      "tree of devices, cut to the width only on a terminal or with --width.",
+		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
+		      "its width (else $COLUMNS, else 80); --width=N does so for N columns wherever\n"
+		      "the output goes.  --tree draws the devices below /devices as a tree (piped\n"
+		      "without --width, nothing cut).",
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1) {
