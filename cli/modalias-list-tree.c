@@ -216,10 +216,11 @@ static void tree_measure(const struct tree_node *n, size_t d, struct list_layout
 static void tree_print(const struct tree_node *n, size_t d, GString *prefix, GString *line,
 		       const struct list_layout *l)
 {
-	size_t plen = prefix->len, used;
+	size_t plen = prefix->len;
 
 	for (; n; n = n->next) {
-		used = 2 * d;
+		size_t used = 2 * d;
+
 		if (d)
 			g_string_append_printf(line, "%s%s", prefix->str, n->next ? "├─" : "└─");
 		used += append_cut(line, n->name, l->dev > used ? l->dev - used : 1, false);
@@ -268,7 +269,6 @@ size_t list_terminal_width(void)
 {
 	const char *env = getenv("COLUMNS");
 	struct winsize ws;
-	unsigned long n;
 	char *end;
 
 	if (!isatty(STDOUT_FILENO))
@@ -276,6 +276,8 @@ size_t list_terminal_width(void)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col;
 	if (env && *env >= '1' && *env <= '9') {
+		unsigned long n;
+
 		errno = 0;
 		n = strtoul(env, &end, 10);
 		if (!*end && !errno && n <= INT_MAX)
