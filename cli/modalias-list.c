@@ -2,32 +2,49 @@
  * cli/modalias-list.c - modalias list: every device under the sysfs root
  * that has a modalias, parents first, with the modules that serve it and
  * their state (loaded, builtin, blacklisted, available), and a summary.
+ * On a terminal (or with --width) and with --tree, the devices are kept
+ * and drawn at the end (modalias-list-tree.c).
  *
  * This file walks sysfs (or a snapshot) and prints; it may not load a module.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "modalias-commands.h"
+#include "modalias-list.h"
 
 struct list_state {
 	unsigned int devices;
 	unsigned int driverless;
 	unsigned int errors;
 	gboolean json;
-	GString *out;
+	GString *out; /* the JSON array, else the line being written */
+	GPtrArray *rows; /* of struct list_row: the human output, else NULL */
 	struct cli_devices dv;
 	struct modalias_table *table;
 	struct modalias_result *res;
 };
 
+static void row_free(void *p)
+{
+	struct list_row *row = p;
+
+	g_free(row->devpath);
+	g_free(row->modalias);
+	g_free(row->modules);
+	g_free(row);
+}
+
 static int list_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
 	struct list_state *st = data;
+	GString *mods = NULL;
 	char *s;
 	int n = 0;
 
@@ -55,21 +72,33 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			g_string_append_c(st->out, '}');
 		}
 		g_string_append(st->out, "]}");
-	} else {
-		printf("%s\t%s", devpath, s);
-		if (st->table) {
-			putchar('\t');
-			for (int i = 0; i < n; i++)
-				printf(i ? " %s:%s" : "%s:%s", modalias_result_get_module(st->res, (unsigned int)i),
-				       module_state(&st->dv, st->table, st->res, (unsigned int)i));
-			if (n <= 0)
-				fputs("none", stdout);
-		}
-		putchar('\n');
+		free(s);
+		return 0;
 	}
+	if (st->table) {
+		mods = g_string_new(n > 0 ? NULL : "none");
+		for (int i = 0; i < n; i++)
+			g_string_append_printf(mods, i ? " %s:%s" : "%s:%s",
+					       modalias_result_get_module(st->res, (unsigned int)i),
+					       module_state(&st->dv, st->table, st->res, (unsigned int)i));
+	}
+	if (st->rows) {
+		struct list_row *row = g_new(struct list_row, 1);
+
+		row->devpath = g_strdup(devpath);
+		row->modalias = g_strdup(s);
+		row->modules = mods ? g_string_free(mods, FALSE) : NULL;
+		g_ptr_array_add(st->rows, row);
+		free(s);
+		return 0;
+	}
+	g_string_printf(st->out, "%s\t%s%s%s\n", devpath, s, mods ? "\t" : "", mods ? mods->str : "");
+	if (mods)
+		g_string_free(mods, TRUE);
 	free(s);
-	/* a write error ends the walk at once, not after the last device */
-	cli_output_check();
+	/* each line checked as it is written: a write error ends the walk at
+	 * once (not after the last device), with its reason */
+	cli_output_puts(st->out->str);
 	return 0;
 }
 
@@ -78,7 +107,8 @@ int cmd_list(int argc, char **argv)
 	struct device_source src = { NULL };
 	struct cli_tables_spec spec = { NULL };
 	struct cli_tables tables = { NULL };
-	gboolean no_modules = FALSE;
+	gboolean no_modules = FALSE, tree = FALSE;
+	int width_opt = INT_MIN;
 	struct list_state st = { 0 };
 	const GOptionEntry entries[] = {
 		DEVICE_OPTION_ENTRIES(src),
@@ -86,22 +116,42 @@ int cmd_list(int argc, char **argv)
 		{ "no-modules", 'n', 0, G_OPTION_ARG_NONE, &no_modules, "Leave the module column out", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, modalias, modules: [{name, state}]}", NULL },
+		{ "tree", 't', 0, G_OPTION_ARG_NONE, &tree,
+		  "Draw the devices as a tree, each by its name (parents that have no modalias too)", NULL },
+		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
+		  "Align the columns and cut modaliases to fit N columns, as on a terminal", "N" },
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
+	size_t width;
 	int r;
 
 	parse_options("list", "", "Print every device under the sysfs root (or in a snapshot) that has a modalias,\nparents first:\n"
 		      "DEVPATH<TAB>MODALIAS<TAB>MODULE:STATE … (loaded, builtin, blacklisted, available;\n"
-		      "none when no module serves it), then a summary on standard error.",
+		      "none when no module serves it), then a summary on standard error.\n"
+		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
+		      "its width (else $COLUMNS, else 80); --width=N does so for N columns wherever\n"
+		      "the output goes.  --tree draws the devices below /devices as a tree (piped\n"
+		      "without --width, nothing cut).",
 		      entries, &argc, &argv);
+	r = 0;
 	if (argc > 1) {
 		fprintf(stderr, "modalias list: unexpected argument '%.*s'\n", ECHO(argv[1]));
+		r = CLI_EXIT_USAGE;
+	} else if (st.json && (tree || width_opt != INT_MIN)) {
+		r = usage_error("list", "%s and --json cannot be used together", tree ? "--tree" : "--width");
+	} else if (width_opt != INT_MIN && width_opt < 1) {
+		r = usage_error("list", "--width takes a number of columns, 1 or more");
+	}
+	if (r) {
 		cli_tables_spec_clear(&spec);
 		g_free(src.sysfs);
 		g_free(src.snapshot);
-		return CLI_EXIT_USAGE;
+		return r;
 	}
+	width = width_opt != INT_MIN ? (size_t)width_opt : list_terminal_width();
+	if (!st.json && (tree || width))
+		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "list", &st.dv);
 	if (!no_modules) {
 		r = open_tables(ctx, &spec, "list", 0, &tables);
@@ -120,12 +170,18 @@ int cmd_list(int argc, char **argv)
 	if (st.json) {
 		g_string_append(st.out, st.devices ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
+	} else if (st.rows && tree) {
+		list_print_tree(st.rows, width ? width : SIZE_MAX, st.table != NULL);
+	} else if (st.rows) {
+		list_print_columns(st.rows, width, st.table != NULL);
 	}
 	if (r >= 0 && st.table)
 		fprintf(stderr, "%u devices, %u without a driver\n", st.devices, st.driverless);
 	else if (r >= 0)
 		fprintf(stderr, "%u devices\n", st.devices);
 	g_string_free(st.out, TRUE);
+	if (st.rows)
+		g_ptr_array_unref(st.rows);
 	modalias_result_unref(st.res);
 	cli_tables_close(&tables);
 	cli_devices_close(&st.dv);

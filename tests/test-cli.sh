@@ -59,6 +59,129 @@ check "list: nothing found" 1 - "" -- "$cli" list --no-modules --sysfs "$tmp/emp
 check "list: no sysfs" 2 - "cannot read /nonexistent/devices" -- "$cli" list --no-modules --sysfs /nonexistent
 check "list: no module directory" 2 - "cannot load the module tables of /nonexistent" -- \
 	"$cli" list --sysfs "$data/sysfs/host-vm" --moddir /nonexistent
+# ---- list: the human output (a terminal's width, --width, --tree) ----------------------
+# Piped without --width, list prints what it always printed (the goldens
+# above), whatever $COLUMNS says.  --width=N aligns the columns and cuts
+# them with '…' as on a terminal of N columns; --tree draws the devices
+# below /devices, cut only to a width.
+LM="$data/linux-6.1.0-57-amd64"
+# fits WIDTH NAME: every line the last check printed is within WIDTH
+# columns (a wide character two, a byte that is no UTF-8 one)
+fits() {
+	n=$((n + 1))
+	why=""
+	python3 -c 'import sys, unicodedata
+w = int(sys.argv[1])
+for line in open(sys.argv[2], encoding="utf-8", errors="surrogateescape").read().splitlines():
+    cols = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+    assert cols <= w, "%d columns: %s" % (cols, line)' "$1" "$tmp/raw" 2>"$tmp/perr" ||
+		why="a line is wider than $1 columns"
+	report "$2: every line within $1 columns" "$why" "$tmp/perr" python
+}
+check "list piped, \$COLUMNS set: the plain output" 0 list-host-vm "" -- \
+	env COLUMNS=40 "$cli" list --sysfs "$data/sysfs/host-vm" --moddir "$LM" -C /dev/null
+check "list --no-modules piped, \$COLUMNS set: the plain output" 0 list-host-vm-no-modules "" -- \
+	env COLUMNS=40 "$cli" list --sysfs "$data/sysfs/host-vm" --no-modules
+check "list --tree (qemu-q35): the whole tree, nothing cut when piped" 0 list-tree-qemu-q35 "" -- \
+	env COLUMNS=40 "$cli" list --tree --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null
+check "list --tree (host-vm)" 0 list-tree-host-vm "" -- \
+	"$cli" list --tree --sysfs "$data/sysfs/host-vm" --moddir "$LM" -C /dev/null
+check "list -t -n (host-vm)" 0 list-tree-host-vm-no-modules "" -- "$cli" list -t -n --sysfs "$data/sysfs/host-vm"
+check "list --width=100 (host-vm): aligned, the cpu's modalias cut" 0 list-host-vm-width100 "" -- \
+	"$cli" list --width=100 --sysfs "$data/sysfs/host-vm" --moddir "$LM" -C /dev/null
+fits 100 "list --width=100 (host-vm)"
+check "list --width=60 (qemu-q35): long devpaths lose their start" 0 list-qemu-q35-width60 "" -- \
+	"$cli" list --width=60 --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null
+fits 60 "list --width=60 (qemu-q35)"
+check "list --tree --width=60 (qemu-q35)" 0 list-tree-qemu-q35-width60 "" -- \
+	"$cli" list --tree --width=60 --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null
+fits 60 "list --tree --width=60 (qemu-q35)"
+check "list -t -w 100 (host-vm)" 0 list-tree-host-vm-width100 "" -- \
+	"$cli" list -t -w 100 --sysfs "$data/sysfs/host-vm" --moddir "$LM" -C /dev/null
+fits 100 "list -t -w 100 (host-vm)"
+# wide enough, nothing is cut: the plain output's fields, aligned
+check "list --width=5000 (host-vm)" 0 - "" -- \
+	"$cli" list --width=5000 --sysfs "$data/sysfs/host-vm" --moddir "$LM" -C /dev/null
+n=$((n + 1))
+sed -E 's/ {2,}/\t/g' "$tmp/out" >"$tmp/fields"
+why=""
+cmp -s "$tmp/fields" "$golden/list-host-vm.out" || why="not the fields of golden/list-host-vm.out"
+! grep -q '…' "$tmp/out" || why="${why:+$why; }something was cut"
+[ "$(cut -f1 "$golden/list-host-vm.out" | awk '{ print length + 2 }' | sort -n | tail -1)" = \
+	"$(grep -o '^[^ ]*  *' "$tmp/out" | awk '{ print length }' | sort -u)" ] || why="${why:+$why; }modaliases not aligned"
+report "list --width=5000: the plain fields, aligned, nothing cut" "$why" "$tmp/fields" fields
+# names and modaliases that are no UTF-8, or wide characters, are cut
+# between characters and measured as a terminal shows them
+mkdir -p "$tmp/wide/devices/platform/bad$(printf '\377')dev/漢字漢字漢字漢字"
+printf 'platform:%s\n' 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字 >"$tmp/wide/devices/platform/bad$(printf '\377')dev/modalias"
+printf 'platform:caf\303\251%s\377\n' 0123456789012345678901234567890123 \
+	>"$tmp/wide/devices/platform/bad$(printf '\377')dev/漢字漢字漢字漢字/modalias"
+: >"$tmp/wide/devices/platform/bad$(printf '\377')dev/uevent"
+: >"$tmp/wide/devices/platform/bad$(printf '\377')dev/漢字漢字漢字漢字/uevent"
+for w in 30 31; do
+	check "list --width=$w: wide characters, bytes that are no UTF-8" 0 - "" -- \
+		"$cli" list --no-modules --width=$w --sysfs "$tmp/wide"
+	fits $w "list --width=$w: wide characters"
+	check "list --tree --width=$w: wide characters, bytes that are no UTF-8" 0 - "" -- \
+		"$cli" list --no-modules --tree --width=$w --sysfs "$tmp/wide"
+	fits $w "list --tree --width=$w: wide characters"
+done
+check "list --tree --json: a usage error" 2 - "^modalias list: --tree and --json cannot be used together\$" -- \
+	"$cli" list --tree --json --sysfs "$data/sysfs/host-vm" --no-modules
+check "list --json --width=80: a usage error" 2 - "^modalias list: --width and --json cannot be used together\$" -- \
+	"$cli" list --json --width=80 --sysfs "$data/sysfs/host-vm" --no-modules
+check "list --width=0: a usage error" 2 - "^modalias list: --width takes a number of columns, 1 or more\$" -- \
+	"$cli" list --width=0 --sysfs "$data/sysfs/host-vm" --no-modules
+n=$((n + 1))
+"$cli" list --tree --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null >/dev/full 2>"$tmp/err"
+status=$?
+why=""
+[ "$status" = 3 ] || why="exit status $status, wanted 3"
+grep -qx 'modalias: write error: No space left on device' "$tmp/err" || why="${why:+$why; }no write error with its reason"
+report "list --tree to /dev/full" "$why" "$tmp/err" err
+# On a real terminal: its width from TIOCGWINSZ, else $COLUMNS (a terminal
+# whose size is not known), the same as --width.  on-tty.py COLS COMMAND...
+# runs COMMAND with its standard output a terminal of COLS columns (0: not
+# known), standard error discarded, and prints what it wrote ("\r\n" back
+# to "\n").
+cat >"$tmp/on-tty.py" <<'PY'
+import fcntl, os, pty, struct, sys, termios
+pid, fd = pty.fork()
+if pid == 0:
+    fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(sys.argv[1]), 0, 0))
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    os.execv(sys.argv[2], sys.argv[2:])
+out = b""
+while True:
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:  # EIO: the terminal's other end is closed
+        break
+    if not chunk:
+        break
+    out += chunk
+_, status = os.waitpid(pid, 0)
+sys.stdout.buffer.write(out.replace(b"\r\n", b"\n"))
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+if python3 -c 'import os, pty; os.close(os.openpty()[0])' 2>/dev/null; then
+	check "list on a terminal of 100 columns: as --width=100" 0 list-host-vm-width100 "" -- \
+		env -u COLUMNS python3 "$tmp/on-tty.py" 100 "$cli" list --sysfs "$data/sysfs/host-vm" --moddir "$LM" -C /dev/null
+	check "list on a terminal of no known size, COLUMNS=60: as --width=60" 0 list-qemu-q35-width60 "" -- \
+		env COLUMNS=60 python3 "$tmp/on-tty.py" 0 "$cli" list --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null
+	check "list --tree on a terminal of no known size, no COLUMNS: 80 columns" 0 - "" -- \
+		env -u COLUMNS python3 "$tmp/on-tty.py" 0 "$cli" list --tree --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null
+	fits 80 "list --tree on a terminal of no known size"
+	n=$((n + 1))
+	why=""
+	grep -q '…' "$tmp/out" || why="nothing cut"
+	grep -q '^├─0000:00:03.0  ' "$tmp/out" || why="${why:+$why; }no aligned tree"
+	report "list --tree on a terminal: drawn and cut" "$why" "$tmp/out" out
+else
+	n=$((n + 1))
+	echo "ok $n - list on a terminal # SKIP no pseudo-terminal"
+fi
 D="$data/linux-6.1.0-57-amd64"
 check "resolve a pci alias (e1000e)" 0 resolve-pci "" -- "$cli" resolve -m "$D" -C /dev/null \
 	pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00

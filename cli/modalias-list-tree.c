@@ -1,0 +1,287 @@
+/*
+ * cli/modalias-list-tree.c - the human output of modalias list
+ * (modalias-list.h): its columns aligned, and cut with an ellipsis to fit
+ * a terminal's width; the devices drawn as a tree, as lsblk draws disks.
+ *
+ * This file lays out rows that modalias-list.c collected; it may not read
+ * sysfs or the module tables.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cli-output.h"
+#include "modalias-list.h"
+
+/* The columns of a line (SIZE_MAX: no limit, nothing is cut), and of each
+ * column: the device (its devpath, or its branch of the tree), the
+ * modalias and the modules (the last column, never padded) */
+struct list_layout {
+	size_t width, dev, alias, modules;
+};
+
+/* The columns the character at S takes (a byte that starts no UTF-8
+ * sequence: one), its length in *LEN */
+static size_t char_cols(const char *s, size_t *len)
+{
+	gunichar c = g_utf8_get_char_validated(s, -1);
+
+	if (c == (gunichar)-1 || c == (gunichar)-2) {
+		*len = 1;
+		return 1;
+	}
+	*len = (size_t)(g_utf8_next_char(s) - s);
+	return g_unichar_iszerowidth(c) ? 0 : g_unichar_iswide(c) ? 2 : 1;
+}
+
+static size_t text_cols(const char *s)
+{
+	size_t n = 0, len;
+
+	for (; *s; s += len)
+		n += char_cols(s, &len);
+	return n;
+}
+
+/* Appends S to OUT in at most W columns (at least 1): whole when it fits,
+ * else cut with an ellipsis at its end (FRONT: at its start, keeping its
+ * end, as a devpath's end names the device); returns the columns used */
+static size_t append_cut(GString *out, const char *s, size_t w, bool front)
+{
+	size_t n = text_cols(s), len, c;
+
+	if (n <= w) {
+		g_string_append(out, s);
+		return n;
+	}
+	if (front) {
+		g_string_append(out, "…");
+		for (; n > w - 1; s += len)
+			n -= char_cols(s, &len);
+		g_string_append(out, s);
+		return n + 1;
+	}
+	for (n = 0; *s; s += len, n += c) {
+		c = char_cols(s, &len);
+		if (n + c > w - 1)
+			break;
+		g_string_append_len(out, s, (gssize)len);
+	}
+	g_string_append(out, "…");
+	return n + 1;
+}
+
+/* Spaces from column USED to column W, then the two between columns (a
+ * cell wider than its column, a deep branch, still gets those) */
+static void gap(GString *out, size_t used, size_t w)
+{
+	for (size_t i = used; i < w; i++)
+		g_string_append_c(out, ' ');
+	g_string_append(out, "  ");
+}
+
+/*
+ * The widths for rows whose widest device, modalias and modules columns
+ * are DEV, ALIAS and MODULES (HAS_MODULES: that column is there) in a line
+ * of WIDTH columns: all of each when that fits; else the device column
+ * takes at most half the line, the modalias what the widest modules leave
+ * of the rest but at least half of it, and the modules what remains.
+ */
+static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias, size_t modules,
+		   bool has_modules)
+{
+	size_t sep = has_modules ? 4 : 2, rest;
+
+	*l = (struct list_layout){ width, dev, alias, modules };
+	if (width == SIZE_MAX || dev + alias + modules + sep <= width)
+		return;
+	l->dev = MIN(dev, MAX(width / 2, 1));
+	rest = width > l->dev + sep + 2 ? width - l->dev - sep : 2;
+	if (!has_modules) {
+		l->alias = MIN(alias, rest);
+		return;
+	}
+	l->alias = MIN(alias, MAX(rest > modules ? rest - modules : 0, (rest + 1) / 2));
+	l->modules = rest - l->alias;
+}
+
+/* Ends LINE, whose device column (USED columns of it) is written, with
+ * ROW's modalias and modules (none: a tree node that has no modalias),
+ * and writes it */
+static void put_line(GString *line, size_t used, const struct list_row *row, const struct list_layout *l)
+{
+	if (row) {
+		gap(line, used, l->dev);
+		if (!row->modules) {
+			append_cut(line, row->modalias, l->alias, false);
+		} else if (l->width == SIZE_MAX) {
+			/* no width: the modalias column is not padded to the
+			 * longest (a cpu's, a thousand characters) */
+			g_string_append_printf(line, "%s  %s", row->modalias, row->modules);
+		} else {
+			gap(line, append_cut(line, row->modalias, l->alias, false), l->alias);
+			append_cut(line, row->modules, l->modules, false);
+		}
+	}
+	g_string_append_c(line, '\n');
+	cli_output_puts(line->str);
+	g_string_truncate(line, 0);
+}
+
+/* The widest modalias and modules of ROW into *ALIAS and *MODULES */
+static void measure_row(const struct list_row *row, size_t *alias, size_t *modules)
+{
+	*alias = MAX(*alias, text_cols(row->modalias));
+	if (row->modules)
+		*modules = MAX(*modules, text_cols(row->modules));
+}
+
+void list_print_columns(GPtrArray *rows, size_t width, bool has_modules)
+{
+	g_autoptr(GString) line = g_string_new(NULL);
+	size_t dev = 0, alias = 0, modules = 0;
+	struct list_layout l;
+
+	for (guint i = 0; i < rows->len; i++) {
+		const struct list_row *row = g_ptr_array_index(rows, i);
+
+		dev = MAX(dev, text_cols(row->devpath));
+		measure_row(row, &alias, &modules);
+	}
+	layout(&l, width, dev, alias, modules, has_modules);
+	for (guint i = 0; i < rows->len; i++) {
+		const struct list_row *row = g_ptr_array_index(rows, i);
+
+		put_line(line, append_cut(line, row->devpath, l.dev, true), row, &l);
+	}
+}
+
+/* A node of the tree: one devpath component, its device if it has a
+ * modalias, its children in the walk's order (byte order) */
+struct tree_node {
+	const struct list_row *row;
+	struct tree_node *child, *last, *next;
+	char name[];
+};
+
+static bool named(const struct tree_node *n, const char *name, size_t len)
+{
+	return strncmp(n->name, name, len) == 0 && n->name[len] == '\0';
+}
+
+/* The child NAME (LEN bytes) of PARENT, made when new into NODES */
+static struct tree_node *tree_child(struct tree_node *parent, const char *name, size_t len, GPtrArray *nodes)
+{
+	struct tree_node *c;
+
+	/* the walk gives a node's descendants one after the other: its
+	 * last child is nearly always the one */
+	if (parent->last && named(parent->last, name, len))
+		return parent->last;
+	for (c = parent->child; c; c = c->next)
+		if (named(c, name, len))
+			return c;
+	c = g_malloc0(sizeof(*c) + len + 1);
+	memcpy(c->name, name, len);
+	g_ptr_array_add(nodes, c);
+	if (parent->last)
+		parent->last->next = c;
+	else
+		parent->child = c;
+	parent->last = c;
+	return c;
+}
+
+/* Depth D's node N and its subtree: the widest device column (branches and
+ * name) and the widest modalias and modules into W */
+static void tree_measure(const struct tree_node *n, size_t d, struct list_layout *w)
+{
+	for (; n; n = n->next) {
+		w->dev = MAX(w->dev, 2 * d + text_cols(n->name));
+		if (n->row)
+			measure_row(n->row, &w->alias, &w->modules);
+		tree_measure(n->child, d + 1, w);
+	}
+}
+
+/* The nodes from N on (siblings, at depth D) each on a line after PREFIX
+ * (their ancestors' "│ " or "  ", from depth 1 on) and a branch (the roots
+ * have none), and their subtrees */
+static void tree_print(const struct tree_node *n, size_t d, GString *prefix, GString *line,
+		       const struct list_layout *l)
+{
+	size_t plen = prefix->len;
+
+	for (; n; n = n->next) {
+		size_t used = 2 * d;
+
+		if (d)
+			g_string_append_printf(line, "%s%s", prefix->str, n->next ? "├─" : "└─");
+		used += append_cut(line, n->name, l->dev > used ? l->dev - used : 1, false);
+		put_line(line, used, n->row, l);
+		if (!n->child)
+			continue;
+		if (d)
+			g_string_append(prefix, n->next ? "│ " : "  ");
+		tree_print(n->child, d + 1, prefix, line, l);
+		g_string_truncate(prefix, plen);
+	}
+}
+
+void list_print_tree(GPtrArray *rows, size_t width, bool has_modules)
+{
+	g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GString) prefix = g_string_new(NULL);
+	g_autoptr(GString) line = g_string_new(NULL);
+	struct tree_node top = { NULL };
+	struct list_layout w = { 0 }, l;
+
+	for (guint i = 0; i < rows->len; i++) {
+		const struct list_row *row = g_ptr_array_index(rows, i);
+		const char *p = row->devpath;
+		struct tree_node *n = &top;
+		size_t len;
+
+		if (g_str_has_prefix(p, "/devices/"))
+			p += strlen("/devices/");
+		for (; *p; p += len) {
+			p += strspn(p, "/");
+			len = strcspn(p, "/");
+			if (len)
+				n = tree_child(n, p, len, nodes);
+		}
+		if (n == &top) /* no component: a root of its own */
+			n = tree_child(&top, row->devpath, strlen(row->devpath), nodes);
+		n->row = row;
+	}
+	tree_measure(top.child, 0, &w);
+	layout(&l, width, w.dev, w.alias, w.modules, has_modules);
+	tree_print(top.child, 0, prefix, line, &l);
+}
+
+size_t list_terminal_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (env && *env >= '1' && *env <= '9') {
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(env, &end, 10);
+		if (!*end && !errno && n <= INT_MAX)
+			return n;
+	}
+	return 80;
+}

@@ -1,0 +1,46 @@
+/*
+ * cli/modalias-list.h - what the two files of modalias list share: the
+ * devices kept for the human output (modalias-list.c walks sysfs and
+ * collects them) and the drawing of that output (modalias-list-tree.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <glib.h>
+
+/* A device of the human output (a terminal, --width, --tree), kept until
+ * every column's width is known */
+struct list_row {
+	char *devpath;
+	char *modalias;
+	char *modules; /* "MODULE:STATE …" or "none"; NULL: no module column */
+};
+
+/* The width of the terminal on standard output (TIOCGWINSZ, else $COLUMNS,
+ * else 80), or 0 when standard output is no terminal */
+size_t list_terminal_width(void);
+
+/*
+ * ROWS (of struct list_row) one a line: DEVPATH MODALIAS MODULES aligned
+ * in columns two spaces apart, within WIDTH columns when everything does
+ * not fit: the devpath column then takes at most half the line (a longer
+ * devpath loses its start to an ellipsis), the modalias what the widest
+ * modules leave of the rest but at least half of it, the modules what
+ * remains (each cut with an ellipsis at its end).  HAS_MODULES: the rows
+ * have a module column.
+ */
+void list_print_columns(GPtrArray *rows, size_t width, bool has_modules);
+
+/*
+ * ROWS (parents first, in byte order) as a tree, the roots the components
+ * below /devices and each child below its parent after a branch ("├─",
+ * "└─", "│ "): each device by its last devpath component, then its
+ * modalias and modules, a parent that has no modalias by its name alone;
+ * the names' column aligned and the rest cut as above to WIDTH columns
+ * (SIZE_MAX: none; the modalias column is then not padded either).
+ */
+void list_print_tree(GPtrArray *rows, size_t width, bool has_modules);
