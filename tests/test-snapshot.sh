@@ -66,6 +66,9 @@ for tree in qemu-q35 host-vm kernel-upgrade; do
 	same "list --json --snapshot of $tree is list --json --sysfs" -- \
 		"$cli" list --json --sysfs "$data/sysfs/$tree" -m "$D61" -C /dev/null -- \
 		"$cli" list --json --snapshot "$S" -m "$D61" -C /dev/null
+	same "list --tree --width=90 --snapshot of $tree is the tree's" -- \
+		"$cli" list --tree --width=90 --sysfs "$data/sysfs/$tree" -m "$D61" -C /dev/null -- \
+		"$cli" list --tree --width=90 --snapshot "$S" -m "$D61" -C /dev/null
 	same "snapshot --snapshot of $tree writes it again, byte for byte" -- \
 		cat "$S" -- sh -c "'$cli' snapshot --snapshot '$S' -o - 2>/dev/null"
 	same "snapshot --snapshot of $tree says the same on standard error" -- \
