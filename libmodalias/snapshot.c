@@ -331,6 +331,8 @@ MODALIAS_EXPORT int modalias_snapshot_is_module_loaded(const struct modalias_sna
 {
 	if (!snap || !module)
 		return -EINVAL;
+	if (snap->n_modules == 0) /* no array to search (bsearch() takes none) */
+		return 0;
 	return bsearch(&module, snap->modules, snap->n_modules, sizeof(*snap->modules), str_cmp) != NULL;
 }
 
