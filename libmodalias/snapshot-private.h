@@ -1,8 +1,8 @@
 /*
  * libmodalias/snapshot-private.h - a snapshot's insides, shared by the
- * object (snapshot.c: taken from sysfs, written, asked) and its reader
- * (snapshot-read.c: a snapshot file parsed).  It may declare nothing those
- * two files do not define.
+ * object (snapshot.c: built, taken from sysfs, written, asked) and its
+ * reader (snapshot-read.c: a snapshot file parsed, built through
+ * snapshot.c).  It may declare nothing those two files do not define.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -12,7 +12,8 @@
  * of those values (shared/json.h's convention), so that what the writer
  * wrote comes back byte for byte.
  *
- * This file parses; it may not read files or print.
+ * This file reads the file (bounded: read_file()) and parses it, building
+ * through snapshot.c; it may not print.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "libmodalias-private.h"
+#include "read-file.h"
 #include "snapshot-private.h"
 
 #define JSON_DEPTH_MAX 32
@@ -499,4 +501,23 @@ int snapshot_parse(struct modalias_ctx *ctx, const char *name, const char *text,
 	}
 	*ret = tr.snap;
 	return 0;
+}
+
+MODALIAS_EXPORT int modalias_snapshot_new_from_file(struct modalias_ctx *ctx, const char *path,
+						    struct modalias_snapshot **ret)
+{
+	char *text = NULL, why[64];
+	size_t len;
+	int r;
+
+	if (!ctx || !path || !ret)
+		return -EINVAL;
+	r = read_file(path, READ_FILE_SNAPSHOT_MAX, READ_FILE_DEVICE, &text, &len);
+	if (r < 0) {
+		err(ctx, "cannot read %s: %s\n", path, read_file_error(r, READ_FILE_SNAPSHOT_MAX, why, sizeof(why)));
+		return r;
+	}
+	r = snapshot_parse(ctx, path, text, len, ret);
+	free(text);
+	return r;
 }

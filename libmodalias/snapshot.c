@@ -8,7 +8,8 @@
  * be answered offline.
  *
  * This file holds the object and the writer; the reader is
- * snapshot-read.c.  It may not print.
+ * snapshot-read.c, which builds through this file (never the other way).
+ * It may not print.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -20,7 +21,6 @@
 
 #include "json.h"
 #include "libmodalias-private.h"
-#include "read-file.h"
 #include "snapshot-private.h"
 
 struct modalias_snapshot *snapshot_alloc(struct modalias_ctx *ctx)
@@ -209,25 +209,6 @@ MODALIAS_EXPORT int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx, s
 	snapshot_finish(snap);
 	*ret = snap;
 	return 0;
-}
-
-MODALIAS_EXPORT int modalias_snapshot_new_from_file(struct modalias_ctx *ctx, const char *path,
-						    struct modalias_snapshot **ret)
-{
-	char *text = NULL, why[64];
-	size_t len;
-	int r;
-
-	if (!ctx || !path || !ret)
-		return -EINVAL;
-	r = read_file(path, READ_FILE_SNAPSHOT_MAX, READ_FILE_DEVICE, &text, &len);
-	if (r < 0) {
-		err(ctx, "cannot read %s: %s\n", path, read_file_error(r, READ_FILE_SNAPSHOT_MAX, why, sizeof(why)));
-		return r;
-	}
-	r = snapshot_parse(ctx, path, text, len, ret);
-	free(text);
-	return r;
 }
 
 MODALIAS_EXPORT struct modalias_snapshot *modalias_snapshot_ref(struct modalias_snapshot *snap)
