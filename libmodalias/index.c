@@ -297,7 +297,8 @@ static int build_wild(struct modalias_table *t, struct layer *ly)
 	/* pass 3: the two tables, their buckets as runs of ids */
 	ix->prefix_len_present = calloc(ix->max_prefix + 1, 1);
 	ix->tri_bloom = calloc(TRI_BLOOM_WORDS, sizeof(*ix->tri_bloom));
-	if (!ix->prefix_len_present || !ix->tri_bloom)
+	ix->prefix_bloom = calloc(PREFIX_BLOOM_WORDS, sizeof(*ix->prefix_bloom));
+	if (!ix->prefix_len_present || !ix->tri_bloom || !ix->prefix_bloom)
 		goto out;
 	memset(crowd, 0, crowd_cap * sizeof(*crowd));
 	for (unsigned int i = 0; i < n; i++) {
@@ -320,8 +321,11 @@ static int build_wild(struct modalias_table *t, struct layer *ly)
 				ix->max_prefix_first[fb] = plen[i] > UINT16_MAX ? UINT16_MAX : (uint16_t)plen[i];
 			sl = slot_find(crowd, crowd_cap, pkey[i]);
 			if (!sl->key) {
+				uint32_t b = prefix_bloom_bit(pkey[i]);
+
 				sl->key = pkey[i];
 				n_prefix_keys++;
+				ix->prefix_bloom[b >> 6] |= UINT64_C(1) << (b & 63);
 			}
 			ix->n_anchored++;
 		}

@@ -155,7 +155,12 @@ static int lookup_wild(const struct modalias_table *t, const struct layer *ly,
 	for (size_t l = 0; l <= qlen && l <= walk; l++) {
 		if (ix->prefix_len_present[l]) {
 			uint32_t key = prefix_key(h, (uint32_t)l);
-			r = check_run(t, ly, res, slot_lookup(ix->prefix, ix->prefix_cap, key), q);
+
+			/* most of the lengths walked have no pattern: the
+			 * filter says so without a probe */
+			r = prefix_bloom_test(ix->prefix_bloom, key) ?
+				    check_run(t, ly, res, slot_lookup(ix->prefix, ix->prefix_cap, key), q) :
+				    0;
 			if (r < 0)
 				return r;
 		}

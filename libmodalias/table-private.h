@@ -144,7 +144,8 @@ struct modalias_table {
 	X(TRIGRAMS, "trigram slots", ix->tri, struct slot, ix->tri_cap, WILD, INDEX)                   \
 	X(IDS, "ids", ix->ids, uint32_t, ly->n, ALL, INDEX)                                            \
 	X(EXACT, "name slots", ix->exact.slots, struct hashtab_slot, ix->exact.cap, EXACT, INDEX)      \
-	X(BLOOM, "trigram filter", ix->tri_bloom, uint64_t, TRI_BLOOM_WORDS, WILD, INDEX)
+	X(BLOOM, "trigram filter", ix->tri_bloom, uint64_t, TRI_BLOOM_WORDS, WILD, INDEX)                \
+	X(PREFIX_BLOOM, "prefix filter", ix->prefix_bloom, uint64_t, PREFIX_BLOOM_WORDS, WILD, INDEX)
 
 enum table_array_id {
 #define X(id, ...) TABLE_ARRAY_##id,
