@@ -506,7 +506,7 @@ int snapshot_parse(struct modalias_ctx *ctx, const char *name, const char *text,
 MODALIAS_EXPORT int modalias_snapshot_new_from_file(struct modalias_ctx *ctx, const char *path,
 						    struct modalias_snapshot **ret)
 {
-	char *text = NULL, why[64];
+	char *text = NULL;
 	size_t len;
 	int r;
 
@@ -514,6 +514,8 @@ MODALIAS_EXPORT int modalias_snapshot_new_from_file(struct modalias_ctx *ctx, co
 		return -EINVAL;
 	r = read_file(path, READ_FILE_SNAPSHOT_MAX, READ_FILE_DEVICE, &text, &len);
 	if (r < 0) {
+		char why[64];
+
 		err(ctx, "cannot read %s: %s\n", path, read_file_error(r, READ_FILE_SNAPSHOT_MAX, why, sizeof(why)));
 		return r;
 	}
