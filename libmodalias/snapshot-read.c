@@ -515,8 +515,9 @@ MODALIAS_EXPORT int modalias_snapshot_new_from_file(struct modalias_ctx *ctx, co
 	r = read_file(path, READ_FILE_SNAPSHOT_MAX, READ_FILE_DEVICE, &text, &len);
 	if (r < 0) {
 		char why[64];
+		const char *reason = read_file_error(r, READ_FILE_SNAPSHOT_MAX, why, sizeof(why));
 
-		err(ctx, "cannot read %s: %s\n", path, read_file_error(r, READ_FILE_SNAPSHOT_MAX, why, sizeof(why)));
+		err(ctx, "cannot read %s: %s\n", path, reason);
 		return r;
 	}
 	r = snapshot_parse(ctx, path, text, len, ret);
