@@ -62,6 +62,9 @@ uint32_t pcmcia_crc32(const char *s, size_t len);
 /* Rebuilds a device's modalias from its id attributes (dir is the full
  * path); -ENODATA when it is of no bus that has them. */
 int sysfs_rebuild(struct modalias_ctx *ctx, const char *dir, struct modalias_dev **ret);
+/* The last component of the target of the link PATH, read (never
+ * followed), malloc'ed; NULL when PATH is no link (sysfs-driver.c) */
+char *sysfs_link_name(const char *path);
 /* The basename of DEVPATH's "subsystem" link, malloc'ed, or NULL
  * (sysfs-driver.c) */
 char *sysfs_subsystem_of(struct modalias_ctx *ctx, const char *devpath);

@@ -30,8 +30,7 @@ static char *dev_file(struct modalias_ctx *ctx, const char *devpath, const char 
 	return strbuf_steal(&sb, &s) < 0 ? NULL : s;
 }
 
-/* The last component of the link PATH's target, or NULL */
-static char *link_base(const char *path)
+char *sysfs_link_name(const char *path)
 {
 	char buf[PATH_MAX];
 	ssize_t n = path ? readlink(path, buf, sizeof(buf) - 1) : -1;
@@ -68,7 +67,7 @@ static char *attr_value(struct modalias_ctx *ctx, const char *devpath, const cha
 
 static char *dev_link_base(struct modalias_ctx *ctx, const char *devpath, const char *name)
 {
-	char *path = dev_file(ctx, devpath, name), *v = link_base(path);
+	char *path = dev_file(ctx, devpath, name), *v = sysfs_link_name(path);
 
 	free(path);
 	return v;

@@ -197,18 +197,11 @@ static int rebuild_scsi_type(const struct sysdev *sd, struct modalias_dev *dev)
 /* The subsystem: the basename of the "subsystem" link, when there is one. */
 static char *sys_subsystem(const struct sysdev *sd)
 {
-	char path[4096], target[4096];
-	ssize_t n;
-	char *slash;
+	char path[4096];
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/subsystem", sd->dir) >= sizeof(path))
 		return NULL;
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return NULL;
-	target[n] = '\0';
-	slash = strrchr(target, '/');
-	return strdup(slash ? slash + 1 : target);
+	return sysfs_link_name(path);
 }
 
 /* Without a subsystem link (a copied tree): the kernel's device names. */
