@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <glib.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli-devices.h"
 
@@ -17,6 +18,11 @@ int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const cha
 	dv->ctx = ctx;
 	dv->snap = NULL;
 	return snapshot ? modalias_snapshot_new_from_file(ctx, snapshot, &dv->snap) : 0;
+}
+
+const char *cli_devices_error(int r)
+{
+	return r == -EBADMSG || r == -EPROTONOSUPPORT ? "not a snapshot this program reads (see above)" : strerror(-r);
 }
 
 void cli_devices_close(struct cli_devices *dv)

@@ -26,6 +26,10 @@ struct cli_devices {
 int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot);
 void cli_devices_close(struct cli_devices *dv);
 
+/* Why cli_devices_open() failed with R, for "cannot use the snapshot FILE:
+ * …": for a file that is not a snapshot, the library has logged where */
+const char *cli_devices_error(int r);
+
 /* modalias_sysfs_foreach() or modalias_snapshot_foreach() */
 int cli_devices_foreach(const struct cli_devices *dv, modalias_sysfs_fn fn, void *data);
 

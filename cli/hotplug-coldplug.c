@@ -239,8 +239,7 @@ int coldplug_until_quiet(void)
 	}
 	r = cli_devices_open(&dv, ctx, settings.snapshot);
 	if (r < 0) {
-		say(LOG_ERR, "coldplug: cannot use the snapshot %s: %s", settings.snapshot,
-		    r == -EBADMSG || r == -EPROTONOSUPPORT ? "not a snapshot this program reads (see above)" : strerror(-r));
+		say(LOG_ERR, "coldplug: cannot use the snapshot %s: %s", settings.snapshot, cli_devices_error(r));
 		g_hash_table_destroy(fp.seen);
 		return CLI_EXIT_USAGE;
 	}

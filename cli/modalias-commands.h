@@ -103,6 +103,8 @@ struct modalias_ctx *new_ctx(const char *sysfs);
  * are both given or the snapshot cannot be read.  SRC's strings are
  * freed. */
 struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv);
+/* SRC's strings freed (a command that ends before open_devices()) */
+void device_source_clear(struct device_source *src);
 
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
 		struct cli_tables *out);

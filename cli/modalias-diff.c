@@ -189,8 +189,7 @@ int cmd_diff(int argc, char **argv)
 		else
 			fprintf(stderr, "modalias diff: unexpected argument '%.*s'\n", ECHO(argv[3]));
 		cli_tables_spec_clear(&spec);
-		g_free(src.sysfs);
-		g_free(src.snapshot);
+		device_source_clear(&src);
 		return CLI_EXIT_USAGE;
 	}
 	ctx = open_devices(&src, "diff", &dv);

@@ -370,8 +370,7 @@ int cmd_explain(int argc, char **argv)
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);
-		g_free(src.sysfs);
-		g_free(src.snapshot);
+		device_source_clear(&src);
 		return argc < 2 ? usage_error("explain", "a DEVPATH or a MODALIAS is needed")
 				: usage_error("explain", "unexpected argument '%.*s'", ECHO(argv[2]));
 	}

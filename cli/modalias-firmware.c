@@ -306,8 +306,7 @@ int cmd_firmware(int argc, char **argv)
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		cli_tables_spec_clear(&spec);
-		g_free(src.sysfs);
-		g_free(src.snapshot);
+		device_source_clear(&src);
 		return usage_error("firmware", "unexpected argument '%.*s'", ECHO(argv[1]));
 	}
 	st.ctx = open_devices(&src, "firmware", &dv);

@@ -145,8 +145,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (r) {
 		cli_tables_spec_clear(&spec);
-		g_free(src.sysfs);
-		g_free(src.snapshot);
+		device_source_clear(&src);
 		return r;
 	}
 	width = width_opt != INT_MIN ? (size_t)width_opt : list_terminal_width();

@@ -58,14 +58,18 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 	ctx = new_ctx(src->sysfs ? src->sysfs : config.sysfs);
 	r = cli_devices_open(dv, ctx, src->snapshot);
 	if (r < 0) {
-		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, src->snapshot,
-			r == -EBADMSG || r == -EPROTONOSUPPORT ? "not a snapshot this program reads (see above)" : strerror(-r));
+		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, src->snapshot, cli_devices_error(r));
 		exit(CLI_EXIT_USAGE);
 	}
+	device_source_clear(src);
+	return ctx;
+}
+
+void device_source_clear(struct device_source *src)
+{
 	g_free(src->sysfs);
 	g_free(src->snapshot);
 	src->sysfs = src->snapshot = NULL;
-	return ctx;
 }
 
 /* Where no module directory is (containers, CI), the bundled Debian 6.1

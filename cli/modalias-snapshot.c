@@ -94,8 +94,7 @@ int cmd_snapshot(int argc, char **argv)
 		      "(a device whose modalias cannot be read is recorded with its error, and counts).",
 		      entries, &argc, &argv);
 	if (argc > 1) {
-		g_free(src.sysfs);
-		g_free(src.snapshot);
+		device_source_clear(&src);
 		return usage_error("snapshot", "unexpected argument '%.*s'", ECHO(argv[1]));
 	}
 	ctx = open_devices(&src, "snapshot", &dv);
