@@ -623,6 +623,15 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 	mem = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (mem == MAP_FAILED)
 		return -errno;
+	/* Every page is read (the checksum) by every process that maps a
+	 * cache.  Asked for huge pages, a kernel that keeps large folios in
+	 * the page cache fills it with 2 MiB ones when a cache is read from
+	 * disk, and each process maps them with a fault or two instead of one
+	 * per 64 KiB (a one-shot lookup 1.5 → 1.1 ms on Linux 6.18).  A hint:
+	 * where it is not supported nothing changes. */
+#ifdef MADV_HUGEPAGE
+	(void)madvise(mem, (size_t)st.st_size, MADV_HUGEPAGE);
+#endif
 	h = mem;
 	c.mem = mem;
 	c.size = (uint64_t)st.st_size;
