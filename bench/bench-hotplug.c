@@ -1,7 +1,9 @@
 /*
  * make bench: the hotplug agent's kernel-helper mode against the original
  * bash /sbin/hotplug multiplexer, on the same hotplug.d trees (empty, and
- * three handlers), paired runs: median wall and peak RSS.
+ * three handlers), paired runs: median wall and peak RSS; and FLOOR, a
+ * program that does nothing, in the agent's place (the least any helper
+ * can cost on this machine).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -69,14 +71,55 @@ static void write_file(const char *path, const char *text, mode_t mode)
 	}
 }
 
+/* Medians of N paired runs (A B, B A, …) of A and B with ENVP, in µs, and
+ * the largest peak RSS of each, in KiB. */
+struct pair {
+	double a, b;
+	long rss_a, rss_b;
+};
+
+static struct pair paired(char *const a_argv[], char *const b_argv[], char *const envp[], int n)
+{
+	double *a = calloc((size_t)n, sizeof(double)), *b = calloc((size_t)n, sizeof(double));
+	struct pair p = { 0 };
+	long r;
+
+	if (!a || !b) {
+		perror("calloc");
+		exit(1);
+	}
+	run(a_argv, envp, &r); /* warm-up, not counted */
+	run(b_argv, envp, &r);
+	for (int i = 0; i < n; i++) {
+		if (i % 2) {
+			a[i] = run(a_argv, envp, &r);
+			p.rss_a = r > p.rss_a ? r : p.rss_a;
+			b[i] = run(b_argv, envp, &r);
+			p.rss_b = r > p.rss_b ? r : p.rss_b;
+		} else {
+			b[i] = run(b_argv, envp, &r);
+			p.rss_b = r > p.rss_b ? r : p.rss_b;
+			a[i] = run(a_argv, envp, &r);
+			p.rss_a = r > p.rss_a ? r : p.rss_a;
+		}
+	}
+	qsort(a, (size_t)n, sizeof(double), cmp);
+	qsort(b, (size_t)n, sizeof(double), cmp);
+	p.a = a[n / 2];
+	p.b = b[n / 2];
+	free(a);
+	free(b);
+	return p;
+}
+
 int main(int argc, char **argv)
 {
 	char tmp[] = "/tmp/bench-hotplug-XXXXXX", path[8192], script[4096], dirvar[4200];
-	const char *agent = argc > 1 ? argv[1] : NULL;
+	const char *agent = argc > 1 ? argv[1] : NULL, *floor_prog = argc > 3 ? argv[3] : NULL;
 	int n = argc > 2 ? atoi(argv[2]) : 300;
 
 	if (!agent || n < 10) {
-		fprintf(stderr, "usage: bench-hotplug AGENT [RUNS]\n");
+		fprintf(stderr, "usage: bench-hotplug AGENT [RUNS [FLOOR]]\n");
 		return 2;
 	}
 	if (!mkdtemp(tmp)) {
@@ -96,9 +139,9 @@ int main(int argc, char **argv)
 	printf("hotplug helper mode against the bash /sbin/hotplug loop, %d paired runs (ACTION=change)\n\n", n);
 	printf("%-14s %12s %12s %8s %12s %12s\n", "tree", "agent ms", "bash ms", "ratio", "agent KiB", "bash KiB");
 	for (int tree = 0; tree < 2; tree++) {
-		double *a = calloc((size_t)n, sizeof(double)), *b = calloc((size_t)n, sizeof(double));
-		long ra = 0, rb = 0, r;
-		char hp[4096];
+		char hp[4096], hpopt[4300], ldpath[4200];
+		const char *ld = getenv("LD_LIBRARY_PATH");
+		struct pair p;
 
 		snprintf(hp, sizeof(hp), "%s/tree%d", tmp, tree);
 		mkdir(hp, 0755);
@@ -114,40 +157,27 @@ int main(int argc, char **argv)
 			}
 		}
 		snprintf(dirvar, sizeof(dirvar), "HOTPLUG_DIR=%s", hp);
+		snprintf(ldpath, sizeof(ldpath), "LD_LIBRARY_PATH=%s", ld ? ld : "");
+		snprintf(hpopt, sizeof(hpopt), "--hotplug-dir=%s", hp);
 		{
-			char ldpath[4200];
-			const char *ld = getenv("LD_LIBRARY_PATH");
-			snprintf(ldpath, sizeof(ldpath), "LD_LIBRARY_PATH=%s", ld ? ld : "");
 			char *envp[] = { (char *)"ACTION=change", (char *)"DEVPATH=/devices/virtual/net/lo",
 					 (char *)"SUBSYSTEM=net", (char *)"SEQNUM=1", dirvar, (char *)"PATH=/usr/bin:/bin",
 					 ldpath, NULL };
-			char hpopt[4300];
-			snprintf(hpopt, sizeof(hpopt), "--hotplug-dir=%s", hp);
 			char *ours[] = { (char *)agent, hpopt, (char *)"net", NULL };
 			char *theirs[] = { (char *)"/bin/bash", script, (char *)"net", NULL };
+			char *nothing[] = { (char *)floor_prog, NULL };
 
-			run(ours, envp, &r);
-			run(theirs, envp, &r);
-			for (int i = 0; i < n; i++) {
-				if (i % 2) {
-					a[i] = run(ours, envp, &r);
-					ra = r > ra ? r : ra;
-					b[i] = run(theirs, envp, &r);
-					rb = r > rb ? r : rb;
-				} else {
-					b[i] = run(theirs, envp, &r);
-					rb = r > rb ? r : rb;
-					a[i] = run(ours, envp, &r);
-					ra = r > ra ? r : ra;
-				}
+			p = paired(ours, theirs, envp, n);
+			printf("%-14s %12.2f %12.2f %7.2fx %12ld %12ld\n", tree ? "three handlers" : "empty",
+			       p.a / 1000, p.b / 1000, p.a / p.b, p.rss_a, p.rss_b);
+			/* what starting any program costs: the same runs, a
+			 * program that does nothing in the agent's place */
+			if (floor_prog && tree == 0) {
+				p = paired(nothing, theirs, envp, n);
+				printf("%-14s %12.2f %12.2f %7.2fx %12ld %12ld\n", "floor", p.a / 1000, p.b / 1000,
+				       p.a / p.b, p.rss_a, p.rss_b);
 			}
 		}
-		qsort(a, (size_t)n, sizeof(double), cmp);
-		qsort(b, (size_t)n, sizeof(double), cmp);
-		printf("%-14s %12.2f %12.2f %7.2fx %12ld %12ld\n", tree ? "three handlers" : "empty", a[n / 2] / 1000,
-		       b[n / 2] / 1000, a[n / 2] / b[n / 2], ra, rb);
-		free(a);
-		free(b);
 	}
 	snprintf(path, sizeof(path), "rm -rf '%s'", tmp);
 	return system(path) == 0 ? 0 : 1;

@@ -2,11 +2,15 @@
  * make bench: lookups per bus through libmodalias, libkmod (indexes loaded)
  * and a naive fnmatch loop over the text table, in one process, alternating;
  * index build times; one-shot `modalias resolve` against `modprobe -R`
- * (paired runs).  Writes a report and the data for the chart.
+ * (paired runs: with the index cache as it was written, and as read back
+ * from disk after both tools' index files left the page cache, as at boot;
+ * and the floor, a program that does nothing).  Writes a report and the
+ * data for the chart.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <libkmod.h>
 #include <spawn.h>
@@ -164,15 +168,69 @@ static double spawn_wall(char *const argv[])
 	return t1 - t0;
 }
 
+/* Medians of N paired runs of A and B, in turn A B, B A, … */
+struct pair {
+	double a, b;
+};
+
+static struct pair paired(char *const a_argv[], char *const b_argv[], int n)
+{
+	double *a = g_new(double, n), *b = g_new(double, n);
+	struct pair p;
+
+	for (int i = 0; i < n; i++) {
+		if (i % 2) {
+			a[i] = spawn_wall(a_argv);
+			b[i] = spawn_wall(b_argv);
+		} else {
+			b[i] = spawn_wall(b_argv);
+			a[i] = spawn_wall(a_argv);
+		}
+	}
+	p.a = median(a, n);
+	p.b = median(b, n);
+	g_free(a);
+	g_free(b);
+	return p;
+}
+
+/* The files of DIR ending in SUFFIX out of the page cache, as after a boot
+ * (REMOVE: removed instead). */
+static void evict_dir(const char *dir, const char *suffix, bool remove)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+		int fd;
+
+		if (!g_str_has_suffix(name, suffix))
+			continue;
+		if (remove) {
+			if (unlink(path) < 0)
+				g_error("cannot remove %s: %s", path, strerror(errno));
+			continue;
+		}
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+			g_warning("%s: cannot evict it from the page cache", path);
+		close(fd);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	g_autofree char *moddir = NULL, *uevents = NULL, *cli = NULL, *outdir = NULL, *modprobe = NULL;
+	g_autofree char *moddir = NULL, *uevents = NULL, *cli = NULL, *outdir = NULL, *modprobe = NULL,
+			 *floor_prog = NULL;
 	int rounds = 5, oneshot = 300;
 	const GOptionEntry entries[] = {
 		{ "moddir", 0, 0, G_OPTION_ARG_FILENAME, &moddir, "Module directory", "DIR" },
 		{ "uevents", 0, 0, G_OPTION_ARG_FILENAME, &uevents, "Recorded uevents", "FILE" },
 		{ "cli", 0, 0, G_OPTION_ARG_FILENAME, &cli, "The modalias binary", "FILE" },
 		{ "modprobe", 0, 0, G_OPTION_ARG_FILENAME, &modprobe, "modprobe (default /usr/bin/kmod's)", "FILE" },
+		{ "floor", 0, 0, G_OPTION_ARG_FILENAME, &floor_prog, "A program that does nothing, timed as the floor", "FILE" },
 		{ "out", 0, 0, G_OPTION_ARG_FILENAME, &outdir, "Where the data files go", "DIR" },
 		{ "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Rounds (alternating)", "N" },
 		{ "oneshot", 0, 0, G_OPTION_ARG_INT, &oneshot, "Paired one-shot runs", "N" },
@@ -366,7 +424,8 @@ int main(int argc, char **argv)
 		unlink(cache);
 	}
 
-	/* one-shot: modalias resolve (cache warm, and no cache) against modprobe -R */
+	/* one-shot: modalias resolve (the cache as written, as read from
+	 * disk, and no cache) against modprobe -R, and the floor */
 	if (cli && oneshot > 0) {
 		const char *alias = "pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00";
 		g_autofree char *root = g_build_filename(outdir, "root", NULL);
@@ -378,37 +437,40 @@ int main(int argc, char **argv)
 		char d_opt[] = "-d", s_opt[] = "-S", ver[] = "bench", r_opt[] = "-R";
 		char *ours[] = { cli, resolve, moddir_opt, moddir, c_opt, devnull, (char *)alias, NULL };
 		char *theirs[] = { modprobe, d_opt, root, s_opt, ver, c_opt, devnull, r_opt, (char *)alias, NULL };
-		double *a = g_new(double, oneshot), *b = g_new(double, oneshot), *c = g_new(double, oneshot);
-		double ma, mb, mc;
+		char *nothing[] = { floor_prog, NULL };
+		struct pair written, from_disk, fl = { 0 };
+		double *c = g_new(double, oneshot / 10 + 1);
 
 		g_mkdir_with_parents(link_dir, 0755);
 		unlink(link);
 		if (symlink(absmod, link) < 0)
 			g_error("symlink %s: %s", link, strerror(errno));
 		g_setenv("MODALIAS_CACHE_DIR", cache_dir, TRUE);
+		evict_dir(cache_dir, ".idx", true);
 		spawn_wall(ours); /* writes the cache */
-		for (int i = 0; i < oneshot; i++) {
-			if (i % 2) {
-				a[i] = spawn_wall(ours);
-				b[i] = spawn_wall(theirs);
-			} else {
-				b[i] = spawn_wall(theirs);
-				a[i] = spawn_wall(ours);
-			}
-		}
+		written = paired(ours, theirs, oneshot);
+		/* as at boot: both tools' index files out of the page cache, then
+		 * read back by one run each (not counted) */
+		evict_dir(cache_dir, ".idx", false);
+		evict_dir(moddir, ".bin", false);
+		spawn_wall(ours);
+		spawn_wall(theirs);
+		from_disk = paired(ours, theirs, oneshot);
+		if (floor_prog)
+			fl = paired(nothing, theirs, oneshot);
 		g_setenv("MODALIAS_CACHE_DIR", "", TRUE);
 		for (int i = 0; i < oneshot / 10; i++)
 			c[i] = spawn_wall(ours);
-		ma = median(a, oneshot);
-		mb = median(b, oneshot);
-		mc = median(c, oneshot / 10);
-		printf("one-shot, %d paired runs (median wall):\n", oneshot);
-		printf("  modalias resolve (index cache): %.2f ms\n", ma / 1000);
-		printf("  modprobe -R:                    %.2f ms\n", mb / 1000);
-		printf("  ratio:                          %.2fx\n", ma / mb);
-		printf("  modalias resolve (no cache):    %.2f ms\n", mc / 1000);
-		g_free(a);
-		g_free(b);
+		printf("one-shot, %d paired runs each (median wall):\n", oneshot);
+		printf("                                   ours    modprobe -R   ratio\n");
+		printf("  index cache as written:       %7.2f ms  %7.2f ms   %.2fx\n", written.a / 1000,
+		       written.b / 1000, written.a / written.b);
+		printf("  index cache read from disk:   %7.2f ms  %7.2f ms   %.2fx\n", from_disk.a / 1000,
+		       from_disk.b / 1000, from_disk.a / from_disk.b);
+		printf("  no cache:                     %7.2f ms\n", median(c, oneshot / 10) / 1000);
+		if (floor_prog)
+			printf("  floor (a C program that does nothing): %.2f ms  %.2fx\n", fl.a / 1000,
+			       fl.a / fl.b);
 		g_free(c);
 		unlink(link);
 	}
