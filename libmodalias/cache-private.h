@@ -20,7 +20,7 @@
 #include "table-private.h"
 
 #define CACHE_MAGIC "libmodalias-idx"
-#define CACHE_VERSION 7
+#define CACHE_VERSION 8
 #define CACHE_BOM 0x01020304u
 #define CACHE_ALIGN 8 /* of every array: at least any element's alignment */
 
@@ -44,6 +44,7 @@ struct cache_header {
 	uint32_t skipped; /* malformed lines skipped when the sources were read */
 	uint32_t pad1;    /* cppcheck-suppress unusedStructMember ; 0: the next field is 8-byte aligned */
 	uint64_t file_size, pool_len;
+	uint64_t dir_dev, dir_ino; /* the module directory (its path: the pool's string at dir) */
 	uint64_t off[TABLE_ARRAY_MAX]; /* where the table's own arrays are, as TABLE_ARRAYS lists them */
 	struct source sources[TABLE_SOURCES_MAX];
 	struct cache_layer layers[LAYER_MAX];
@@ -55,6 +56,15 @@ struct cache_header {
  * lane 0.  Three lanes keep the processor's CRC instruction busy; where
  * there is none the same sums are computed from a table. */
 void cache_checksum(const void *data, size_t len, uint32_t crc[3]);
+
+/* The name of the cache of module directory DIR in a cache directory
+ * (modalias_table_open()): one per directory, named by the SHA-256 of its
+ * path as given (two spellings of one directory only cost a second cache),
+ * so that a second path of the same name is not to be found and no
+ * directory's cache is another's; the cache records its directory too,
+ * which is compared. */
+#define CACHE_NAME_MAX (sizeof("modalias-.idx") + 64)
+void cache_file_name(char *buf, size_t size, const char *dir);
 
 enum {
 	CACHE_NO_CHECKSUM = 1u << 0, /* for the fuzz target: skip it, check the structure */

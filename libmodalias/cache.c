@@ -5,9 +5,10 @@
  *
  * The file holds the table's arrays as they are in memory (it is specific
  * to this library version and this machine's layout, which the header
- * records) and the size, mtime and inode of every source file it was
- * built from, so a stale cache is noticed and rebuilt.  Its layout is in
- * cache-private.h.
+ * records), the module directory it was built for (its path, device and
+ * inode) and the device, inode, size and mtime of every source file it was
+ * built from, so that a stale cache, or one of another directory, is
+ * noticed and rebuilt.  Its layout is in cache-private.h.
  *
  * Nothing in it is believed: a cache is used only where shared/path-trust
  * allows (no other user could have written it or a directory above it),
@@ -151,7 +152,7 @@ void cache_checksum(const void *data, size_t len, uint32_t crc[3])
 #define TABLE_SCALARS(X)                                                                                   \
 	X(n_modules, t->n_modules) X(n_ordered, t->n_ordered) X(n_origins, t->n_origins) X(dir, t->dir)     \
 	X(module_ids_n, t->module_ids.n) X(module_ids_cap, t->module_ids.cap) X(n_sources, t->n_sources)    \
-	X(skipped, t->skipped) X(pool_len, t->pool.len)
+	X(skipped, t->skipped) X(pool_len, t->pool.len) X(dir_dev, t->dir_id.dev) X(dir_ino, t->dir_id.ino)
 #define LAYER_SCALARS(X)                                                                                   \
 	X(n, ly->n) X(max_prefix, ix->max_prefix) X(prefix_cap, ix->prefix_cap) X(tri_cap, ix->tri_cap)     \
 	X(exact_n, ix->exact.n) X(exact_cap, ix->exact.cap) X(n_anchored, ix->n_anchored)                   \
@@ -670,10 +671,16 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 	r = -EINVAL;
 	if (!arrays_ok(&c, h, t) || !contents_ok(&c, h))
 		goto fail;
-	/* the sources it was built from must be unchanged */
-	r = table_sources_check(dir, h->sources, h->n_sources, whybuf, whylen);
-	if (r < 0)
-		goto fail;
+	/* built for DIR (the same path, the same directory now) from its
+	 * sources as they are now: a cache of another directory whose files
+	 * have the same names, sizes and times is not this one's */
+	if (dir) {
+		r = table_dir_check(dir, (const char *)mem + h->off[TABLE_ARRAY_POOL] + h->dir, &t->dir_id, whybuf, whylen);
+		if (r == 0)
+			r = table_sources_check(dir, h->sources, h->n_sources, whybuf, whylen);
+		if (r < 0)
+			goto fail;
+	}
 	/* the checked arrays are the table's */
 	for (unsigned int i = 0; i < ARRAY_MAX; i++) {
 		struct table_array a;
@@ -764,18 +771,22 @@ static int cache_dir_open(const char *path, unsigned int depth, struct trust_why
 	return trust_open(path, O_PATH | O_DIRECTORY, TRUST_DIRECTORY | TRUST_FOLLOW, why);
 }
 
-/* One cache per module directory, named after the directory as given (two
- * spellings of one directory only cost a second cache). */
-static void cache_name(char *buf, size_t size, const char *dir)
+void cache_file_name(char *buf, size_t size, const char *dir)
 {
-	snprintf(buf, size, "modalias-%08x.idx", hash_bytes(dir, strlen(dir)));
+	unsigned char md[32];
+	char hex[2 * sizeof(md) + 1];
+
+	sha256(dir, strlen(dir), md);
+	for (unsigned int i = 0; i < sizeof(md); i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	snprintf(buf, size, "modalias-%s.idx", hex);
 }
 
 MODALIAS_EXPORT int modalias_table_open(struct modalias_ctx *ctx, const char *dir,
 					const char *cache_dir, struct modalias_table **ret)
 {
 	struct trust_why tw = { "" };
-	char name[32], *dflt = NULL, *path = NULL, whybuf[256];
+	char name[CACHE_NAME_MAX], *dflt = NULL, *path = NULL, whybuf[256];
 	const char *why;
 	bool write = false, denied;
 	int dirfd = -1, fd, r;
@@ -788,7 +799,7 @@ MODALIAS_EXPORT int modalias_table_open(struct modalias_ctx *ctx, const char *di
 			return r;
 		dir = dflt;
 	}
-	cache_name(name, sizeof(name), dir);
+	cache_file_name(name, sizeof(name), dir);
 	if (cache_dir && asprintf(&path, "%s/%s", cache_dir, name) < 0) {
 		r = -ENOMEM;
 		goto out;

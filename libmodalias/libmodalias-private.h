@@ -53,6 +53,8 @@ int read_text_file(const char *path, char **ret, size_t max);
 bool devpath_is_safe(const char *devpath);
 /* The PCMCIA product-id hash: the kernel's crc32(0, s, len). */
 uint32_t pcmcia_crc32(const char *s, size_t len);
+/* SHA-256 of LEN bytes at DATA into OUT (sha256.c) */
+void sha256(const void *data, size_t len, unsigned char out[32]);
 
 /* Buses and devices (the bus table, struct modalias_dev, field values):
  * bus-private.h, which the files that use them include. */

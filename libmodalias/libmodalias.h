@@ -888,9 +888,11 @@ int modalias_table_save(struct modalias_table *table, const char *path);
  * modalias_table_new_from_cache:
  * @ctx: a context.
  * @path: an index cache written by modalias_table_save().
- * @dir: (nullable): the module directory the cache must be current for: the
- *   size, mtime and inode of every file the table was loaded from must be
- *   as they were; NULL to skip the check.
+ * @dir: (nullable): the module directory the cache must be current for: it
+ *   must be the directory the table was loaded from (the same path, and
+ *   the same device and inode), and the device, inode, size and mtime of
+ *   every file the table was loaded from must be as they were; NULL to
+ *   skip the check.
  * @ret: (out): the table, its arrays mapped read-only from the file (a
  *   later change copies them to memory first).
  *
@@ -904,7 +906,8 @@ int modalias_table_save(struct modalias_table *table, const char *path);
  * Returns: the number of malformed lines skipped when the table was read
  * from its sources (as modalias_table_new_from_directory() returned then);
  * -ENOENT when there is no such file; -EPERM or -ELOOP when it is not
- * trusted so (logged); -ESTALE when a source changed; -EINVAL when the file
+ * trusted so (logged); -ESTALE when a source changed or the cache is of
+ * another directory (logged at info); -EINVAL when the file
  * is not a cache of this library version or is damaged (logged once, with
  * why); other errors of reading it.
  *
@@ -922,7 +925,9 @@ int modalias_table_new_from_cache(struct modalias_ctx *ctx, const char *path, co
  *
  * modalias_table_new_from_directory(), through a cache: a current cache of
  * @dir in @cache_dir is mapped; otherwise the table is loaded from @dir and,
- * when @cache_dir is writable, its cache written for the next time.
+ * when @cache_dir is writable, its cache written for the next time.  The
+ * cache's file is named by the SHA-256 of @dir as given, and is used only
+ * for the directory it records (see modalias_table_new_from_cache()).
  *
  * @cache_dir, every directory above it and the cache file are held to the
  * rules of modalias_table_new_from_cache(): when one is not trusted the

@@ -86,13 +86,20 @@ struct layer {
 	struct index index;
 };
 
-/* A source file's identity, to tell whether an index cache is stale. */
+/* A source file's identity, to tell whether an index cache is stale: the
+ * file (its device and inode) and its contents (size, mtime). */
 struct source {
 	char name[32];
 	uint64_t size;
 	int64_t mtime_sec, mtime_nsec;
-	uint64_t ino;
+	uint64_t ino, dev;
 	uint32_t present, pad;
+};
+
+/* A module directory's identity: the directory itself, whatever path
+ * names it (stamp.c) */
+struct dir_id {
+	uint64_t dev, ino;
 };
 #define TABLE_SOURCES_MAX 8
 
@@ -107,6 +114,7 @@ struct modalias_table {
 	uint32_t *origins;
 	unsigned int n_origins;
 	uint32_t dir; /* module directory (pool offset), 0 when none */
+	struct dir_id dir_id; /* and its device and inode, when it was read (0: none) */
 	struct layer layers[LAYER_MAX];
 	struct source sources[TABLE_SOURCES_MAX];
 	uint32_t n_sources;
@@ -216,3 +224,10 @@ int table_source_stamp(const char *dir, const char *name, struct source *src);
 /* Whether the N sources recorded of DIR are the files as they are now: 0,
  * -ESTALE when one changed, or another -errno; WHY says which file. */
 int table_sources_check(const char *dir, const struct source *src, uint32_t n, char *why, size_t whylen);
+/* stamp.c: the device and inode of the directory DIR now (all zero when it
+ * cannot be stat()ed: reading it fails then, and says why). */
+void table_dir_stamp(const char *dir, struct dir_id *id);
+/* Whether DIR is the module directory recorded as RECORDED (its path) and
+ * ID: the same path, and the same directory now.  0, or -ESTALE (or the
+ * -errno of stat()) with WHY saying how it differs. */
+int table_dir_check(const char *dir, const char *recorded, const struct dir_id *id, char *why, size_t whylen);

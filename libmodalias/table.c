@@ -593,6 +593,7 @@ MODALIAS_EXPORT int modalias_table_new_from_directory(struct modalias_ctx *ctx, 
 	if (r < 0)
 		goto out;
 	t->dir = strpool_add(&t->pool, dir, strlen(dir));
+	table_dir_stamp(dir, &t->dir_id);
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(files); i++) {
 		/* stamped before reading: a change while we read makes it stale */
 		r = table_source_stamp(dir, files[i].file, &t->sources[t->n_sources++]);

@@ -80,7 +80,10 @@ static inline void remove_tree(const char *dir)
 
 static inline char *cache_file(const char *cache_dir, const char *dir)
 {
-	return g_strdup_printf("%s/modalias-%08x.idx", cache_dir, hash_bytes(dir, strlen(dir)));
+	char name[CACHE_NAME_MAX];
+
+	cache_file_name(name, sizeof(name), dir);
+	return g_build_filename(cache_dir, name, NULL);
 }
 
 static inline size_t log_lines(void)

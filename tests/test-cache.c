@@ -8,6 +8,10 @@
  *    instantiated, builtin aliases, module names) answers the same, patterns
  *    and origins included, from the cache as from the text;
  *  - stale: each source file changed makes the cache rebuilt;
+ *  - another directory: a cache is not used for a module directory other
+ *    than the one it was built for, though its sources have the same
+ *    inode numbers, sizes and times (hard links; two tmpfs mounts, in a
+ *    mount namespace of its own) or its file the other's name;
  *  - modprobe.d on a mapped table: the configuration's layers built on the
  *    heap, the module directory's left mapped, the answers the uncached
  *    table's;
@@ -18,6 +22,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -174,6 +181,185 @@ static void test_stale(void)
 	remove_tree(tmp);
 }
 
+/* ---- a cache of another module directory ------------------------------------------ */
+
+/* The one file in DIR (a cache directory holding one cache) */
+static char *only_file(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name = d ? g_dir_read_name(d) : NULL;
+
+	g_assert_nonnull(name);
+	g_assert_null(g_dir_read_name(d));
+	return g_build_filename(dir, name, NULL);
+}
+
+/* What T answers for e1000e's alias */
+static char *e1000e_answer(struct modalias_table *t)
+{
+	struct modalias_result *res;
+	char *s;
+
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+	s = answer(t, res, E1000E_ALIAS);
+	modalias_result_unref(res);
+	return s;
+}
+
+/* Two module directories whose sources are the same files (hard links:
+ * the same device, inode, size and time), the second one's cache name
+ * given to the first one's cache (a second name of a path, as a 32-bit
+ * hash gave away): the cache says which directory it was built for, and
+ * is not used for the other. */
+static void test_other_path(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	g_autofree char *a = copy_moddir(tmp), *b = g_build_filename(tmp, "b", NULL);
+	g_autofree char *ca = g_build_filename(tmp, "ca", NULL), *cb = g_build_filename(tmp, "cb", NULL);
+	g_autofree char *cmd = g_strdup_printf("mkdir '%s' && ln '%s'/* '%s'/", b, a, b);
+	g_autofree char *fa = NULL, *fb = NULL, *want = NULL;
+	struct modalias_table *t;
+
+	g_assert_cmpint(system(cmd), ==, 0);
+	modalias_ctx_set_log_priority(ctx, LOG_INFO);
+	g_assert_cmpint(modalias_table_open(ctx, a, ca, &t), ==, 0);
+	modalias_table_unref(t);
+	g_assert_cmpint(modalias_table_open(ctx, b, cb, &t), ==, 0);
+	modalias_table_unref(t);
+	fa = only_file(ca);
+	fb = only_file(cb);
+	g_assert_cmpint(rename(fa, fb), ==, 0);
+	test_log_clear();
+	g_assert_cmpint(modalias_table_open(ctx, b, cb, &t), ==, 0);
+	g_assert_null(t->mapping);
+	want = g_strdup_printf("%s: index cache not used: built for another module directory, %s\n", fb, a);
+	if (!strstr(test_log_text(), want))
+		g_error("wanted '%s' in '%s'", want, test_log_text());
+	modalias_table_unref(t);
+	/* rebuilt for b: used from now on */
+	test_log_clear();
+	g_assert_cmpint(modalias_table_open(ctx, b, cb, &t), ==, 0);
+	g_assert_nonnull(t->mapping);
+	modalias_table_unref(t);
+	/* and refused through modalias_table_new_from_cache() alike */
+	g_assert_cmpint(modalias_table_new_from_cache(ctx, fb, a, &t), ==, -ESTALE);
+	modalias_ctx_unref(ctx);
+	remove_tree(tmp);
+}
+
+/* The attack: two tmpfs mounts, their modules.alias made alike (the same
+ * inode number, size and time; the sources absent besides), the first
+ * one's sending e1000e's alias to floppy, mounted in turn at one path.
+ * The cache built from the first must not answer for the second: the
+ * directory and its sources are on another device.  In a mount namespace
+ * of its own (a subprocess). */
+static void test_other_mount(void)
+{
+	g_autofree char *tmp = NULL, *text = NULL, *cmd = NULL;
+	g_autofree char *a = NULL, *b = NULL, *m = NULL, *cache = NULL, *want = NULL, *got = NULL;
+	const struct timespec when[2] = { { 1700000000, 123456789 }, { 1700000000, 123456789 } };
+	struct modalias_ctx *ctx;
+	struct modalias_table *t;
+	struct stat sa, sb;
+	GString *evil;
+
+	if (!g_test_subprocess()) {
+		if (geteuid() != 0) {
+			g_test_skip("needs root, to mount");
+			return;
+		}
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return;
+	}
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		g_test_skip("no mount namespace of our own");
+		return;
+	}
+	tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	a = g_build_filename(tmp, "a", NULL);
+	b = g_build_filename(tmp, "b", NULL);
+	m = g_build_filename(tmp, "m", NULL);
+	cache = g_build_filename(tmp, "cache", NULL);
+	g_assert_cmpint(mkdir(a, 0755) | mkdir(b, 0755) | mkdir(m, 0755), ==, 0);
+	cmd = g_build_filename(moddir, "modules.alias", NULL);
+	g_assert_true(g_file_get_contents(cmd, &text, NULL, NULL));
+	evil = g_string_new(text);
+	g_assert_cmpuint(g_string_replace(evil, " e1000e\n", " floppy\n", 0), >, 100);
+	for (int i = 0; i < 2; i++) {
+		const char *dir = i ? b : a;
+		g_autofree char *alias = g_build_filename(dir, "modules.alias", NULL);
+
+		g_assert_cmpint(mount("tmpfs", dir, "tmpfs", 0, "mode=0755"), ==, 0);
+		g_assert_true(g_file_set_contents(alias, i ? text : evil->str, -1, NULL));
+		g_assert_cmpint(utimensat(AT_FDCWD, alias, when, 0), ==, 0);
+		g_assert_cmpint(stat(alias, i ? &sb : &sa), ==, 0);
+	}
+	g_string_free(evil, TRUE);
+	/* alike but for the device */
+	g_assert_cmpuint(sa.st_ino, ==, sb.st_ino);
+	g_assert_cmpint(sa.st_size, ==, sb.st_size);
+	g_assert_cmpint(sa.st_mtim.tv_nsec, ==, sb.st_mtim.tv_nsec);
+	g_assert_cmpuint(sa.st_dev, !=, sb.st_dev);
+
+	ctx = test_ctx_new();
+	modalias_ctx_set_log_priority(ctx, LOG_INFO);
+	g_assert_cmpint(mount(a, m, NULL, MS_BIND, NULL), ==, 0);
+	g_assert_cmpint(modalias_table_open(ctx, m, cache, &t), ==, 0);
+	got = e1000e_answer(t);
+	g_assert_true(g_str_has_prefix(got, "alias floppy "));
+	modalias_table_unref(t);
+	g_assert_cmpint(umount(m), ==, 0);
+	g_assert_cmpint(mount(b, m, NULL, MS_BIND, NULL), ==, 0);
+	test_log_clear();
+	g_assert_cmpint(modalias_table_open(ctx, m, cache, &t), ==, 0);
+	g_free(got);
+	got = e1000e_answer(t);
+	g_assert_true(g_str_has_prefix(got, "alias e1000e "));
+	g_assert_null(t->mapping);
+	want = g_strdup_printf("index cache not used: %s is another directory than the one it was built from\n", m);
+	if (!strstr(test_log_text(), want))
+		g_error("wanted '%s' in '%s'", want, test_log_text());
+	modalias_table_unref(t);
+	/* rebuilt: the second directory's, mapped next time */
+	g_assert_cmpint(modalias_table_open(ctx, m, cache, &t), ==, 0);
+	g_assert_nonnull(t->mapping);
+	g_free(got);
+	got = e1000e_answer(t);
+	g_assert_true(g_str_has_prefix(got, "alias e1000e "));
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+	g_assert_cmpint(umount(m) | umount(a) | umount(b), ==, 0);
+	remove_tree(tmp);
+}
+
+/* The cache's name: the SHA-256 of the directory's path (FIPS 180-4's
+ * examples: one block, the padding in a second block, many blocks). */
+static void test_name(void)
+{
+	static const struct {
+		const char *in;
+		const char *md;
+	} rows[] = {
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	g_autofree char *million = g_strnfill(1000000, 'a');
+	char name[CACHE_NAME_MAX];
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		g_autofree char *want = g_strdup_printf("modalias-%s.idx", rows[i].md);
+
+		cache_file_name(name, sizeof(name), rows[i].in);
+		g_assert_cmpstr(name, ==, want);
+	}
+	cache_file_name(name, sizeof(name), million);
+	g_assert_cmpstr(name, ==, "modalias-cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0.idx");
+}
+
 /* ---- malformed lines: counted the same from the cache ------------------------ */
 
 static void test_skipped(void)
@@ -316,6 +502,9 @@ static char *forge_cache(const char *tmp)
 		memcpy(name, t->sources[i].name, sizeof(name));
 		g_assert_cmpint(table_source_stamp(moddir, name, &t->sources[i]), ==, 0);
 	}
+	/* and moddir's own path, device and inode */
+	t->dir = strpool_add(&t->pool, moddir, strlen(moddir));
+	table_dir_stamp(moddir, &t->dir_id);
 	g_assert_cmpint(modalias_table_save(t, path), ==, 0);
 	modalias_table_unref(t);
 	/* the control: trusted, it is believed */
@@ -530,6 +719,9 @@ int main(int argc, char **argv)
 	moddir = g_test_build_filename(G_TEST_DIST, "data", "linux-6.1.0-57-amd64", NULL);
 	g_test_add_func("/cache/round-trip", test_round_trip);
 	g_test_add_func("/cache/stale", test_stale);
+	g_test_add_func("/cache/name", test_name);
+	g_test_add_func("/cache/other-directory/path", test_other_path);
+	g_test_add_func("/cache/other-directory/mount", test_other_mount);
 	g_test_add_func("/cache/skipped-lines", test_skipped);
 	g_test_add_func("/cache/config-on-mapped", test_config_mapped);
 	for (size_t i = 0; i < G_N_ELEMENTS(trust_rows); i++) {
