@@ -222,7 +222,8 @@ int control_answer(void)
 	gint64 now = g_get_monotonic_time();
 	int next = -1;
 
-	if (!askers || !coldplugged || !queue_empty())
+	/* nor while its tables are closed (a reload failed): events wait */
+	if (!askers || !coldplugged || !queue_empty() || !modules_ready())
 		return -1;
 	for (guint i = askers->len; i-- > 0;) {
 		struct asker *a = &g_array_index(askers, struct asker, i);

@@ -3,9 +3,9 @@
  * (the uevent socket, the workers' reports, SIGTERM/SIGINT and SIGHUP, a
  * SEQNUM gap's deadline): events read into the queue and dispatched,
  * coldplug when asked and after a lost burst, modalias.conf and the tables
- * reloaded at SIGHUP, the tables when depmod rewrote them, the askers of
- * hotplug --settle and systemd answered when settled, a bounded stop at
- * SIGTERM.
+ * reloaded at SIGHUP, the tables when depmod rewrote them (and again, with
+ * the events kept, while they cannot be opened), the askers of hotplug
+ * --settle and systemd answered when settled, a bounded stop at SIGTERM.
  *
  * This file holds the loop; it may not order events (hotplug-queue.c) nor
  * handle one (hotplug-event.c).
@@ -23,12 +23,49 @@
 
 #include "hotplug-agent.h"
 
+/* A reload that fails (depmod's output incomplete for a moment: no
+ * modules.alias yet) leaves the tables closed.  Events are then kept in the
+ * queue, not handled without their modules, and the tables are opened
+ * again at the next event and after RETRY_MS, doubled at each failure up to
+ * RETRY_MAX_MS; once they open, the kept events are handled. */
+#define RETRY_MS 1000
+#define RETRY_MAX_MS 32000
+static gint64 retry_at; /* g_get_monotonic_time() of the next try; 0: the tables are open */
+static int retry_ms;
+
+/* Opens the tables (again): false, logged, when they cannot be */
+static bool tables_open(void)
+{
+	if (modules_open() == 0) {
+		if (retry_at)
+			say(LOG_NOTICE, "the module tables are open again: handling the events kept");
+		retry_at = 0;
+		retry_ms = 0;
+		return true;
+	}
+	retry_ms = retry_ms ? MIN(retry_ms * 2, RETRY_MAX_MS) : RETRY_MS;
+	retry_at = g_get_monotonic_time() + (gint64)retry_ms * 1000;
+	say(LOG_ERR, "the module tables cannot be opened: events are kept until they can (tried again at the next "
+	    "event, or in %d s)", retry_ms / 1000);
+	return false;
+}
+
+/* Milliseconds until the tables are tried again (-1: they are open) */
+static int retry_timeout(void)
+{
+	gint64 left = retry_at - g_get_monotonic_time();
+
+	if (!retry_at)
+		return -1;
+	return left > 0 ? (int)((left + 999) / 1000) : 0;
+}
+
 int daemon_run(void)
 {
 	sigset_t mask;
 	struct pollfd pfd[3 + 1 + 64];
 	int nl, sfd;
-	bool stopping = false, reload = false, stale = false;
+	bool stopping = false, reload = false, stale = false, rescan = false;
 
 	nl = netlink_open();
 	if (nl < 0) {
@@ -66,10 +103,14 @@ int daemon_run(void)
 		/* Stopping: no more events are read (poll skips a negative fd),
 		 * but the workers' reports and the signals still are. */
 		int n, timeout = stopping ? -1 : queue_gap_timeout(), answer = stopping ? -1 : control_answer();
+		int retry = stopping ? -1 : retry_timeout();
 		unsigned int nc = stopping ? 0 : control_pollfds(pfd + 3, G_N_ELEMENTS(pfd) - 3);
+		bool heard = false;
 
 		if (answer >= 0 && (timeout < 0 || answer < timeout))
 			timeout = answer;
+		if (retry >= 0 && (timeout < 0 || retry < timeout))
+			timeout = retry;
 		pfd[0].fd = stopping ? -1 : nl;
 		n = poll(pfd, 3 + nc, timeout);
 		if (n < 0) {
@@ -100,7 +141,10 @@ int daemon_run(void)
 				struct event *e = netlink_receive(nl, &overflow);
 				if (overflow) {
 					say(LOG_WARNING, "uevents lost (receive buffer overflow): rescanning sysfs");
-					coldplug();
+					if (retry_at)
+						rescan = true; /* once the tables open */
+					else
+						coldplug();
 					continue;
 				}
 				if (!e) {
@@ -109,6 +153,7 @@ int daemon_run(void)
 					continue;
 				}
 				queue_add(e);
+				heard = true;
 			}
 			/* depmod rewrote the module directory (a kernel package
 			 * installed modules): new events wait for the new tables */
@@ -119,14 +164,21 @@ int daemon_run(void)
 			if (reload) {
 				say(LOG_INFO, "reloading the configuration and the module tables");
 				if (settings_reload())
-					modules_open();
+					tables_open();
 			} else {
 				say(LOG_INFO, "the module directory changed: reloading the module tables");
-				modules_open();
+				tables_open();
 			}
 			reload = stale = false;
+		} else if (retry_at && !stopping && (heard || retry_timeout() == 0) && queue_running() == 0) {
+			say(LOG_INFO, "opening the module tables again");
+			tables_open();
 		}
-		if (!stopping && !reload && !stale)
+		if (rescan && !retry_at) {
+			coldplug();
+			rescan = false;
+		}
+		if (!stopping && !reload && !stale && !retry_at)
 			queue_dispatch();
 	}
 	say(LOG_INFO, "stopped");

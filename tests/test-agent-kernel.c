@@ -3,7 +3,9 @@
  * (tests/shim/fake-kernel, preloaded): a module removed is loaded again, a
  * failing one tried 3 times, new tables after depmod; one-shot coldplug to
  * a fixed point and its time limit; the completion barrier (READY=1,
- * hotplug --settle); unrelated modules inserted at once.
+ * hotplug --settle); a reload that fails mid-depmod (events kept, the
+ * tables tried again, not settled meanwhile); unrelated modules inserted
+ * at once.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -291,6 +293,71 @@ static void test_settle(void)
 	hpdir_free(&h);
 }
 
+/* ---- a reload that fails ----------------------------------------------------------- */
+
+/* depmod caught half way: modules.alias gone as an event comes.  The
+ * reload fails and says so; the event is kept (not handled without its
+ * modules) and --settle does not answer "settled" meanwhile; the file back,
+ * the tables are opened again on the timer, with no event to wake the
+ * daemon, and the kept event's module is loaded. */
+static void test_reload_fails(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL);
+	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *ctl = g_build_filename(tmp, "run", "control", NULL);
+	g_autofree char *ctl_opt = g_strdup_printf("--control-socket=%s", ctl);
+	g_autofree char *alias = g_build_filename(m, "modules.alias", NULL);
+	g_autofree char *away = g_build_filename(tmp, "modules.alias", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
+	g_autofree char *output = NULL, *err = NULL;
+	const char *extra[] = { "--moddir", m, "--stderr", ctl_opt, NULL };
+	struct needle w;
+	struct daemon d;
+	double took;
+	int fd = nl_sender();
+
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", 1, "test:dev:a1");
+	w = (struct needle){ "inserted mod_a", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+
+	/* modules.alias gone, an event: the reload fails, the event waits */
+	g_assert_cmpint(rename(alias, away), ==, 0);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/s", 2, "test:dev:soft");
+	w = (struct needle){ "the module tables cannot be opened: events are kept until they can", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(settle(ctl, "2", &err, &took), ==, 4);
+	g_assert_cmpstr(err, ==, "hotplug: --settle: the daemon was still busy after 2 s\n");
+	g_clear_pointer(&err, g_free);
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 0);
+
+	/* the file back: the timer opens the tables, the kept event loads */
+	g_assert_cmpint(rename(away, alias), ==, 0);
+	w = (struct needle){ "inserted mod_soft", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 40));
+	g_assert_nonnull(strstr(d.buf->str, "the module tables are open again: handling the events kept"));
+	g_assert_cmpint(settle(ctl, "10", &err, &took), ==, 0);
+
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_test_message("%s", output);
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	close(fd);
+	test_rm_rf(tmp);
+}
+
 /* ---- parallel, dependency-aware loading ------------------------------------------ */
 
 struct span {
@@ -383,6 +450,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
 	g_test_add_func("/agent/settle", test_settle);
+	g_test_add_func("/agent/reload-fails", test_reload_fails);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
 	return g_test_run();
 }
