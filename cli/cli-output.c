@@ -1,9 +1,9 @@
 /*
- * cli/cli-output.c - checked standard output and JSON strings, for both
- * front ends (cli-output.h).
+ * cli/cli-output.c - checked standard output, JSON strings and strings
+ * shown to people, for both front ends (cli-output.h).
  *
- * This file holds how output fails and how a string becomes JSON; it may
- * not decide what a command prints.
+ * This file holds how output fails and how a string becomes JSON or safe
+ * for a terminal; it may not decide what a command prints.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -104,4 +104,106 @@ void json_string(GString *out, const char *str)
 
 	g_string_set_size(out, old + JSON_QUOTED_MAX(len));
 	g_string_truncate(out, old + json_quote(out->str + old, str));
+}
+
+/* The length of the valid UTF-8 character at S that may be shown as it is
+ * (not a control: U+0080..U+009F are C1's), 0 when it must be escaped */
+static size_t shown_as_is(const char *s)
+{
+	unsigned char c = (unsigned char)*s;
+	gunichar u;
+
+	if (c >= 0x20 && c < 0x7f)
+		return c == '\\' ? 0 : 1;
+	if (c < 0x80)
+		return 0;
+	u = g_utf8_get_char_validated(s, -1);
+	if (u == (gunichar)-1 || u == (gunichar)-2 || (u >= 0x80 && u <= 0x9f))
+		return 0;
+	return (size_t)(g_utf8_next_char(s) - s);
+}
+
+/* The letter of C's escape in C (\n: 'n'), or 0 when it has none */
+static char named_escape(unsigned char c)
+{
+	switch (c) {
+	case '\a': return 'a';
+	case '\b': return 'b';
+	case '\t': return 't';
+	case '\n': return 'n';
+	case '\v': return 'v';
+	case '\f': return 'f';
+	case '\r': return 'r';
+	case '\\': return '\\';
+	default: return 0;
+	}
+}
+
+void cli_shown_append(GString *out, const char *s)
+{
+	while (*s) {
+		size_t len = shown_as_is(s);
+		char named;
+
+		if (len) {
+			g_string_append_len(out, s, (gssize)len);
+			s += len;
+			continue;
+		}
+		named = named_escape((unsigned char)*s);
+		if (named)
+			g_string_append_printf(out, "\\%c", named);
+		else
+			g_string_append_printf(out, "\\x%02x", (unsigned char)*s);
+		s++;
+	}
+}
+
+/* An escaped copy per call, CLI_SHOWN_KEPT of them per thread (freed when
+ * the thread ends) */
+struct shown_kept {
+	GString *s[CLI_SHOWN_KEPT];
+	unsigned int next;
+};
+
+static void shown_kept_free(gpointer p)
+{
+	struct shown_kept *k = p;
+
+	for (unsigned int i = 0; i < CLI_SHOWN_KEPT; i++)
+		if (k->s[i])
+			g_string_free(k->s[i], TRUE);
+	g_free(k);
+}
+
+static GPrivate shown_key = G_PRIVATE_INIT(shown_kept_free);
+
+const char *cli_shown(const char *s)
+{
+	struct shown_kept *k;
+	GString *out;
+	const char *p;
+
+	for (p = s; *p;) {
+		size_t len = shown_as_is(p);
+
+		if (!len)
+			break;
+		p += len;
+	}
+	if (!*p)
+		return s;
+	k = g_private_get(&shown_key);
+	if (!k) {
+		k = g_new0(struct shown_kept, 1);
+		g_private_set(&shown_key, k);
+	}
+	if (!k->s[k->next])
+		k->s[k->next] = g_string_new(NULL);
+	out = k->s[k->next];
+	k->next = (k->next + 1) % CLI_SHOWN_KEPT;
+	g_string_truncate(out, 0);
+	g_string_append_len(out, s, p - s);
+	cli_shown_append(out, p);
+	return out->str;
 }

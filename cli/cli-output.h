@@ -1,6 +1,7 @@
 /*
  * cli/cli-output.h - what the front ends (modalias, hotplug) write on
- * standard output: every write checked, and the one JSON string writer.
+ * standard output: every write checked, the one JSON string writer, and
+ * the one escaping of strings shown to people.
  * Front-end code (in libcli): the library knows nothing of it.
  *
  * This code checks writes and escapes strings; it may not decide what a
@@ -47,3 +48,21 @@ void cli_output_check(void);
  * documents it.
  */
 void json_string(GString *out, const char *s);
+
+/*
+ * S as it may be shown to people, on one line: each control character and
+ * DEL (C1 controls too) escaped as C writes it (\n, \t, \r, \a, \b, \f, \v,
+ * else \xNN), a backslash as \\, and each byte that is not part of a valid
+ * UTF-8 sequence as \xNN, as systemctl shows names; S itself when none of
+ * them is in it.  Every string that came from a file or the kernel
+ * (devpath, modalias, driver, module, subsystem, file names) passes through
+ * it before it is printed for people or in the agent's dry-run lines, so
+ * that one device is always one line and no escape sequence reaches a
+ * terminal; JSON keeps the exact bytes (json_string()).  An escaped copy
+ * belongs to the calling thread and lives until its CLI_SHOWN_KEPT-th next
+ * call: long enough for the arguments of one printf().
+ */
+#define CLI_SHOWN_KEPT 8
+const char *cli_shown(const char *s);
+/* The same, appended to OUT */
+void cli_shown_append(GString *out, const char *s);

@@ -30,6 +30,7 @@
 #include "cli-config.h"
 #include "cli-exit.h"
 #include "cli-devices.h"
+#include "cli-output.h"
 #include "cli-tables.h"
 #include "libmodalias.h"
 #include "uevent.h"

@@ -37,7 +37,7 @@ static int coldplug_resolve_one(void *data, const char *devpath, struct modalias
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0)
 		return 0;
 	if (settings.dry_run)
-		dry_line("coldplug %s %s", devpath, alias);
+		dry_line("coldplug %s %s", cli_shown(devpath), cli_shown(alias));
 	modules_load_alias(alias);
 	free(alias);
 	return 0;
@@ -104,7 +104,7 @@ static int coldplug_trigger_one(void *data, const char *devpath, struct modalias
 	int fd;
 
 	if (settings.dry_run) {
-		dry_line("trigger %s", devpath);
+		dry_line("trigger %s", cli_shown(devpath));
 		return 0;
 	}
 	/* in place: sysfs attributes cannot be replaced by rename */
@@ -161,7 +161,7 @@ static void fixed_point_handle(struct fixed_point *fp, const char *devpath, cons
 	fp->handled++;
 	fp->fresh++;
 	if (settings.dry_run)
-		dry_line("coldplug %s %s", devpath, alias);
+		dry_line("coldplug %s %s", cli_shown(devpath), cli_shown(alias));
 	modules_load_alias(alias);
 }
 

@@ -44,7 +44,8 @@ void event_handle(const char *subsystem, char *const *envp)
 
 	if (settings.dry_run) {
 		const char *seq = env_lookup((void *)envp, "SEQNUM"), *devpath = env_lookup((void *)envp, "DEVPATH");
-		dry_line("event %s %s %s %s", seq ? seq : "-", action ? action : "-", subsystem, devpath ? devpath : "-");
+		dry_line("event %s %s %s %s", seq ? cli_shown(seq) : "-", action ? cli_shown(action) : "-", cli_shown(subsystem),
+			 devpath ? cli_shown(devpath) : "-");
 	}
 	if (action && strcmp(action, "add") == 0 && modules_ready()) {
 		struct modalias_dev *dev;

@@ -329,7 +329,7 @@ static void run_dir(int hpfd, const char *name, const char *subsystem, char *con
 			continue;
 		}
 		if (settings.dry_run)
-			dry_line("run %s %s", path, subsystem);
+			dry_line("run %s %s", cli_shown(path), cli_shown(subsystem));
 		else
 			run_handler(fd, path, subsystem, envp);
 		close(fd);

@@ -200,9 +200,9 @@ static void on_module(void *data, const char *module, const char *detail, const 
 	}
 	if (settings.dry_run) {
 		if (state == MODALIAS_LOAD_WOULD_INSERT)
-			dry_line("load %s", module);
+			dry_line("load %s", cli_shown(module));
 		else if (state == MODALIAS_LOAD_COMMAND)
-			dry_line("install %s %s", module, detail);
+			dry_line("install %s %s", cli_shown(module), cli_shown(detail));
 		return;
 	}
 	if (state == MODALIAS_LOAD_INSERTED || state == MODALIAS_LOAD_COMMAND)

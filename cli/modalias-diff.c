@@ -94,7 +94,7 @@ static void text_list(const GPtrArray *mods)
 	if (!mods->len)
 		fputs("(none)", stdout);
 	for (guint i = 0; i < mods->len; i++)
-		printf(i ? " %s" : "%s", (const char *)g_ptr_array_index(mods, i));
+		printf(i ? " %s" : "%s", cli_shown(g_ptr_array_index(mods, i)));
 }
 
 static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
@@ -105,7 +105,7 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 	char *alias;
 
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0) {
-		fprintf(stderr, "modalias diff: %s: cannot read its modalias: %s\n", devpath,
+		fprintf(stderr, "modalias diff: %s: cannot read its modalias: %s\n", cli_shown(devpath),
 			strerror(err < 0 ? -err : ENOMEM));
 		st->errors++;
 		return 0;
@@ -130,7 +130,7 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		json_list(st->out, to);
 		g_string_append_printf(st->out, ", \"change\": \"%s\"}", change_names[c]);
 	} else {
-		printf("%s\t%s\t%s\t", change_names[c], devpath, alias);
+		printf("%s\t%s\t%s\t", change_names[c], cli_shown(devpath), cli_shown(alias));
 		text_list(from);
 		fputs(" -> ", stdout);
 		text_list(to);

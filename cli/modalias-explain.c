@@ -151,10 +151,10 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 static void print_human(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
 {
 	if (e->devpath)
-		printf("device:   %s\n", e->devpath);
-	printf("modalias: %s\n", e->alias);
+		printf("device:   %s\n", cli_shown(e->devpath));
+	printf("modalias: %s\n", cli_shown(e->alias));
 	if (e->from_path)
-		printf("  from %s %s\n", e->from, e->from_path);
+		printf("  from %s %s\n", e->from, cli_shown(e->from_path));
 	else
 		printf("  from %s\n", e->from);
 	if (e->n > 0)
@@ -171,19 +171,21 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 					 : NULL;
 
 		if (bl && bl_line)
-			printf("  %s: %s (%s:%u)\n", modalias_result_get_module(e->res, mi), state, bl, bl_line);
+			printf("  %s: %s (%s:%u)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, cli_shown(bl),
+			       bl_line);
 		else if (bl)
-			printf("  %s: %s (%s)\n", modalias_result_get_module(e->res, mi), state, bl);
+			printf("  %s: %s (%s)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, cli_shown(bl));
 		else
-			printf("  %s: %s\n", modalias_result_get_module(e->res, mi), state);
+			printf("  %s: %s\n", cli_shown(modalias_result_get_module(e->res, mi)), state);
 		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
 			unsigned int line = 0;
 			const char *origin = modalias_result_get_pattern_origin(e->res, mi, k, &line);
 
 			if (line)
-				printf("    %s  (%s:%u)\n", modalias_result_get_pattern(e->res, mi, k), origin, line);
+				printf("    %s  (%s:%u)\n", cli_shown(modalias_result_get_pattern(e->res, mi, k)),
+				       cli_shown(origin), line);
 			else
-				printf("    %s  (%s)\n", modalias_result_get_pattern(e->res, mi, k), origin);
+				printf("    %s  (%s)\n", cli_shown(modalias_result_get_pattern(e->res, mi, k)), cli_shown(origin));
 		}
 	}
 	if (e->n <= 0) {
@@ -198,20 +200,21 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 			/* one sentence for a module's run of patterns */
 			if (!prev || strcmp(prev->module, it->module) != 0 || strcmp(prev->claims, it->claims) != 0 ||
 			    strcmp(prev->differs, it->differs) != 0)
-				printf("%s %s claims %s %s but not %s %s\n", i ? "         " : "nearest: ", it->module,
-				       it->claims, field_value(e, it->claims), it->differs, field_value(e, it->differs));
-			printf("           %s\n", it->pattern);
+				printf("%s %s claims %s %s but not %s %s\n", i ? "         " : "nearest: ", cli_shown(it->module),
+				       it->claims, cli_shown(field_value(e, it->claims)), it->differs,
+				       cli_shown(field_value(e, it->differs)));
+			printf("           %s\n", cli_shown(it->pattern));
 		}
 		if (e->near.total > e->near.items->len)
 			printf("           … and %u more\n", e->near.total - e->near.items->len);
 	}
 	if (e->devpath) {
-		printf("bound:    %s\n", e->driver ? e->driver : "none");
+		printf("bound:    %s\n", e->driver ? cli_shown(e->driver) : "none");
 		if (e->override)
-			printf("driver_override: %s\n", e->override);
+			printf("driver_override: %s\n", cli_shown(e->override));
 	}
 	if (e->verdict->len)
-		printf("%s\n", e->verdict->str);
+		printf("%s\n", cli_shown(e->verdict->str));
 }
 
 static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
@@ -394,7 +397,7 @@ int cmd_explain(int argc, char **argv)
 				    : g_build_filename(modalias_ctx_get_sysfs_root(ctx), e.devpath, NULL);
 		r = cli_devices_get_dev(&e.dv, e.devpath, &dev);
 		if (r < 0) {
-			fprintf(stderr, "modalias explain: %s: %s\n", e.devdir,
+			fprintf(stderr, "modalias explain: %s: %s\n", cli_shown(e.devdir),
 				r == -ENODATA ? "the device has no modalias"
 				: r == -ENOENT && snapshot ? "no such device in the snapshot" : strerror(-r));
 			ret = r == -ENODATA ? CLI_EXIT_NOTHING : CLI_EXIT_USAGE;
@@ -403,7 +406,7 @@ int cmd_explain(int argc, char **argv)
 		r = modalias_dev_format(dev, &e.alias);
 		modalias_dev_unref(dev);
 		if (r < 0) {
-			fprintf(stderr, "modalias explain: %s: cannot write its modalias: %s\n", e.devdir, strerror(-r));
+			fprintf(stderr, "modalias explain: %s: cannot write its modalias: %s\n", cli_shown(e.devdir), strerror(-r));
 			ret = CLI_EXIT_USAGE;
 			goto out;
 		}

@@ -140,7 +140,7 @@ static int on_firmware(void *data, const char *module, const char *value, int er
 		if (!g_hash_table_contains(c->st->bad_modules, module)) {
 			g_hash_table_add(c->st->bad_modules, g_strdup(module));
 			fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s; its firmware is not checked\n",
-				module, strerror(-err));
+				cli_shown(module), strerror(-err));
 			c->st->errors++;
 		}
 		return 0;
@@ -163,7 +163,7 @@ static GArray *module_firmware(struct fw_state *st, const char *module)
 	g_array_set_clear_func(c.list, entry_clear);
 	r = modalias_loader_get_modinfo(st->loader, module, "firmware", MODALIAS_MODINFO_DEPENDENCIES, on_firmware, &c);
 	if (r < 0) {
-		fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s\n", module, strerror(-r));
+		fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s\n", cli_shown(module), strerror(-r));
 		st->errors++;
 	}
 	g_hash_table_insert(st->by_module, g_strdup(module), c.list);
@@ -193,7 +193,7 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 	bool header = false, counted = false;
 
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0) {
-		fprintf(stderr, "modalias firmware: %s: cannot read its modalias: %s\n", devpath,
+		fprintf(stderr, "modalias firmware: %s: cannot read its modalias: %s\n", cli_shown(devpath),
 			strerror(err < 0 ? -err : ENOMEM));
 		st->errors++;
 		return 0;
@@ -237,15 +237,15 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 				continue;
 			}
 			if (!header) {
-				printf("%s\n", devpath);
+				printf("%s\n", cli_shown(devpath));
 				header = true;
 			}
 			if (strcmp(e->module, top) != 0)
-				printf("  %s (for %s)\t%s\t%s%s%s\n", e->module, top, e->file, *path ? "present" : "missing",
-				       *path ? "\t" : "", path);
+				printf("  %s (for %s)\t%s\t%s%s%s\n", cli_shown(e->module), cli_shown(top), cli_shown(e->file),
+				       *path ? "present" : "missing", *path ? "\t" : "", cli_shown(path));
 			else
-				printf("  %s\t%s\t%s%s%s\n", e->module, e->file, *path ? "present" : "missing",
-				       *path ? "\t" : "", path);
+				printf("  %s\t%s\t%s%s%s\n", cli_shown(e->module), cli_shown(e->file), *path ? "present" : "missing",
+				       *path ? "\t" : "", cli_shown(path));
 		}
 	}
 	cli_output_check();

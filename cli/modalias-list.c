@@ -49,7 +49,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 	int n = 0;
 
 	if (err < 0 || modalias_dev_format(dev, &s) < 0) {
-		fprintf(stderr, "modalias list: %s: cannot read its modalias: %s\n", devpath,
+		fprintf(stderr, "modalias list: %s: cannot read its modalias: %s\n", cli_shown(devpath),
 			strerror(err < 0 ? -err : ENOMEM));
 		st->errors++;
 		return 0;
@@ -79,20 +79,20 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		mods = g_string_new(n > 0 ? NULL : "none");
 		for (int i = 0; i < n; i++)
 			g_string_append_printf(mods, i ? " %s:%s" : "%s:%s",
-					       modalias_result_get_module(st->res, (unsigned int)i),
+					       cli_shown(modalias_result_get_module(st->res, (unsigned int)i)),
 					       module_state(&st->dv, st->table, st->res, (unsigned int)i));
 	}
 	if (st->rows) {
 		struct list_row *row = g_new(struct list_row, 1);
 
-		row->devpath = g_strdup(devpath);
-		row->modalias = g_strdup(s);
+		row->devpath = g_strdup(cli_shown(devpath));
+		row->modalias = g_strdup(cli_shown(s));
 		row->modules = mods ? g_string_free(mods, FALSE) : NULL;
 		g_ptr_array_add(st->rows, row);
 		free(s);
 		return 0;
 	}
-	g_string_printf(st->out, "%s\t%s%s%s\n", devpath, s, mods ? "\t" : "", mods ? mods->str : "");
+	g_string_printf(st->out, "%s\t%s%s%s\n", cli_shown(devpath), cli_shown(s), mods ? "\t" : "", mods ? mods->str : "");
 	if (mods)
 		g_string_free(mods, TRUE);
 	free(s);

@@ -3,6 +3,11 @@
  * --json output.  Each row is a C string and its JSON text, exactly; every
  * text must also be valid UTF-8 without a raw control character, as a
  * strict JSON parser wants (test-cli.sh reads real outputs back with one).
+ * And cli_shown(), the escaping of strings shown to people: each row a C
+ * string and what is shown, exactly, valid UTF-8 without a control
+ * character; the string itself when nothing is escaped; the copies of one
+ * thread kept for CLI_SHOWN_KEPT calls (test-hostile-output.sh: the
+ * commands that use it).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -55,6 +60,55 @@ static void test_row(gconstpointer data)
 		g_assert_cmpint((unsigned char)out->str[i], >=, 0x20);
 }
 
+static const struct json_row shown_rows[] = {
+	{ "plain", "/devices/pci0000:00/0000:00:02.0", "/devices/pci0000:00/0000:00:02.0" },
+	{ "empty", "", "" },
+	{ "named", "a\ab\bc\td\ne\vf\fg\rh", "a\\ab\\bc\\td\\ne\\vf\\fg\\rh" },
+	{ "escape-sequences", "\x1b]0;pwned\x07\x1b[2Jevil", "\\x1b]0;pwned\\a\\x1b[2Jevil" },
+	{ "other-controls", "\001\037\177", "\\x01\\x1f\\x7f" },
+	{ "backslash", "a\\nb", "a\\\\nb" },
+	{ "quotes-kept", "\"'", "\"'" },
+	{ "utf8-kept", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+	{ "c1-control", "a\xc2\x9b" "2J", "a\\xc2\\x9b" "2J" },
+	{ "c1-last-kept-next", "\xc2\x9f\xc2\xa0", "\\xc2\\x9f\xc2\xa0" },
+	{ "lone-byte", "bad\xff" "dev", "bad\\xff" "dev" },
+	{ "lone-csi", "\x9b" "31m", "\\x9b" "31m" },
+	{ "overlong", "\xc0\x8a", "\\xc0\\x8a" },
+	{ "truncated-at-end", "x\xe2\x82", "x\\xe2\\x82" },
+};
+
+static void test_shown(gconstpointer data)
+{
+	const struct json_row *row = data;
+	const char *shown = cli_shown(row->in);
+	g_autoptr(GString) out = g_string_new("[");
+
+	g_assert_cmpstr(shown, ==, row->want);
+	g_assert_true(strcmp(row->in, row->want) != 0 || shown == row->in);
+	g_assert_true(g_utf8_validate(shown, -1, NULL));
+	for (const char *p = shown; *p; p++)
+		g_assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+	cli_shown_append(out, row->in);
+	g_assert_cmpstr(out->str + 1, ==, row->want);
+}
+
+/* one printf()'s arguments: CLI_SHOWN_KEPT escaped copies at once */
+static void test_shown_kept(void)
+{
+	const char *kept[CLI_SHOWN_KEPT];
+
+	for (unsigned int i = 0; i < CLI_SHOWN_KEPT; i++) {
+		g_autofree char *in = g_strdup_printf("%u\n", i);
+
+		kept[i] = cli_shown(in);
+	}
+	for (unsigned int i = 0; i < CLI_SHOWN_KEPT; i++) {
+		g_autofree char *want = g_strdup_printf("%u\\n", i);
+
+		g_assert_cmpstr(kept[i], ==, want);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -62,5 +116,10 @@ int main(int argc, char **argv)
 		g_autofree char *name = g_strdup_printf("/json-string/%s", rows[i].name);
 		g_test_add_data_func(name, &rows[i], test_row);
 	}
+	for (size_t i = 0; i < G_N_ELEMENTS(shown_rows); i++) {
+		g_autofree char *name = g_strdup_printf("/shown/%s", shown_rows[i].name);
+		g_test_add_data_func(name, &shown_rows[i], test_shown);
+	}
+	g_test_add_func("/shown/kept", test_shown_kept);
 	return g_test_run();
 }

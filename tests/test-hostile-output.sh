@@ -1,0 +1,132 @@
+#!/bin/sh
+# Hostile strings in human output: a snapshot document (of the qemu-q35
+# capture) whose e1000e NIC has a devpath holding newlines that spell the
+# agent's dry-run lines ("load totally_evil", "run …/evil.hotplug pci") and
+# a bound driver that is terminal escape sequences (a title, clear screen),
+# and whose cpu device's devpath hides the rest of a line and forges a
+# device line.  list (columns, --tree), explain, diff, firmware and
+# hotplug --dry-run --coldplug --snapshot print one line per device, no
+# forged line and no control character (C-style escapes instead:
+# cli_shown()); the JSON outputs keep the exact bytes.  TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+golden="$here/golden"
+data="$here/data"
+cli=${MODALIAS_CLI:?}
+agent=${HOTPLUG_AGENT:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export MODALIAS_CACHE_DIR="$tmp/cache"
+. "$here/cli-lib.sh"
+
+D61="$data/linux-6.1.0-57-amd64" D612="$data/linux-6.12.118+deb12-amd64"
+DM="$data/linux-6.1.0-57-amd64+modinfo"
+NIC='/devices/pci0000:00/0000:00:02.0'
+EVIL_NIC="$NIC
+load totally_evil
+run /etc/hotplug.d/default/evil.hotplug pci"
+SHOWN_NIC="$NIC\\nload totally_evil\\nrun /etc/hotplug.d/default/evil.hotplug pci"
+SHOWN_DRIVER='\x1b]0;pwned\a\x1b[2Jevil'
+SHOWN_CPU='/devices/system/cpu\x1b[8m\n/devices/forged\tcpu'
+H="$tmp/hostile.json"
+TAB=$(printf '\t')
+
+"$cli" snapshot --sysfs "$data/sysfs/qemu-q35" -o "$tmp/q35.json" 2>/dev/null
+python3 - "$tmp/q35.json" "$H" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for x in d["devices"]:
+    if x["devpath"] == "/devices/pci0000:00/0000:00:02.0":
+        x["devpath"] += "\nload totally_evil\nrun /etc/hotplug.d/default/evil.hotplug pci"
+        x["driver"] = "\x1b]0;pwned\x07\x1b[2Jevil"
+    elif x["devpath"] == "/devices/system/cpu":
+        x["devpath"] += "\x1b[8m\n/devices/forged\tcpu"
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+
+# clean NAME STATUS FIRST -- COMMAND...: COMMAND exits with STATUS, and each
+# line of its standard output and error starts as the extended regular
+# expression FIRST allows (standard error: the program's name, or a
+# summary), none is a forged one and none holds a control character but
+# the tab
+clean() {
+	name=$1 want=$2 first=$3
+	shift 4
+	n=$((n + 1))
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	why=""
+	if [ "$status" != "$want" ]; then
+		why="exit status $status, wanted $want"
+	elif grep -Evq -e "^($first)" "$tmp/out"; then
+		why="a line that is no device's"
+		grep -Ev -e "^($first)" "$tmp/out" >"$tmp/bad"
+	elif grep -Evq -e '^(modalias|hotplug|[0-9]+ devices)' "$tmp/err"; then
+		why="a forged line on standard error"
+		cp "$tmp/err" "$tmp/bad"
+	elif grep -Eq -e '^(load totally_evil|run /etc/hotplug\.d|/devices/forged)' "$tmp/out" "$tmp/err"; then
+		why="a forged line"
+		grep -E -e '^(load totally_evil|run /etc/hotplug\.d|/devices/forged)' "$tmp/out" "$tmp/err" >"$tmp/bad"
+	elif cat "$tmp/out" "$tmp/err" | tr -d '\t\n' | LC_ALL=C grep -q '[[:cntrl:]]'; then
+		why="a control character"
+		LC_ALL=C grep -n '[[:cntrl:]]' "$tmp/out" "$tmp/err" | cat -A >"$tmp/bad"
+	fi
+	: >>"$tmp/bad"
+	report "$name" "$why" "$tmp/bad" bad
+	rm -f "$tmp/bad"
+}
+
+# has NAME TEXT: the last output holds the line TEXT (given as it is shown)
+has() {
+	n=$((n + 1))
+	if grep -Fqx -e "$2" "$tmp/out"; then
+		report "$1" ""
+	else
+		report "$1" "no line '$2'" "$tmp/out" out
+	fi
+}
+
+clean "list: one line a device" 0 "/devices/[^$TAB]*$TAB" -- "$cli" list --snapshot "$H" -m "$D61" -C /dev/null
+n=$((n + 1))
+[ "$(wc -l <"$tmp/out")" = 94 ] && report "list: 94 lines for 94 devices" "" || report "list: 94 lines" "$(wc -l <"$tmp/out") lines"
+has "list: the NIC's devpath escaped" \
+	"$SHOWN_NIC	pci:v00008086d000010D3sv00008086sd00000000bc02sc00i00	e1000e:available"
+clean "list --width=100: one line a device" 0 '(/|…)' -- \
+	"$cli" list --width=100 --snapshot "$H" -m "$D61" -C /dev/null
+clean "list --tree: no forged line" 0 '[^[:cntrl:]]' -- "$cli" list --tree --snapshot "$H" -m "$D61" -C /dev/null
+clean "explain: no forged line" 0 '(device|modalias|  from|match|  e1000e|    pci|bound|.*is bound)' -- \
+	"$cli" explain --snapshot "$H" -m "$D61" -C /dev/null "$EVIL_NIC"
+has "explain: the devpath escaped" "device:   $SHOWN_NIC"
+has "explain: the driver's escape sequences escaped" "bound:    $SHOWN_DRIVER"
+clean "diff --all: one line a device" 1 "(same|gained|lost|builtin|changed)$TAB/devices/" -- \
+	"$cli" diff --all --snapshot "$H" -C /dev/null "$D61" "$D612"
+clean "firmware: no forged line" 1 '(/devices/|  [a-z]|[0-9]+ firmware files for)' -- \
+	"$cli" firmware --snapshot "$H" -m "$DM" -C /dev/null -f "$data/firmware/lib/firmware"
+has "firmware: the cpu's devpath escaped" "$SHOWN_CPU"
+clean "hotplug --dry-run --coldplug --snapshot: no forged line" 0 '(coldplug /devices/|load [a-z])' -- \
+	"$agent" --dry-run --coldplug --snapshot "$H" -m "$D61" -C /dev/null --log-level=crit --hotplug-dir "$tmp/none"
+n=$((n + 1))
+[ "$(grep -c '^coldplug ' "$tmp/out")" = 94 ] && report "hotplug --dry-run: 94 devices, 94 coldplug lines" "" ||
+	report "hotplug --dry-run: 94 coldplug lines" "$(grep -c '^coldplug ' "$tmp/out")" "$tmp/out" out
+has "hotplug --dry-run: the NIC's line" \
+	"coldplug $SHOWN_NIC pci:v00008086d000010D3sv00008086sd00000000bc02sc00i00"
+
+# JSON: the exact bytes
+n=$((n + 1))
+"$cli" list --json --snapshot "$H" -m "$D61" -C /dev/null >"$tmp/list.json" 2>/dev/null
+"$cli" explain --json --snapshot "$H" -m "$D61" -C /dev/null "$EVIL_NIC" >"$tmp/explain.json" 2>/dev/null
+if python3 - "$tmp/list.json" "$tmp/explain.json" 2>"$tmp/err" <<'PY'
+import json, sys
+nic = "/devices/pci0000:00/0000:00:02.0\nload totally_evil\nrun /etc/hotplug.d/default/evil.hotplug pci"
+devs = {x["devpath"] for x in json.load(open(sys.argv[1]))}
+assert nic in devs and "/devices/system/cpu\x1b[8m\n/devices/forged\tcpu" in devs, devs
+e = json.load(open(sys.argv[2]))
+assert e["devpath"] == nic and e["driver"] == "\x1b]0;pwned\x07\x1b[2Jevil", e
+PY
+then
+	report "--json: the devpaths and the driver byte for byte" ""
+else
+	report "--json: the exact bytes" "python says" "$tmp/err" err
+fi
+echo "1..$n"
+exit $fail
