@@ -88,3 +88,28 @@ row snap-agent in: 'the agent'"'"'s dry-run coldplug of a version 2 snapshot' \
 hotplug: coldplug: cannot use the snapshot @TMP@/r/s.json: not a snapshot this program reads (see above)" \
 	exit: 2 out: '' also: 'nothing loaded, nothing run' \
 	-- "$agent" --stderr --dry-run --coldplug --snapshot "$r/s.json" -m "$D" -C /dev/null --hotplug-dir /nonexistent
+
+# hostile strings: a devpath holding newlines that spell the agent's
+# dry-run lines, a driver that is terminal escape sequences; shown escaped,
+# one device a line (cli_shown())
+evil_dev='{"devpath": "/devices/platform/pcspkr\\nload totally_evil\\nrun /etc/hotplug.d/default/evil.hotplug pci", "subsystem": "platform", "modalias": "platform:pcspkr", "driver": "\\u001b]0;pwned\\u0007\\u001b[2Jevil"}'
+evil_shown='/devices/platform/pcspkr\nload totally_evil\nrun /etc/hotplug.d/default/evil.hotplug pci'
+snapdoc "{\"version\": 1, \"devices\": [$evil_dev]}"
+row snap-hostile-list in: 'a devpath holding `\n` that spells dry-run lines, a driver of escape sequences: `list`' \
+	err: '1 devices, 0 without a driver' exit: 0 out: "$evil_shown${TAB}platform:pcspkr${TAB}pcspkr:available" \
+	also: 'stdout: one line, the newlines shown as `\n`' -- "$cli" list --snapshot "$r/s.json" -m "$D" -C /dev/null
+row snap-hostile-explain in: 'the same device: `explain`' err: '' exit: 0 \
+	out: "device:   $evil_shown
+modalias: platform:pcspkr
+  from the snapshot @TMP@/r/s.json
+match:    alias
+  pcspkr: available
+    platform:pcspkr  (@DATA@/linux-6.1.0-57-amd64/modules.alias:15439)
+bound:    \\x1b]0;pwned\\a\\x1b[2Jevil
+\\x1b]0;pwned\\a\\x1b[2Jevil is bound, but the aliases name pcspkr (a driver may be named otherwise than its module; no driver/module link here tells which module it is in)." \
+	also: 'stdout: the devpath and the driver escaped, no escape byte' \
+	-- "$cli" explain --snapshot "$r/s.json" -m "$D" -C /dev/null "$(printf '/devices/platform/pcspkr\nload totally_evil\nrun /etc/hotplug.d/default/evil.hotplug pci')"
+row snap-hostile-agent in: 'the same device: the agent'"'"'s `--dry-run --coldplug --snapshot`' err: '' exit: 0 \
+	out: "coldplug $evil_shown platform:pcspkr
+load pcspkr" also: 'stdout: one coldplug line, the one real load; no forged `load totally_evil` or `run` line' \
+	-- "$agent" --dry-run --coldplug --snapshot "$r/s.json" -m "$D" -C /dev/null --hotplug-dir /nonexistent

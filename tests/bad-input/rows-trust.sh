@@ -172,3 +172,33 @@ row cache-malformed-count in: '`modules.alias` with one malformed line, its inde
 	also: 'the run from the cache reports the count as the run from the text did (that one named the line too)' \
 	fixed: 'libmodalias/cache.c: a run from the cache said nothing of the malformed lines; the count is kept in the cache' \
 	-- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$r/m" -C /dev/null acpi:PNP0C0A:
+# Two tmpfs mounts whose modules.alias are alike (the same inode number,
+# size and time), the first sending e1000e's alias to floppy, mounted in
+# turn at one path (@TMP@/r/m) in a mount namespace of the row's own: the
+# cache built from the first is not used for the second.
+other_mount() {
+	unshare -m sh -c '
+	set -e
+	mount --make-rprivate /
+	for d in a b m; do mkdir "$1/$d"; done
+	for d in a b; do mount -t tmpfs -o mode=0755 none "$1/$d"; done
+	sed "s/ e1000e\$/ floppy/" "$2/modules.alias" >"$1/a/modules.alias"
+	cp "$2/modules.alias" "$1/b/modules.alias"
+	touch -d @1700000000.123456789 "$1/a/modules.alias" "$1/b/modules.alias"
+	test "$(stat -c %i:%s:%y "$1/a/modules.alias")" = "$(stat -c %i:%s:%y "$1/b/modules.alias")"
+	mount --bind "$1/a" "$1/m"
+	MODALIAS_CACHE_DIR="$1/c" "$3" resolve -m "$1/m" -C /dev/null "$4"
+	umount "$1/m"
+	mount --bind "$1/b" "$1/m"
+	MODALIAS_CACHE_DIR="$1/c" "$3" resolve -v -m "$1/m" -C /dev/null "$4"
+	' sh "$r" "$D" "$cli" "$E1000E"
+}
+fresh
+idx_d=$idx
+idx=modalias-$(printf %s "$r/m" | sha256sum | cut -d' ' -f1).idx # the SHA-256 of the path
+row cache-other-mount in: "two tmpfs mounts whose \`modules.alias\` have the same inode number, size and time, the first sending e1000e's alias to floppy, mounted in turn at one path; the first one's index cache" \
+	err-has: "modalias: @TMP@/r/c/@IDX@: index cache not used: @TMP@/r/m is another directory than the one it was built from" exit: 0 out: "floppy
+e1000e" also: 'the first mount answers floppy from its own tables; the second e1000e, its cache rebuilt: a cache records its directory (path, device, inode) and each source'"'"'s device' \
+	fixed: 'libmodalias/cache.c, stamp.c: a cache was named by a 32-bit hash of the path and checked against its sources'"'"' size, time and inode only, so the first mount'"'"'s cache answered floppy for the second, "from this index cache"; now the directory and every source are compared with their device, and the file is named by the SHA-256 of the path' \
+	skip-unless: 'unshare -m true' -- other_mount
+idx=$idx_d

@@ -42,7 +42,7 @@ readme() {
 **whole** of standard error, exactly, and the exit status, and that nothing else broke: the good
 inputs around the bad one keep their answers (the "also checked" column), files are left as they
 were, no crash (a status of 124 or more fails the row), no sanitizer report. `@TMP@` is the
-row's temporary directory, `@DATA@` is `tests/data`, `@IDX@` the index cache's name (a hash of
+row's temporary directory, `@DATA@` is `tests/data`, `@IDX@` the index cache's name (the SHA-256 of
 the module directory's path); a control character is written here as `\xNN`.
 
 This file is written by the test from its run (`BAD_INPUT_README=1 make check
