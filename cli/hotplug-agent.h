@@ -77,7 +77,8 @@ void say_library(void *data, int priority, const char *file, int line, const cha
 /* A dry run's line on standard output, written at once (exit 3 when it
  * cannot be) */
 void dry_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-/* Someone else's string in a message: its first 200 bytes, escaped (free it) */
+/* Someone else's string in a message: its first 200 bytes, escaped as
+ * cli_shown() escapes (free it) */
 char *shown(const char *s);
 
 /* ---- hotplug-modules.c: the library's objects, and modules loaded once ----- */

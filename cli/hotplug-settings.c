@@ -77,8 +77,10 @@ void dry_line(const char *fmt, ...)
 char *shown(const char *s)
 {
 	g_autofree char *head = g_strndup(s, 200);
+	GString *out = g_string_new(NULL);
 
-	return g_strescape(head, NULL);
+	cli_shown_append(out, head);
+	return g_string_free(out, FALSE);
 }
 
 static gboolean opt_coldplug(const char *name, const char *value, gpointer data, GError **error)
