@@ -302,31 +302,25 @@ static void test_settle(void)
  * daemon, and the kept event's module is loaded. */
 static void test_reload_fails(void)
 {
-	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	g_autofree char *m = g_build_filename(tmp, "m", NULL);
-	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
-	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
-	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
-	g_autofree char *ctl = g_build_filename(tmp, "run", "control", NULL);
-	g_autofree char *ctl_opt = g_strdup_printf("--control-socket=%s", ctl);
-	g_autofree char *alias = g_build_filename(m, "modules.alias", NULL);
-	g_autofree char *away = g_build_filename(tmp, "modules.alias", NULL);
-	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
-	g_autofree char *output = NULL, *err = NULL;
-	const char *extra[] = { "--moddir", m, "--stderr", ctl_opt, NULL };
+	struct oneshot o;
+	g_autofree char *ctl = NULL, *ctl_opt = NULL, *alias = NULL, *away = NULL, *output = NULL, *err = NULL;
+	const char *extra[] = { "--moddir", NULL, "--stderr", NULL, NULL };
 	struct needle w;
 	struct daemon d;
 	double took;
 	int fd = nl_sender();
 
-	g_assert_cmpint(system(cp), ==, 0);
-	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
-	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("LD_PRELOAD", shim, TRUE);
-	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	/* the stand-in kernel and a copy of the test tables (its sysfs tree unused) */
+	oneshot_setup(&o);
+	ctl = g_build_filename(o.tmp, "run", "control", NULL);
+	ctl_opt = g_strdup_printf("--control-socket=%s", ctl);
+	alias = g_build_filename(o.m, "modules.alias", NULL);
+	away = g_build_filename(o.tmp, "modules.alias", NULL);
+	extra[1] = o.m;
+	extra[3] = ctl_opt;
+	g_setenv("FAKE_KERNEL_ROOT", o.root, TRUE);
+	g_setenv("LD_PRELOAD", o.shim, TRUE);
+	daemon_start_with(&d, true, GROUP, o.hp, extra, NULL);
 	g_unsetenv("LD_PRELOAD");
 	g_unsetenv("FAKE_KERNEL_ROOT");
 	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
@@ -342,7 +336,7 @@ static void test_reload_fails(void)
 	g_assert_cmpint(settle(ctl, "2", &err, &took), ==, 4);
 	g_assert_cmpstr(err, ==, "hotplug: --settle: the daemon was still busy after 2 s\n");
 	g_clear_pointer(&err, g_free);
-	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 0);
+	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 0);
 
 	/* the file back: the timer opens the tables, the kept event loads */
 	g_assert_cmpint(rename(away, alias), ==, 0);
@@ -353,9 +347,9 @@ static void test_reload_fails(void)
 
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	g_test_message("%s", output);
-	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
 	close(fd);
-	test_rm_rf(tmp);
+	oneshot_free(&o);
 }
 
 /* ---- parallel, dependency-aware loading ------------------------------------------ */
