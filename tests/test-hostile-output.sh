@@ -10,7 +10,6 @@
 # cli_shown()); the JSON outputs keep the exact bytes.  TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-golden="$here/golden"
 data="$here/data"
 cli=${MODALIAS_CLI:?}
 agent=${HOTPLUG_AGENT:?}
