@@ -773,12 +773,16 @@ static int cache_dir_open(const char *path, unsigned int depth, struct trust_why
 
 void cache_file_name(char *buf, size_t size, const char *dir)
 {
+	static const char digits[] = "0123456789abcdef";
 	unsigned char md[32];
 	char hex[2 * sizeof(md) + 1];
 
 	sha256(dir, strlen(dir), md);
-	for (unsigned int i = 0; i < sizeof(md); i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	for (unsigned int i = 0; i < sizeof(md); i++) {
+		hex[2 * i] = digits[md[i] >> 4];
+		hex[2 * i + 1] = digits[md[i] & 0xf];
+	}
+	hex[2 * sizeof(md)] = '\0';
 	snprintf(buf, size, "modalias-%s.idx", hex);
 }
 

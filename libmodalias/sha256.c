@@ -26,10 +26,11 @@ static inline uint32_t ror(uint32_t x, unsigned int n)
 	return x >> n | x << (32 - n);
 }
 
-/* One 64-byte block into the state H. */
-static void block(uint32_t h[8], const unsigned char *p)
+/* One 64-byte block into STATE. */
+static void block(uint32_t state[8], const unsigned char *p)
 {
-	uint32_t w[64], a[8];
+	uint32_t w[64], a = state[0], b = state[1], c = state[2], d = state[3];
+	uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
 
 	for (unsigned int i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
@@ -39,18 +40,27 @@ static void block(uint32_t h[8], const unsigned char *p)
 
 		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
 	}
-	memcpy(a, h, sizeof(a));
 	for (unsigned int i = 0; i < 64; i++) {
-		uint32_t t1 = a[7] + (ror(a[4], 6) ^ ror(a[4], 11) ^ ror(a[4], 25)) + ((a[4] & a[5]) ^ (~a[4] & a[6])) +
-			      k[i] + w[i];
-		uint32_t t2 = (ror(a[0], 2) ^ ror(a[0], 13) ^ ror(a[0], 22)) + ((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
+		uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
+		uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 
-		memmove(a + 1, a, 7 * sizeof(a[0]));
-		a[4] += t1;
-		a[0] = t1 + t2;
+		h = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	for (unsigned int i = 0; i < 8; i++)
-		h[i] += a[i];
+	state[0] += a;
+	state[1] += b;
+	state[2] += c;
+	state[3] += d;
+	state[4] += e;
+	state[5] += f;
+	state[6] += g;
+	state[7] += h;
 }
 
 void sha256(const void *data, size_t len, unsigned char out[32])
