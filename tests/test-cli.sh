@@ -315,6 +315,41 @@ check "diff: built in and changed (not lost): exit 0" 0 - "0 lost, 2 built in, 1
 	--sysfs "$K" -C /dev/null "$D61" "$tmp/next"
 check "diff: one kernel only" 2 - "FROM and TO are needed" -- "$cli" diff "$D61"
 check "diff: a kernel that is not there" 2 - "" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$tmp/nonexistent/"
+# the same bytes every run, on every captured tree; a kernel against itself all same
+for tree in qemu-q35 host-vm kernel-upgrade; do
+	S="$data/sysfs/$tree"
+	n=$((n + 1))
+	why=""
+	for run in 1 2 3 4 5; do
+		"$cli" diff --all --sysfs "$S" -C /dev/null "$D61" "$D612" >"$tmp/diff.$run" 2>&1
+		cmp -s "$tmp/diff.1" "$tmp/diff.$run" || why="run $run differs from run 1"
+	done
+	report "diff 6.1 -> 6.12 on $tree: 5 runs, the same bytes" "$why" "$tmp/diff.1" run1
+	for k in "$D61" "$D612"; do
+		check "diff of ${k##*/} against itself on $tree: all same" 0 - " 0 gained, 0 lost, 0 built in, 0 changed" -- \
+			"$cli" diff --all --sysfs "$S" -C /dev/null "$k" "$k"
+		n=$((n + 1))
+		why=""
+		grep -v '^same	' "$tmp/raw" >"$tmp/notsame" && why="a device is not same"
+		report "diff of ${k##*/} against itself on $tree: no line but same" "$why" "$tmp/notsame" line
+	done
+done
+# FROM and TO in resolve's (kmod's) order: each device's lists are what resolve - prints
+n=$((n + 1))
+"$cli" diff --all --json --sysfs "$Q" -C /dev/null "$D61" "$D612" >"$tmp/diff.json" 2>/dev/null
+for k in "$D61" "$D612"; do
+	python3 -c 'import json, sys; [print(d["modalias"]) for d in json.load(open(sys.argv[1]))]' "$tmp/diff.json" |
+		"$cli" resolve -m "$k" -C /dev/null - >"$tmp/resolve.${k##*/}" 2>/dev/null
+done
+why=""
+python3 -c 'import json, sys
+res = [dict(l.rstrip("\n").split("\t", 1) for l in open(f)) for f in sys.argv[2:4]]
+for d in json.load(open(sys.argv[1])):
+    for side, r in zip(("from", "to"), res):
+        assert " ".join(d[side]) == r[d["modalias"]], (d["devpath"], side, d[side], r[d["modalias"]])' \
+	"$tmp/diff.json" "$tmp/resolve.${D61##*/}" "$tmp/resolve.${D612##*/}" 2>"$tmp/perr" ||
+	why="a list is not in resolve's order"
+report "diff --json on qemu-q35: FROM and TO as resolve - answers each modalias" "$why" "$tmp/perr" python
 # the kernel's order: every directory for FILE before any for FILE.zst or FILE.xz;
 # firmware_class's path parameter first
 mkdir -p "$tmp/fw-later/amd" "$tmp/sys/module/firmware_class/parameters" "$tmp/fw-param/amd"
