@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli-devices.h"
 
@@ -70,3 +71,20 @@ bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *modu
 	return (dv->snap ? modalias_snapshot_is_module_loaded(dv->snap, module)
 			 : modalias_sysfs_is_module_loaded(dv->ctx, module)) > 0;
 }
+
+bool cli_devices_is_module_builtin(const struct cli_devices *dv, const char *module)
+{
+	return !dv->snap && modalias_sysfs_is_module_builtin(dv->ctx, module) > 0;
+}
+
+const char *cli_devices_kernel(const struct cli_devices *dv)
+{
+	static struct utsname u;
+
+	if (dv->snap)
+		return modalias_snapshot_get_kernel(dv->snap);
+	if (strcmp(modalias_ctx_get_sysfs_root(dv->ctx), "/sys") != 0 || (!u.release[0] && uname(&u) < 0))
+		return NULL;
+	return u.release;
+}
+

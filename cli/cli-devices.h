@@ -44,3 +44,12 @@ int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, ch
 
 /* Whether MODULE is (was, for a snapshot) loaded */
 bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *module);
+
+/* Whether the machine says MODULE is built into its kernel (sysfs: its
+ * /sys/module directory without initstate; a snapshot does not say) */
+bool cli_devices_is_module_builtin(const struct cli_devices *dv, const char *module);
+
+/* The kernel release of the machine whose devices these are: the
+ * snapshot's, this machine's (uname) for the sysfs root /sys; NULL when
+ * not known (another sysfs root: a copy of some machine's) */
+const char *cli_devices_kernel(const struct cli_devices *dv);

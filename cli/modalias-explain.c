@@ -105,7 +105,7 @@ static const char *field_value(const struct explain *e, const char *field)
 }
 
 /* The plain sentence: what the aliases say against what sysfs shows */
-static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+static void judge(struct explain *e, const struct cli_tables *tables)
 {
 	GString *v = e->verdict;
 	bool bound_matches = e->driver && (is_module(e->res, e->n, e->driver) || is_module(e->res, e->n, e->driver_module));
@@ -139,10 +139,10 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (!e->driver && e->n > 0) {
 		const char *m = modalias_result_get_module(e->res, 0);
-		const char *st = module_state(&e->dv, table, e->res, 0);
+		const char *st = module_state(&e->dv, tables, e->res, 0);
 
 		unsigned int bl_line = 0;
-		const char *bl = modalias_table_get_blacklist_origin(table, m, &bl_line);
+		const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
 
 		if (strcmp(st, "blacklisted") == 0 && bl && bl_line)
 			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m, bl,
@@ -151,6 +151,9 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by modprobe.d. ", m);
 		else if (strcmp(st, "available") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches but is not loaded. ", m);
+		else if (strcmp(st, "not-loaded") == 0)
+			g_string_append_printf(v, "No driver is bound: %s matches in these tables and is not loaded; whether "
+						  "the machine's kernel has it, tables of another kernel cannot tell. ", m);
 		else
 			g_string_append_printf(v, "No driver is bound although %s matches and is %s: it did not bind "
 						  "(it may have refused the device). ", m, st);
@@ -161,7 +164,7 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 		g_string_truncate(v, v->len - 1);
 }
 
-static void print_human(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+static void print_human(const struct explain *e, const struct cli_tables *tables)
 {
 	if (e->devpath)
 		printf("device:   %s\n", e->devpath);
@@ -177,10 +180,10 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 
-		const char *state = module_state(&e->dv, table, e->res, mi);
+		const char *state = module_state(&e->dv, tables, e->res, mi);
 		unsigned int bl_line = 0;
 		const char *bl = strcmp(state, "blacklisted") == 0
-					 ? modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi), &bl_line)
+					 ? modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi), &bl_line)
 					 : NULL;
 
 		if (bl && bl_line)
@@ -226,7 +229,7 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 	printf("%s\n", e->verdict->str);
 }
 
-static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+static void print_json(const struct explain *e, const struct cli_tables *tables)
 {
 	GString *j = g_string_new("{\"devpath\": ");
 
@@ -255,10 +258,10 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct
 		g_string_append(j, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 		json_string(j, modalias_result_get_module(e->res, mi));
 		g_string_append(j, ", \"state\": ");
-		json_string(j, module_state(&e->dv, table, e->res, mi));
+		json_string(j, module_state(&e->dv, tables, e->res, mi));
 		{
 			unsigned int bl_line = 0;
-			const char *bl = modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi),
+			const char *bl = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
 									      &bl_line);
 
 			if (bl) {
@@ -453,7 +456,7 @@ int cmd_explain(int argc, char **argv)
 	e.verdict = g_string_new(NULL);
 	e.near.items = g_array_new(FALSE, TRUE, sizeof(struct near));
 	g_array_set_clear_func(e.near.items, near_clear);
-	r = open_tables(ctx, &spec, "explain", 0, &tables);
+	r = open_machine_tables(ctx, &e.dv, &spec, "explain", 0, &tables);
 	cli_tables_spec_clear(&spec);
 	if (r < 0 || modalias_result_new(&e.res) < 0) {
 		ret = CLI_EXIT_USAGE;
@@ -529,11 +532,11 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (e.n == 0)
 		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
-	judge(&e, ctx, tables.table);
+	judge(&e, &tables);
 	if (json)
-		print_json(&e, ctx, tables.table);
+		print_json(&e, &tables);
 	else
-		print_human(&e, ctx, tables.table);
+		print_human(&e, &tables);
 	/* does this device have a driver: one bound, or a module that matches */
 	ret = e.n > 0 || e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
 out:

@@ -563,7 +563,9 @@ int modalias_sysfs_foreach(struct modalias_ctx *ctx, modalias_sysfs_fn fn,
  * @devpath: the device's path below the sysfs root ("/devices/…").
  * @driver: (out) (optional) (nullable): the driver bound to the device
  *   (the last component of its "driver" link; in a captured tree without
- *   links, the text of its ".driver" file), or NULL when none is.
+ *   links, the text of its ".driver" file, else the DRIVER= line of its
+ *   "uevent", as the kernel writes it for a bound device), or NULL when
+ *   none is.
  * @driver_module: (out) (optional) (nullable): the module of that driver
  *   ("driver/module" link), or NULL (builtin, or no driver).
  * @driver_override: (out) (optional) (nullable): the device's
@@ -593,6 +595,25 @@ int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const char *devpath,
  * Since: 3
  */
 int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module);
+
+/**
+ * modalias_sysfs_is_module_builtin:
+ * @ctx: a context.
+ * @module: a module name, as kmod writes it ('_', not '-').
+ *
+ * Whether the running kernel says @module is built into it: its directory
+ * SYSFS_ROOT/module/@module is there without an "initstate" (which only a
+ * loaded module has).  The kernel makes that directory for a built-in
+ * module that has parameters or a version, not for every one: 0 says only
+ * that sysfs does not tell.  Whatever table is used, this is the machine's
+ * own word.
+ *
+ * Returns: 1 when it is built in, 0 when sysfs does not say so, -EINVAL
+ * for a name that is not a module name, -ENOMEM.
+ *
+ * Since: 4
+ */
+int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *module);
 
 
 /**

@@ -328,6 +328,55 @@ check "explain: neither bound nor matched (the host bridge): exit 1, a verdict" 
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null 0000:00:00.0
 check "explain: a bare modalias that matches: a verdict" 0 explain-bare "" -- \
 	"$cli" explain -m "$D" -C /dev/null pci:v00008086d000015FFsv00001028sd0000085Abc02sc00i00
+# tables of another kernel than the machine's: said once, and the module states are the
+# machine's own (a snapshot of the q35 guest, a 6.1.0-57-amd64 machine on which e1000e was loaded)
+ln -s "$data/linux-6.12.118+deb12-amd64" "$tmp/root/lib/modules/6.12.118+deb12-amd64"
+"$cli" snapshot --sysfs "$Q" -o "$tmp/q35.json" 2>/dev/null
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["kernel"] = "6.1.0-57-amd64"; d["modules"] = ["e1000e"]
+json.dump(d, open(sys.argv[1], "w"))' "$tmp/q35.json"
+check "list --snapshot -S its own kernel: states as its tables say, nothing said" 0 list-own-kernel "" -- \
+	"$cli" list --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.1.0-57-amd64 -C /dev/null
+n=$((n + 1))
+why=""
+grep -q "not the machine's" "$tmp/err" && why="it says the tables are not the machine's"
+report "list --snapshot -S its own kernel: no word on other tables" "$why" "$tmp/err" err
+check "list --snapshot -S another kernel: states the machine's own, none 'available'" 0 list-foreign-kernel \
+	"tables are kernel 6.12.118+deb12-amd64's .*, not the machine's (6.1.0-57-amd64)" -- \
+	"$cli" list --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.12.118+deb12-amd64 -C /dev/null
+n=$((n + 1))
+why=""
+[ "$(grep -c "not the machine's" "$tmp/err")" = 1 ] || why="not said exactly once"
+grep -q ':available\|:builtin' "$tmp/raw" && why="${why:+$why; }a state the tables of another kernel cannot know"
+grep -q 'e1000e:loaded' "$tmp/raw" || why="${why:+$why; }e1000e is not loaded"
+report "list --snapshot -S another kernel: said once; loaded from the snapshot, else not-loaded" "$why" "$tmp/raw" out \
+	"$tmp/err" err
+check "explain --snapshot -S another kernel: said once" 0 - "not the machine's" -- \
+	"$cli" explain --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.12.118+deb12-amd64 -C /dev/null 0000:00:01.0
+n=$((n + 1))
+why=""
+grep -q '^  bochs: not-loaded$' "$tmp/raw" || why="bochs is not not-loaded"
+[ "$(tail -1 "$tmp/raw")" = "No driver is bound: bochs matches in these tables and is not loaded; whether the machine's \
+kernel has it, tables of another kernel cannot tell." ] || why="${why:+$why; }not the verdict of tables of another kernel"
+report "explain --snapshot -S another kernel: the verdict claims nothing of the machine's kernel" "$why" "$tmp/raw" out
+# this machine without /lib/modules/$(uname -r): the bundled table, and /sys/module's word
+if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d /sys/module ]; then
+	check "list here, no module directory: the bundled table, said once" 0 - "bundled Debian 6.1 table .*, not this kernel's" -- \
+		"$cli" list --json -C /dev/null
+	n=$((n + 1))
+	why=""
+	[ "$(grep -c "bundled" "$tmp/err")" = 1 ] || why="not said exactly once"
+	python3 -c 'import json, os, sys
+for dev in json.load(open(sys.argv[1])):
+    for m in dev["modules"]:
+        d = "/sys/module/" + m["name"]
+        want = "loaded" if os.path.exists(d + "/initstate") else "builtin" if os.path.isdir(d) else "not-loaded"
+        assert m["state"] == want, (dev["devpath"], m, want)' "$tmp/raw" 2>"$tmp/perr" || why="${why:+$why; }a state is not /sys/module's"
+	report "list here, no module directory: each state as /sys/module says (loaded, builtin), else not-loaded" "$why" \
+		"$tmp/perr" python
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP this machine has /lib/modules/$(uname -r) (or no /sys/module)"
+fi
 # firmware: the q35 guest's modules (real .modinfo sections, Debian 6.1) and a fixture search path
 F="$data/firmware"
 DM="$data/linux-6.1.0-57-amd64+modinfo"
@@ -536,7 +585,8 @@ mkdir -p "$tmp/hostile/m" "$tmp/hostile/sys/devices/platform/bad$(printf '\377')
 # character rides in the pattern and the alias instead)
 printf 'alias hostile:* mod\377ule\nalias ctl:\001* ctlmod\n' >"$tmp/hostile/m/modules.alias"
 printf 'platform:caf\303\251\376\n' >"$tmp/hostile/sys/devices/platform/bad$(printf '\377')dev/modalias"
-: >"$tmp/hostile/sys/devices/platform/bad$(printf '\377')dev/uevent"
+# bound: the kernel's DRIVER= line, as a copy of a tree without its links keeps it
+printf 'DRIVER=drv\376\n' >"$tmp/hostile/sys/devices/platform/bad$(printf '\377')dev/uevent"
 printf 'bad\377mod name\001x * compat\376\n' >"$tmp/hostile/modules.ofmap"
 # json_ok NAME PYTHON-ASSERTION -- COMMAND...  (d: the decoded JSON)
 json_ok() {
@@ -560,8 +610,8 @@ json_ok "parse --json: invalid UTF-8 (a lone byte, overlong, surrogate, past U+1
 	'[e["fields"]["name"] for e in d] == ["\u00ffcafé", "\u00c0\u0080", "\u00ed\u00a0\u0080", "\u00f4\u0090\u0080\u0080"]' -- \
 	"$cli" parse --json "$(printf 'platform:\377caf\303\251')" "$(printf 'platform:\300\200')" \
 	"$(printf 'platform:\355\240\200')" "$(printf 'platform:\364\220\200\200')"
-json_ok "list --json: a sysfs devpath and modalias that are not UTF-8" \
-	'd == [{"devpath": "/devices/platform/bad\u00ffdev", "modalias": "platform:café\u00fe", "modules": []}]' -- \
+json_ok "list --json: a sysfs devpath, modalias and driver (uevent's DRIVER=) that are not UTF-8" \
+	'd == [{"devpath": "/devices/platform/bad\u00ffdev", "modalias": "platform:café\u00fe", "driver": "drv\u00fe", "modules": []}]' -- \
 	"$cli" list --json --no-modules --sysfs "$tmp/hostile/sys"
 json_ok "map --json: map file fields that are not UTF-8, a control character" \
 	'd[0]["module"] == "bad\u00ffmod" and d[0]["name"] == "name\u0001x" and d[0]["compatible"] == "compat\u00fe"' -- \
