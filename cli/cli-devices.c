@@ -50,16 +50,20 @@ int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, ch
 	int r;
 
 	if (dv->snap) {
-		r = modalias_snapshot_get_driver(dv->snap, devpath, &d, &m, &o);
+		r = modalias_snapshot_get_driver(dv->snap, devpath, &d, driver_module ? &m : NULL,
+						 driver_override ? &o : NULL);
 	} else {
-		r = modalias_sysfs_get_driver(dv->ctx, devpath, &sd, &sm, &so);
+		r = modalias_sysfs_get_driver(dv->ctx, devpath, &sd, driver_module ? &sm : NULL,
+					      driver_override ? &so : NULL);
 		d = sd;
 		m = sm;
 		o = so;
 	}
 	*driver = r < 0 ? NULL : g_strdup(d);
-	*driver_module = r < 0 ? NULL : g_strdup(m);
-	*driver_override = r < 0 ? NULL : g_strdup(o);
+	if (driver_module)
+		*driver_module = r < 0 ? NULL : g_strdup(m);
+	if (driver_override)
+		*driver_override = r < 0 ? NULL : g_strdup(o);
 	free(sd);
 	free(sm);
 	free(so);

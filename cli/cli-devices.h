@@ -37,8 +37,9 @@ int cli_devices_foreach(const struct cli_devices *dv, modalias_sysfs_fn fn, void
  * modalias_snapshot_get_dev() (-ENOENT: no such device) */
 int cli_devices_get_dev(const struct cli_devices *dv, const char *devpath, struct modalias_dev **ret);
 
-/* The driver bound to DEVPATH, its module and the driver_override, each
- * g_free()d by the caller, NULL when none */
+/* The driver bound to DEVPATH, its module and the driver_override (those
+ * two not asked for when NULL), each g_free()d by the caller, NULL when
+ * none */
 int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, char **driver, char **driver_module,
 			   char **driver_override);
 

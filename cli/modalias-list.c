@@ -48,7 +48,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 {
 	struct list_state *st = data;
 	GString *mods = NULL;
-	char *s, *driver = NULL, *driver_module = NULL, *override = NULL;
+	char *s, *driver = NULL;
 	int n = 0;
 
 	if (err < 0 || modalias_dev_format(dev, &s) < 0) {
@@ -59,9 +59,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 	}
 	if (st->tables)
 		n = modalias_table_lookup(st->tables->table, s, st->res);
-	cli_devices_get_driver(&st->dv, devpath, &driver, &driver_module, &override);
-	g_free(driver_module);
-	g_free(override);
+	cli_devices_get_driver(&st->dv, devpath, &driver, NULL, NULL);
 	st->devices++;
 	st->unbound += !driver;
 	st->unmatched += st->tables && n <= 0;
