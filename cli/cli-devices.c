@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli-devices.h"
 
@@ -49,16 +50,20 @@ int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, ch
 	int r;
 
 	if (dv->snap) {
-		r = modalias_snapshot_get_driver(dv->snap, devpath, &d, &m, &o);
+		r = modalias_snapshot_get_driver(dv->snap, devpath, &d, driver_module ? &m : NULL,
+						 driver_override ? &o : NULL);
 	} else {
-		r = modalias_sysfs_get_driver(dv->ctx, devpath, &sd, &sm, &so);
+		r = modalias_sysfs_get_driver(dv->ctx, devpath, &sd, driver_module ? &sm : NULL,
+					      driver_override ? &so : NULL);
 		d = sd;
 		m = sm;
 		o = so;
 	}
 	*driver = r < 0 ? NULL : g_strdup(d);
-	*driver_module = r < 0 ? NULL : g_strdup(m);
-	*driver_override = r < 0 ? NULL : g_strdup(o);
+	if (driver_module)
+		*driver_module = r < 0 ? NULL : g_strdup(m);
+	if (driver_override)
+		*driver_override = r < 0 ? NULL : g_strdup(o);
 	free(sd);
 	free(sm);
 	free(so);
@@ -70,3 +75,20 @@ bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *modu
 	return (dv->snap ? modalias_snapshot_is_module_loaded(dv->snap, module)
 			 : modalias_sysfs_is_module_loaded(dv->ctx, module)) > 0;
 }
+
+bool cli_devices_is_module_builtin(const struct cli_devices *dv, const char *module)
+{
+	return !dv->snap && modalias_sysfs_is_module_builtin(dv->ctx, module) > 0;
+}
+
+const char *cli_devices_kernel(const struct cli_devices *dv)
+{
+	static struct utsname u;
+
+	if (dv->snap)
+		return modalias_snapshot_get_kernel(dv->snap);
+	if (strcmp(modalias_ctx_get_sysfs_root(dv->ctx), "/sys") != 0 || (!u.release[0] && uname(&u) < 0))
+		return NULL;
+	return u.release;
+}
+

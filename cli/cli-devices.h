@@ -37,10 +37,20 @@ int cli_devices_foreach(const struct cli_devices *dv, modalias_sysfs_fn fn, void
  * modalias_snapshot_get_dev() (-ENOENT: no such device) */
 int cli_devices_get_dev(const struct cli_devices *dv, const char *devpath, struct modalias_dev **ret);
 
-/* The driver bound to DEVPATH, its module and the driver_override, each
- * g_free()d by the caller, NULL when none */
+/* The driver bound to DEVPATH, its module and the driver_override (those
+ * two not asked for when NULL), each g_free()d by the caller, NULL when
+ * none */
 int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, char **driver, char **driver_module,
 			   char **driver_override);
 
 /* Whether MODULE is (was, for a snapshot) loaded */
 bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *module);
+
+/* Whether the machine says MODULE is built into its kernel (sysfs: its
+ * /sys/module directory without initstate; a snapshot does not say) */
+bool cli_devices_is_module_builtin(const struct cli_devices *dv, const char *module);
+
+/* The kernel release of the machine whose devices these are: the
+ * snapshot's, this machine's (uname) for the sysfs root /sys; NULL when
+ * not known (another sysfs root: a copy of some machine's) */
+const char *cli_devices_kernel(const struct cli_devices *dv);

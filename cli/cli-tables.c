@@ -31,19 +31,28 @@ bool cli_module_dir_named(const struct cli_tables_spec *spec, const struct cli_c
 	return spec->root || spec->version || spec->moddir || cfg->root || cfg->version || cfg->directory;
 }
 
-char *cli_module_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg)
+char *cli_module_version(const struct cli_tables_spec *spec, const struct cli_config *cfg)
 {
-	const char *root = spec->root ? spec->root : cfg->root;
 	const char *version = spec->version ? spec->version : cfg->version;
 	struct utsname u;
 
-	if (spec->moddir)
-		return g_strdup(spec->moddir);
-	if (!spec->root && !spec->version && cfg->directory)
-		return g_strdup(cfg->directory);
+	if (spec->moddir || (!spec->root && !spec->version && cfg->directory))
+		return NULL;
 	if (!version && uname(&u) == 0)
 		version = u.release;
-	return g_build_filename(root ? root : "/", "lib", "modules", version ? version : "", NULL);
+	return g_strdup(version ? version : "");
+}
+
+char *cli_module_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg)
+{
+	const char *root = spec->root ? spec->root : cfg->root;
+	g_autofree char *version = cli_module_version(spec, cfg);
+
+	if (spec->moddir)
+		return g_strdup(spec->moddir);
+	if (!version)
+		return g_strdup(cfg->directory);
+	return g_build_filename(root ? root : "/", "lib", "modules", version, NULL);
 }
 
 char *cli_cache_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg)

@@ -38,6 +38,11 @@ void cli_tables_spec_clear(struct cli_tables_spec *spec);
  * uname -r by default. */
 char *cli_module_dir(const struct cli_tables_spec *spec, const struct cli_config *cfg);
 
+/* The kernel version whose tables cli_module_dir() names: -S, else
+ * modalias.conf's version=, else uname -r; NULL for a directory named
+ * itself (-m, directory=), whose kernel is not known */
+char *cli_module_version(const struct cli_tables_spec *spec, const struct cli_config *cfg);
+
 /* Whether a module directory was named at all (on the command line or in
  * modalias.conf), rather than taken for the running kernel. */
 bool cli_module_dir_named(const struct cli_tables_spec *spec, const struct cli_config *cfg);
@@ -77,6 +82,9 @@ struct cli_tables {
 	char *dir;                      /* the module directory read */
 	struct modalias_table *table;
 	struct modalias_loader *loader; /* with CLI_TABLES_LOADER */
+	bool foreign;                   /* not the kernel of the machine asked about
+					   (set by the caller): the table cannot tell
+					   what that kernel has */
 };
 
 /*

@@ -108,6 +108,12 @@ void device_source_clear(struct device_source *src);
 
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
 		struct cli_tables *out);
+/* open_tables() for a command that tells the state of DV's machine (list,
+ * explain): when the tables are not its kernel's (the bundled table, or
+ * -S/-d naming another version than the machine's), says so once on
+ * standard error and sets OUT's foreign */
+int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, const struct cli_tables_spec *spec,
+			const char *cmd, unsigned int flags, struct cli_tables *out);
 
 /* ---- modalias-build.c: a device from BUS FIELD=VALUE… (build, map --match) --- */
 
@@ -123,7 +129,10 @@ void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
 
 /* ---- modalias-state.c: modules and drivers as the system stands ------------- */
 
-/* Module I of RES: "builtin", "loaded" (DV's module is loaded), "blacklisted"
- * (TABLE's modprobe.d) or "available" */
-const char *module_state(const struct cli_devices *dv, struct modalias_table *table,
+/* Module I of RES: "loaded" (DV's machine says so), "builtin" (the
+ * machine says so, or TABLES' modules.builtin when they are its kernel's),
+ * "blacklisted" (TABLES' modprobe.d), else "available", or "not-loaded"
+ * when TABLES are not its kernel's (foreign: whether it has the module is
+ * not known) */
+const char *module_state(const struct cli_devices *dv, const struct cli_tables *tables,
 			 const struct modalias_result *res, unsigned int i);

@@ -2,10 +2,11 @@
  * cli/modalias-diff.c - modalias diff FROM TO: for each device under the
  * sysfs root, the modules kernel FROM's tables and kernel TO's answer (what
  * resolve answers on each, builtins included), and what a move from FROM to
- * TO does to it: same, gained (no module before), lost (none after),
- * builtin (none after, but every module of FROM is built into TO: a driver
- * made =y, whose aliases the kernel no longer records) or changed.  Exit 1
- * when a device loses its driver, so that an upgrade script can gate on it.
+ * TO does to it: same (the same modules, in any order), gained (no module
+ * before), lost (none after), builtin (none after, but every module of FROM
+ * is built into TO: a driver made =y, whose aliases the kernel no longer
+ * records) or changed.  Exit 1 when a device loses its driver, so that an
+ * upgrade script can gate on it.
  *
  * This file compares answers; it may not load a module.
  *
@@ -29,8 +30,7 @@ struct diff_state {
 	GString *out;
 };
 
-/* The modules TABLE answers for ALIAS, sorted (kmod's order is not the
- * question here: which modules, not in which order) */
+/* The modules TABLE answers for ALIAS, in resolve's (kmod's) order */
 static GPtrArray *answer(struct diff_state *st, struct modalias_table *table, const char *alias)
 {
 	GPtrArray *mods = g_ptr_array_new_with_free_func(g_free);
@@ -38,17 +38,23 @@ static GPtrArray *answer(struct diff_state *st, struct modalias_table *table, co
 
 	for (int i = 0; i < n; i++)
 		g_ptr_array_add(mods, g_strdup(modalias_result_get_module(st->res, (unsigned int)i)));
-	g_ptr_array_sort(mods, (GCompareFunc)(void (*)(void))g_ascii_strcasecmp);
 	return mods;
 }
 
-static bool same_list(const GPtrArray *a, const GPtrArray *b)
+/* Whether A and B name the same modules: which, not in which order (each
+ * list holds a module once) */
+static bool same_set(const GPtrArray *a, const GPtrArray *b)
 {
 	if (a->len != b->len)
 		return false;
-	for (guint i = 0; i < a->len; i++)
-		if (strcmp(g_ptr_array_index(a, i), g_ptr_array_index(b, i)) != 0)
+	for (guint i = 0; i < a->len; i++) {
+		guint j = 0;
+
+		while (j < b->len && strcmp(g_ptr_array_index(a, i), g_ptr_array_index(b, j)) != 0)
+			j++;
+		if (j == b->len)
 			return false;
+	}
 	return true;
 }
 
@@ -66,7 +72,7 @@ static bool built_in(struct diff_state *st, struct modalias_table *table, const 
 
 static enum change classify(struct diff_state *st, const GPtrArray *from, const GPtrArray *to)
 {
-	if (same_list(from, to))
+	if (same_set(from, to))
 		return SAME;
 	if (from->len == 0)
 		return GAINED;

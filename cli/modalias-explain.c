@@ -4,7 +4,9 @@
  * and pattern matched (the lookup's own account, as resolve --explain);
  * each module's state; the driver bound in sysfs and any driver_override,
  * with a plain sentence when they disagree; and when nothing matches, the
- * nearest patterns (modalias_table_find_nearest()).
+ * nearest patterns (modalias_table_find_nearest()); always a verdict
+ * sentence.  A device is named by its devpath or its name (0000:00:03.0);
+ * the exit status says whether it has a driver (bound, or a module matches).
  *
  * This file looks up and prints; it may not load a module.
  *
@@ -73,7 +75,7 @@ struct explain {
 	int n;               /* modules matched */
 	struct nearest near;
 	int near_r;          /* modalias_table_find_nearest()'s answer */
-	GString *verdict;    /* the plain sentence, empty when all agree */
+	GString *verdict;    /* the plain sentence */
 };
 
 /* Whether the module NAME ('-' and '_' alike) is module I of the result */
@@ -103,7 +105,7 @@ static const char *field_value(const struct explain *e, const char *field)
 }
 
 /* The plain sentence: what the aliases say against what sysfs shows */
-static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+static void judge(struct explain *e, const struct cli_tables *tables)
 {
 	GString *v = e->verdict;
 	bool bound_matches = e->driver && (is_module(e->res, e->n, e->driver) || is_module(e->res, e->n, e->driver_module));
@@ -113,9 +115,18 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 	else if (e->override)
 		g_string_append_printf(v, "driver_override=%s: only that driver may bind, whatever the aliases say. ",
 				       e->override);
-	if (!e->devpath)
+	if (!e->devpath) {
+		if (e->n > 0)
+			g_string_append_printf(v, "%s matches this modalias%s. ", modalias_result_get_module(e->res, 0),
+					       e->n > 1 ? ", and others" : "");
+		else
+			g_string_append(v, "No module matches this modalias. ");
+		g_string_truncate(v, v->len - 1);
 		return;
-	if (e->driver && e->n <= 0)
+	}
+	if (e->driver && bound_matches)
+		g_string_append_printf(v, "%s is bound, as the aliases say. ", e->driver);
+	else if (e->driver && e->n <= 0)
 		g_string_append_printf(v, "%s is bound although no alias pattern names a module for this device "
 					  "(driver_override, new_id, or a driver that matches by other means). ",
 				       e->driver);
@@ -128,10 +139,10 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (!e->driver && e->n > 0) {
 		const char *m = modalias_result_get_module(e->res, 0);
-		const char *st = module_state(&e->dv, table, e->res, 0);
+		const char *st = module_state(&e->dv, tables, e->res, 0);
 
 		unsigned int bl_line = 0;
-		const char *bl = modalias_table_get_blacklist_origin(table, m, &bl_line);
+		const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
 
 		if (strcmp(st, "blacklisted") == 0 && bl && bl_line)
 			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m, bl,
@@ -140,15 +151,20 @@ static void judge(struct explain *e, struct modalias_ctx *ctx, struct modalias_t
 			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by modprobe.d. ", m);
 		else if (strcmp(st, "available") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches but is not loaded. ", m);
+		else if (strcmp(st, "not-loaded") == 0)
+			g_string_append_printf(v, "No driver is bound: %s matches in these tables and is not loaded; whether "
+						  "the machine's kernel has it, tables of another kernel cannot tell. ", m);
 		else
 			g_string_append_printf(v, "No driver is bound although %s matches and is %s: it did not bind "
 						  "(it may have refused the device). ", m, st);
+	} else if (!e->driver) {
+		g_string_append(v, "No driver is bound, and no module matches this device. ");
 	}
 	if (v->len)
 		g_string_truncate(v, v->len - 1);
 }
 
-static void print_human(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+static void print_human(const struct explain *e, const struct cli_tables *tables)
 {
 	if (e->devpath)
 		printf("device:   %s\n", cli_shown(e->devpath));
@@ -164,10 +180,10 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 
-		const char *state = module_state(&e->dv, table, e->res, mi);
+		const char *state = module_state(&e->dv, tables, e->res, mi);
 		unsigned int bl_line = 0;
 		const char *bl = strcmp(state, "blacklisted") == 0
-					 ? modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi), &bl_line)
+					 ? modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi), &bl_line)
 					 : NULL;
 
 		if (bl && bl_line)
@@ -213,11 +229,10 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 		if (e->override)
 			printf("driver_override: %s\n", cli_shown(e->override));
 	}
-	if (e->verdict->len)
-		printf("%s\n", cli_shown(e->verdict->str));
+	printf("%s\n", cli_shown(e->verdict->str));
 }
 
-static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct modalias_table *table)
+static void print_json(const struct explain *e, const struct cli_tables *tables)
 {
 	GString *j = g_string_new("{\"devpath\": ");
 
@@ -246,10 +261,10 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct
 		g_string_append(j, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 		json_string(j, modalias_result_get_module(e->res, mi));
 		g_string_append(j, ", \"state\": ");
-		json_string(j, module_state(&e->dv, table, e->res, mi));
+		json_string(j, module_state(&e->dv, tables, e->res, mi));
 		{
 			unsigned int bl_line = 0;
-			const char *bl = modalias_table_get_blacklist_origin(table, modalias_result_get_module(e->res, mi),
+			const char *bl = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
 									      &bl_line);
 
 			if (bl) {
@@ -282,10 +297,7 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct
 	else
 		g_string_append(j, "null");
 	g_string_append(j, ", \"verdict\": ");
-	if (e->verdict->len)
-		json_string(j, e->verdict->str);
-	else
-		g_string_append(j, "null");
+	json_string(j, e->verdict->str);
 	g_string_append(j, ",\n \"nearest\": [");
 	for (guint i = 0; i < e->near.items->len; i++) {
 		const struct near *it = &g_array_index(e->near.items, struct near, i);
@@ -344,6 +356,66 @@ static bool is_devpath(const char *arg)
 	return arg[0] == '/' || g_str_has_prefix(arg, "devices/");
 }
 
+/* Whether ARG is a modalias of a bus the library knows ("pci:…"): no
+ * device is named so */
+static bool is_bus_alias(const char *arg)
+{
+	const char *colon = strchr(arg, ':'), *bus;
+
+	for (unsigned int i = 0; colon && (bus = modalias_bus_name(i)); i++)
+		if (strlen(bus) == (size_t)(colon - arg) && strncmp(arg, bus, (size_t)(colon - arg)) == 0)
+			return true;
+	return false;
+}
+
+struct named {
+	const char *name;
+	GPtrArray *devpaths; /* of the devices so named */
+};
+
+static int find_named(void *data, const char *devpath, struct modalias_dev *dev, int err)
+{
+	struct named *nm = data;
+	const char *slash = strrchr(devpath, '/');
+
+	if (strcmp(slash ? slash + 1 : devpath, nm->name) == 0)
+		g_ptr_array_add(nm->devpaths, g_strdup(devpath));
+	return 0;
+}
+
+/* The devpath of the device named NAME (the last component of its devpath,
+ * as list --tree shows it: 0000:00:03.0, 1-1:1.0, virtio0) under the sysfs
+ * root or in the snapshot; NULL when none is (NAME is then a modalias).
+ * Several: an error listing them, *err set. */
+static char *devpath_named(const struct cli_devices *dv, const char *name, const char *where, bool *err)
+{
+	struct named nm = { name, g_ptr_array_new_with_free_func(g_free) };
+	char *devpath = NULL;
+
+	*err = false;
+	if (strchr(name, '/') || is_bus_alias(name)) {
+		g_ptr_array_unref(nm.devpaths);
+		return NULL;
+	}
+	cli_devices_foreach(dv, find_named, &nm); /* unreadable: no device is so named */
+	if (nm.devpaths->len == 0) {
+		fprintf(stderr, "modalias explain: no device that has a modalias is named '%.*s' in %s: "
+				"it is taken as a modalias\n", ECHO(name), cli_shown(where));
+	} else if (nm.devpaths->len == 1) {
+		devpath = g_strdup(g_ptr_array_index(nm.devpaths, 0));
+	} else {
+		g_autofree char *all = NULL;
+
+		g_ptr_array_add(nm.devpaths, NULL);
+		all = g_strjoinv(", ", (char **)nm.devpaths->pdata);
+		fprintf(stderr, "modalias explain: '%.*s' names %u devices in %s: %s; give the devpath of one\n",
+			ECHO(name), nm.devpaths->len - 1, cli_shown(where), cli_shown(all));
+		*err = true;
+	}
+	g_ptr_array_unref(nm.devpaths);
+	return devpath;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct device_source src = { NULL };
@@ -363,18 +435,22 @@ int cmd_explain(int argc, char **argv)
 	struct modalias_ctx *ctx;
 	int r, ret = CLI_EXIT_FOUND;
 
-	parse_options("explain", "DEVPATH | MODALIAS",
+	parse_options("explain", "DEVPATH | DEVICE | MODALIAS",
 		      "Say why a device has the driver it has, or none: where its modalias comes from,\n"
 		      "which source, file:line and pattern match it, each module's state, the driver\n"
-		      "bound in sysfs and any driver_override; when nothing matches, the nearest\n"
-		      "patterns of its bus and the first field that differs.  DEVPATH starts with '/'\n"
-		      "or 'devices/' (below the sysfs root, or in the snapshot); anything else is a\nmodalias.\n"
-		      "Exit status: 0 a module matches, 1 none does, 2 usage or input error.",
+		      "bound in sysfs and any driver_override, and a verdict sentence; when nothing\n"
+		      "matches, the nearest patterns of its bus (of its class first) and the first\n"
+		      "field that differs.  DEVPATH starts with '/' or 'devices/' (below the sysfs\n"
+		      "root, or in the snapshot); DEVICE is a device's name, the last component of its\n"
+		      "devpath (0000:00:03.0, 1-1:1.0, virtio0), looked for there; anything else is a\n"
+		      "modalias.\n"
+		      "Exit status: 0 the device has a driver (one is bound, or a module matches),\n"
+		      "1 it has none, 2 usage or input error (a DEVICE that names several devices).",
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);
 		device_source_clear(&src);
-		return argc < 2 ? usage_error("explain", "a DEVPATH or a MODALIAS is needed")
+		return argc < 2 ? usage_error("explain", "a DEVPATH, a DEVICE or a MODALIAS is needed")
 				: usage_error("explain", "unexpected argument '%.*s'", ECHO(argv[2]));
 	}
 	snapshot = g_strdup(src.snapshot);
@@ -383,24 +459,42 @@ int cmd_explain(int argc, char **argv)
 	e.verdict = g_string_new(NULL);
 	e.near.items = g_array_new(FALSE, TRUE, sizeof(struct near));
 	g_array_set_clear_func(e.near.items, near_clear);
-	r = open_tables(ctx, &spec, "explain", 0, &tables);
+	r = open_machine_tables(ctx, &e.dv, &spec, "explain", 0, &tables);
 	cli_tables_spec_clear(&spec);
 	if (r < 0 || modalias_result_new(&e.res) < 0) {
 		ret = CLI_EXIT_USAGE;
 		goto out;
 	}
 	if (is_devpath(e.arg)) {
+		e.devpath = devpath_of(e.arg, modalias_ctx_get_sysfs_root(ctx));
+	} else {
+		g_autofree char *where = snapshot ? g_strdup(snapshot)
+						  : g_build_filename(modalias_ctx_get_sysfs_root(ctx), "devices", NULL);
+		bool several;
+
+		e.devpath = devpath_named(&e.dv, e.arg, where, &several);
+		if (several) {
+			ret = CLI_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (e.devpath) {
 		struct modalias_dev *dev = NULL;
 
-		e.devpath = devpath_of(e.arg, modalias_ctx_get_sysfs_root(ctx));
 		e.devdir = snapshot ? g_strdup_printf("%s: %s", snapshot, e.devpath)
 				    : g_build_filename(modalias_ctx_get_sysfs_root(ctx), e.devpath, NULL);
 		r = cli_devices_get_dev(&e.dv, e.devpath, &dev);
-		if (r < 0) {
+		if (r == -ENODATA) {
+			/* no alias to explain; whether a driver is bound is still the answer */
+			cli_devices_get_driver(&e.dv, e.devpath, &e.driver, &e.driver_module, &e.override);
+			fprintf(stderr, "modalias explain: %s: the device has no modalias; bound: %s\n",
+				cli_shown(e.devdir), e.driver ? cli_shown(e.driver) : "none");
+			ret = e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
+			goto out;
+		} else if (r < 0) {
 			fprintf(stderr, "modalias explain: %s: %s\n", cli_shown(e.devdir),
-				r == -ENODATA ? "the device has no modalias"
-				: r == -ENOENT && snapshot ? "no such device in the snapshot" : strerror(-r));
-			ret = r == -ENODATA ? CLI_EXIT_NOTHING : CLI_EXIT_USAGE;
+				r == -ENOENT && snapshot ? "no such device in the snapshot" : strerror(-r));
+			ret = CLI_EXIT_USAGE;
 			goto out;
 		}
 		r = modalias_dev_format(dev, &e.alias);
@@ -441,12 +535,13 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (e.n == 0)
 		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
-	judge(&e, ctx, tables.table);
+	judge(&e, &tables);
 	if (json)
-		print_json(&e, ctx, tables.table);
+		print_json(&e, &tables);
 	else
-		print_human(&e, ctx, tables.table);
-	ret = e.n > 0 ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
+		print_human(&e, &tables);
+	/* does this device have a driver: one bound, or a module that matches */
+	ret = e.n > 0 || e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
 out:
 	g_free(e.devpath);
 	g_free(e.devdir);

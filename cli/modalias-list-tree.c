@@ -21,9 +21,10 @@
 
 /* The columns of a line (SIZE_MAX: no limit, nothing is cut), and of each
  * column: the device (its devpath, or its branch of the tree), the
- * modalias and the modules (the last column, never padded) */
+ * modalias, the driver bound and the modules (the last column, never
+ * padded) */
 struct list_layout {
-	size_t width, dev, alias, modules;
+	size_t width, dev, alias, driver, modules;
 };
 
 /* The columns the character at S takes (a byte that starts no UTF-8
@@ -87,20 +88,23 @@ static void gap(GString *out, size_t used, size_t w)
 }
 
 /*
- * The widths for rows whose widest device, modalias and modules columns
- * are DEV, ALIAS and MODULES (HAS_MODULES: that column is there) in a line
- * of WIDTH columns: all of each when that fits; else the device column
- * takes at most half the line, the modalias what the widest modules leave
- * of the rest but at least half of it, and the modules what remains.
+ * The widths for rows whose widest device, modalias, driver and modules
+ * columns are DEV, ALIAS, DRIVER and MODULES (HAS_MODULES: that column is
+ * there) in a line of WIDTH columns: all of each when that fits; else the
+ * driver column takes at most a sixth of the line, the device column at
+ * most half of what is left, the modalias what the widest modules leave of
+ * the rest but at least half of it, and the modules what remains.
  */
-static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias, size_t modules,
+static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias, size_t driver, size_t modules,
 		   bool has_modules)
 {
 	size_t sep = has_modules ? 4 : 2, rest;
 
-	*l = (struct list_layout){ width, dev, alias, modules };
-	if (width == SIZE_MAX || dev + alias + modules + sep <= width)
+	*l = (struct list_layout){ width, dev, alias, driver, modules };
+	if (width == SIZE_MAX || dev + alias + driver + modules + sep + 2 <= width)
 		return;
+	l->driver = MIN(driver, MAX(width / 6, 1));
+	width = width > l->driver + 2 + 1 ? width - l->driver - 2 : 1;
 	l->dev = MIN(dev, MAX(width / 2, 1));
 	rest = width > l->dev + sep + 2 ? width - l->dev - sep : 2;
 	if (!has_modules) {
@@ -112,21 +116,24 @@ static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias
 }
 
 /* Ends LINE, whose device column (USED columns of it) is written, with
- * ROW's modalias and modules (none: a tree node that has no modalias),
- * and writes it */
+ * ROW's modalias, driver and modules (none: a tree node that has no
+ * modalias), and writes it */
 static void put_line(GString *line, size_t used, const struct list_row *row, const struct list_layout *l)
 {
 	if (row) {
 		gap(line, used, l->dev);
-		if (!row->modules) {
-			append_cut(line, row->modalias, l->alias, false);
-		} else if (l->width == SIZE_MAX) {
+		if (l->width == SIZE_MAX) {
 			/* no width: the modalias column is not padded to the
 			 * longest (a cpu's, a thousand characters) */
-			g_string_append_printf(line, "%s  %s", row->modalias, row->modules);
+			g_string_append_printf(line, "%s  %s%s%s", row->modalias, row->driver, row->modules ? "  " : "",
+					       row->modules ? row->modules : "");
 		} else {
 			gap(line, append_cut(line, row->modalias, l->alias, false), l->alias);
-			append_cut(line, row->modules, l->modules, false);
+			used = append_cut(line, row->driver, l->driver, false);
+			if (row->modules) {
+				gap(line, used, l->driver);
+				append_cut(line, row->modules, l->modules, false);
+			}
 		}
 	}
 	g_string_append_c(line, '\n');
@@ -134,10 +141,12 @@ static void put_line(GString *line, size_t used, const struct list_row *row, con
 	g_string_truncate(line, 0);
 }
 
-/* The widest modalias and modules of ROW into *ALIAS and *MODULES */
-static void measure_row(const struct list_row *row, size_t *alias, size_t *modules)
+/* The widest modalias, driver and modules of ROW into *ALIAS, *DRIVER
+ * and *MODULES */
+static void measure_row(const struct list_row *row, size_t *alias, size_t *driver, size_t *modules)
 {
 	*alias = MAX(*alias, text_cols(row->modalias));
+	*driver = MAX(*driver, text_cols(row->driver));
 	if (row->modules)
 		*modules = MAX(*modules, text_cols(row->modules));
 }
@@ -145,16 +154,16 @@ static void measure_row(const struct list_row *row, size_t *alias, size_t *modul
 void list_print_columns(GPtrArray *rows, size_t width, bool has_modules)
 {
 	g_autoptr(GString) line = g_string_new(NULL);
-	size_t dev = 0, alias = 0, modules = 0;
+	size_t dev = 0, alias = 0, driver = 0, modules = 0;
 	struct list_layout l;
 
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
 		dev = MAX(dev, text_cols(row->devpath));
-		measure_row(row, &alias, &modules);
+		measure_row(row, &alias, &driver, &modules);
 	}
-	layout(&l, width, dev, alias, modules, has_modules);
+	layout(&l, width, dev, alias, driver, modules, has_modules);
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
@@ -199,13 +208,13 @@ static struct tree_node *tree_child(struct tree_node *parent, const char *name, 
 }
 
 /* Depth D's node N and its subtree: the widest device column (branches and
- * name) and the widest modalias and modules into W */
+ * name) and the widest modalias, driver and modules into W */
 static void tree_measure(const struct tree_node *n, size_t d, struct list_layout *w)
 {
 	for (; n; n = n->next) {
 		w->dev = MAX(w->dev, 2 * d + text_cols(n->name));
 		if (n->row)
-			measure_row(n->row, &w->alias, &w->modules);
+			measure_row(n->row, &w->alias, &w->driver, &w->modules);
 		tree_measure(n->child, d + 1, w);
 	}
 }
@@ -261,7 +270,7 @@ void list_print_tree(GPtrArray *rows, size_t width, bool has_modules)
 		n->row = row;
 	}
 	tree_measure(top.child, 0, &w);
-	layout(&l, width, w.dev, w.alias, w.modules, has_modules);
+	layout(&l, width, w.dev, w.alias, w.driver, w.modules, has_modules);
 	tree_print(top.child, 0, prefix, line, &l);
 }
 

@@ -1,7 +1,8 @@
 /*
  * cli/modalias-list.c - modalias list: every device under the sysfs root
- * that has a modalias, parents first, with the modules that serve it and
- * their state (loaded, builtin, blacklisted, available), and a summary.
+ * that has a modalias, parents first, with the driver bound to it, the
+ * modules that serve it and their state (loaded, builtin, blacklisted,
+ * available, not-loaded), and a summary.
  * On a terminal (or with --width) and with --tree, the devices are kept
  * and drawn at the end (modalias-list-tree.c).
  *
@@ -21,13 +22,14 @@
 
 struct list_state {
 	unsigned int devices;
-	unsigned int driverless;
+	unsigned int unbound;   /* no driver bound */
+	unsigned int unmatched; /* no module of the table matches */
 	unsigned int errors;
 	gboolean json;
 	GString *out; /* the JSON array, else the line being written */
 	GPtrArray *rows; /* of struct list_row: the human output, else NULL */
 	struct cli_devices dv;
-	struct modalias_table *table;
+	struct cli_tables *tables; /* NULL: no module column */
 	struct modalias_result *res;
 };
 
@@ -37,6 +39,7 @@ static void row_free(void *p)
 
 	g_free(row->devpath);
 	g_free(row->modalias);
+	g_free(row->driver);
 	g_free(row->modules);
 	g_free(row);
 }
@@ -45,7 +48,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 {
 	struct list_state *st = data;
 	GString *mods = NULL;
-	char *s;
+	char *s, *driver = NULL;
 	int n = 0;
 
 	if (err < 0 || modalias_dev_format(dev, &s) < 0) {
@@ -54,47 +57,59 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		st->errors++;
 		return 0;
 	}
-	if (st->table)
-		n = modalias_table_lookup(st->table, s, st->res);
+	if (st->tables)
+		n = modalias_table_lookup(st->tables->table, s, st->res);
+	cli_devices_get_driver(&st->dv, devpath, &driver, NULL, NULL);
 	st->devices++;
-	st->driverless += st->table && n <= 0;
+	st->unbound += !driver;
+	st->unmatched += st->tables && n <= 0;
 	if (st->json) {
 		g_string_append(st->out, st->devices > 1 ? ",\n  {\"devpath\": " : "\n  {\"devpath\": ");
 		json_string(st->out, devpath);
 		g_string_append(st->out, ", \"modalias\": ");
 		json_string(st->out, s);
+		g_string_append(st->out, ", \"driver\": ");
+		if (driver)
+			json_string(st->out, driver);
+		else
+			g_string_append(st->out, "null");
 		g_string_append(st->out, ", \"modules\": [");
 		for (int i = 0; i < n; i++) {
 			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
 			json_string(st->out, modalias_result_get_module(st->res, (unsigned int)i));
 			g_string_append(st->out, ", \"state\": ");
-			json_string(st->out, module_state(&st->dv, st->table, st->res, (unsigned int)i));
+			json_string(st->out, module_state(&st->dv, st->tables, st->res, (unsigned int)i));
 			g_string_append_c(st->out, '}');
 		}
 		g_string_append(st->out, "]}");
+		g_free(driver);
 		free(s);
 		return 0;
 	}
-	if (st->table) {
+	if (st->tables) {
 		mods = g_string_new(n > 0 ? NULL : "none");
 		for (int i = 0; i < n; i++)
 			g_string_append_printf(mods, i ? " %s:%s" : "%s:%s",
 					       cli_shown(modalias_result_get_module(st->res, (unsigned int)i)),
-					       module_state(&st->dv, st->table, st->res, (unsigned int)i));
+					       module_state(&st->dv, st->tables, st->res, (unsigned int)i));
 	}
 	if (st->rows) {
 		struct list_row *row = g_new(struct list_row, 1);
 
 		row->devpath = g_strdup(cli_shown(devpath));
 		row->modalias = g_strdup(cli_shown(s));
+		row->driver = g_strdup(driver ? cli_shown(driver) : "-");
+		g_free(driver);
 		row->modules = mods ? g_string_free(mods, FALSE) : NULL;
 		g_ptr_array_add(st->rows, row);
 		free(s);
 		return 0;
 	}
-	g_string_printf(st->out, "%s\t%s%s%s\n", cli_shown(devpath), cli_shown(s), mods ? "\t" : "", mods ? mods->str : "");
+	g_string_printf(st->out, "%s\t%s\t%s%s%s\n", cli_shown(devpath), cli_shown(s), driver ? cli_shown(driver) : "-",
+			mods ? "\t" : "", mods ? mods->str : "");
 	if (mods)
 		g_string_free(mods, TRUE);
+	g_free(driver);
 	free(s);
 	/* each line checked as it is written: a write error ends the walk at
 	 * once (not after the last device), with its reason */
@@ -115,7 +130,7 @@ int cmd_list(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "no-modules", 'n', 0, G_OPTION_ARG_NONE, &no_modules, "Leave the module column out", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
-		  "Print a JSON array of {devpath, modalias, modules: [{name, state}]}", NULL },
+		  "Print a JSON array of {devpath, modalias, driver, modules: [{name, state}]}", NULL },
 		{ "tree", 't', 0, G_OPTION_ARG_NONE, &tree,
 		  "Draw the devices as a tree, each by its name (parents that have no modalias too)", NULL },
 		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
@@ -127,8 +142,10 @@ int cmd_list(int argc, char **argv)
 	int r;
 
 	parse_options("list", "", "Print every device under the sysfs root (or in a snapshot) that has a modalias,\nparents first:\n"
-		      "DEVPATH<TAB>MODALIAS<TAB>MODULE:STATE … (loaded, builtin, blacklisted, available;\n"
-		      "none when no module serves it), then a summary on standard error.\n"
+		      "DEVPATH<TAB>MODALIAS<TAB>DRIVER<TAB>MODULE:STATE … (DRIVER: the driver bound now,\n"
+		      "- when none; STATE: loaded, builtin, blacklisted, available, or not-loaded from\n"
+		      "tables of another kernel; none when no module serves it), then a summary on\n"
+		      "standard error: the devices without a bound driver, and those no module matches.\n"
 		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
 		      "its width (else $COLUMNS, else 80); --width=N does so for N columns wherever\n"
 		      "the output goes.  --tree draws the devices below /devices as a tree (piped\n"
@@ -153,7 +170,7 @@ int cmd_list(int argc, char **argv)
 		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "list", &st.dv);
 	if (!no_modules) {
-		r = open_tables(ctx, &spec, "list", 0, &tables);
+		r = open_machine_tables(ctx, &st.dv, &spec, "list", 0, &tables);
 		if (r < 0 || modalias_result_new(&st.res) < 0) {
 			cli_tables_spec_clear(&spec);
 			cli_tables_close(&tables);
@@ -161,7 +178,7 @@ int cmd_list(int argc, char **argv)
 			modalias_ctx_unref(ctx);
 			return CLI_EXIT_USAGE;
 		}
-		st.table = tables.table;
+		st.tables = &tables;
 	}
 	cli_tables_spec_clear(&spec);
 	st.out = g_string_new("[");
@@ -170,14 +187,15 @@ int cmd_list(int argc, char **argv)
 		g_string_append(st.out, st.devices ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
 	} else if (st.rows && tree) {
-		list_print_tree(st.rows, width ? width : SIZE_MAX, st.table != NULL);
+		list_print_tree(st.rows, width ? width : SIZE_MAX, st.tables != NULL);
 	} else if (st.rows) {
-		list_print_columns(st.rows, width, st.table != NULL);
+		list_print_columns(st.rows, width, st.tables != NULL);
 	}
-	if (r >= 0 && st.table)
-		fprintf(stderr, "%u devices, %u without a driver\n", st.devices, st.driverless);
+	if (r >= 0 && st.tables)
+		fprintf(stderr, "%u devices, %u without a bound driver, %u that no module matches\n", st.devices,
+			st.unbound, st.unmatched);
 	else if (r >= 0)
-		fprintf(stderr, "%u devices\n", st.devices);
+		fprintf(stderr, "%u devices, %u without a bound driver\n", st.devices, st.unbound);
 	g_string_free(st.out, TRUE);
 	if (st.rows)
 		g_ptr_array_unref(st.rows);

@@ -17,6 +17,7 @@
 struct list_row {
 	char *devpath;
 	char *modalias;
+	char *driver;  /* the driver bound, "-" when none */
 	char *modules; /* "MODULE:STATE …" or "none"; NULL: no module column */
 };
 
@@ -25,9 +26,10 @@ struct list_row {
 size_t list_terminal_width(void);
 
 /*
- * ROWS (of struct list_row) one a line: DEVPATH MODALIAS MODULES aligned
- * in columns two spaces apart, within WIDTH columns when everything does
- * not fit: the devpath column then takes at most half the line (a longer
+ * ROWS (of struct list_row) one a line: DEVPATH MODALIAS DRIVER MODULES
+ * aligned in columns two spaces apart, within WIDTH columns when
+ * everything does not fit: the driver column then takes at most a sixth
+ * of the line, the devpath column at most half of what is left (a longer
  * devpath loses its start to an ellipsis), the modalias what the widest
  * modules leave of the rest but at least half of it, the modules what
  * remains (each cut with an ellipsis at its end).  HAS_MODULES: the rows
@@ -39,7 +41,8 @@ void list_print_columns(GPtrArray *rows, size_t width, bool has_modules);
  * ROWS (parents first, in byte order) as a tree, the roots the components
  * below /devices and each child below its parent after a branch ("├─",
  * "└─", "│ "): each device by its last devpath component, then its
- * modalias and modules, a parent that has no modalias by its name alone;
+ * modalias, driver and modules, a parent that has no modalias by its name
+ * alone;
  * the names' column aligned and the rest cut as above to WIDTH columns
  * (SIZE_MAX: none; the modalias column is then not padded either).
  */

@@ -92,13 +92,34 @@ static void report_to_stderr(void *data, int priority, const char *message)
 	fprintf(stderr, "modalias %s: %s\n", (const char *)data, message);
 }
 
+int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, const struct cli_tables_spec *spec,
+			const char *cmd, unsigned int flags, struct cli_tables *out)
+{
+	g_autofree char *dir = cli_module_dir(spec, &config);
+	g_autofree char *version = cli_module_version(spec, &config);
+	g_autofree char *bundled = NULL;
+	const char *machine = dv ? cli_devices_kernel(dv) : NULL;
+	/* the bundled table is never the machine's; another version named is not */
+	bool foreign = dv && version && machine && strcmp(version, machine) != 0;
+	int r;
+
+	if (!cli_module_dir_named(spec, &config) && !g_file_test(dir, G_FILE_TEST_IS_DIR) && (bundled = bundled_dir())) {
+		foreign = dv != NULL;
+		fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, dir, bundled,
+			foreign ? ", not this kernel's: module states are the machine's (loaded, builtin) or not-loaded; "
+				  "whether its kernel has a module, the table cannot tell" : "");
+	} else if (foreign) {
+		fprintf(stderr, "modalias %s: the module tables are kernel %s's (%s), not the machine's (%s): module states "
+				"are the machine's (loaded, builtin) or not-loaded; whether its kernel has a module, the "
+				"tables cannot tell\n", cmd, version, dir, machine);
+	}
+	r = cli_tables_open(ctx, spec, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
+	out->foreign = r == 0 && foreign;
+	return r;
+}
+
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
 		struct cli_tables *out)
 {
-	g_autofree char *dir = cli_module_dir(spec, &config);
-	g_autofree char *bundled = NULL;
-
-	if (!cli_module_dir_named(spec, &config) && !g_file_test(dir, G_FILE_TEST_IS_DIR) && (bundled = bundled_dir()))
-		fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)\n", cmd, dir, bundled);
-	return cli_tables_open(ctx, spec, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
+	return open_machine_tables(ctx, NULL, spec, cmd, flags, out);
 }

@@ -1,7 +1,7 @@
 /*
  * cli/modalias-state.c - a module's state as the system (or its snapshot)
- * stands: loaded, builtin, blacklisted, available; what list and explain
- * both print, told one way.
+ * stands: loaded, builtin, blacklisted, available (not-loaded, from a table
+ * of another kernel); what list and explain both print, told one way.
  *
  * This file asks; it may not print or load a module.
  *
@@ -9,16 +9,18 @@
  */
 #include "modalias-commands.h"
 
-const char *module_state(const struct cli_devices *dv, struct modalias_table *table,
+const char *module_state(const struct cli_devices *dv, const struct cli_tables *tables,
 			 const struct modalias_result *res, unsigned int i)
 {
 	const char *m = modalias_result_get_module(res, i);
 
-	if (modalias_result_is_builtin(res, i))
-		return "builtin";
+	/* the machine's own word first; a foreign table's modules.builtin is
+	 * another kernel's */
 	if (cli_devices_is_module_loaded(dv, m))
 		return "loaded";
-	if (modalias_table_is_blacklisted(table, m))
+	if (cli_devices_is_module_builtin(dv, m) || (!tables->foreign && modalias_result_is_builtin(res, i)))
+		return "builtin";
+	if (modalias_table_is_blacklisted(tables->table, m))
 		return "blacklisted";
-	return "available";
+	return tables->foreign ? "not-loaded" : "available";
 }

@@ -38,6 +38,9 @@ enum field_flags {
 	FF_SETTER = 1 << 3,   /* not in the string: setting it sets another field */
 	FF_EMPTY_OK = 1 << 4, /* the empty string is a value */
 	FF_SORTED = 1 << 5,   /* numeric list, kept ascending and unique */
+	FF_CLASS = 1 << 6,    /* what kind of device it is (nearest.c compares these first) */
+	FF_CLASS_TOP = 1 << 7, /* a class whose subclass and protocol follow (FF_CLASS too); its
+				  value FF (vendor-specific) makes them the vendor's */
 };
 
 struct field_desc {
@@ -60,6 +63,9 @@ struct field_desc {
 /* a list of bit numbers or feature numbers; below mn: not in the list */
 #define F_LIST(n, t, w, mn, h) { .name = (n), .tag = (t), .kind = FK_HEXLIST, .width = (w),     \
 				 .flags = FF_SORTED, .max = UINT32_MAX, .min = (mn), .help = (h) }
+/* a class byte; a byte that the class before it qualifies (subclass, protocol) */
+#define F_CLASS(n, t, h) F_HEXF(n, t, 2, FF_CLASS | FF_CLASS_TOP, h)
+#define F_SUBCLASS(n, t, h) F_HEXF(n, t, 2, FF_CLASS, h)
 #define F_SETTER(n, h) { .name = (n), .tag = "", .kind = FK_STR, .flags = FF_SETTER | FF_EMPTY_OK, .help = (h) }
 
 /* The named indexes of a list: enum { FOO_FIELDS(FIELD_INDEX) FOO_N_FIELDS }. */
@@ -70,12 +76,12 @@ struct field_desc {
 	X(USB_VENDOR, F_HEX("idVendor", "v", 4, "vendor id (hex)"))                             \
 	X(USB_PRODUCT, F_HEX("idProduct", "p", 4, "product id (hex)"))                          \
 	X(USB_BCD_DEVICE, F_HEX("bcdDevice", "d", 4, "device release number (hex, BCD)"))       \
-	X(USB_DEV_CLASS, F_HEX("bDeviceClass", "dc", 2, "device class (hex)"))                  \
-	X(USB_DEV_SUBCLASS, F_HEX("bDeviceSubClass", "dsc", 2, "device subclass (hex)"))        \
-	X(USB_DEV_PROTOCOL, F_HEX("bDeviceProtocol", "dp", 2, "device protocol (hex)"))         \
-	X(USB_IF_CLASS, F_HEX("bInterfaceClass", "ic", 2, "interface class (hex)"))             \
-	X(USB_IF_SUBCLASS, F_HEX("bInterfaceSubClass", "isc", 2, "interface subclass (hex)"))   \
-	X(USB_IF_PROTOCOL, F_HEX("bInterfaceProtocol", "ip", 2, "interface protocol (hex)"))    \
+	X(USB_DEV_CLASS, F_CLASS("bDeviceClass", "dc", "device class (hex)"))                   \
+	X(USB_DEV_SUBCLASS, F_SUBCLASS("bDeviceSubClass", "dsc", "device subclass (hex)"))      \
+	X(USB_DEV_PROTOCOL, F_SUBCLASS("bDeviceProtocol", "dp", "device protocol (hex)"))       \
+	X(USB_IF_CLASS, F_CLASS("bInterfaceClass", "ic", "interface class (hex)"))              \
+	X(USB_IF_SUBCLASS, F_SUBCLASS("bInterfaceSubClass", "isc", "interface subclass (hex)")) \
+	X(USB_IF_PROTOCOL, F_SUBCLASS("bInterfaceProtocol", "ip", "interface protocol (hex)"))  \
 	X(USB_IF_NUMBER, F_HEXF("bInterfaceNumber", "in", 2, FF_OPTIONAL,                       \
 				"interface number (hex); unset: left out, as kernels before 3.x did"))
 enum { USB_FIELDS(FIELD_INDEX) USB_N_FIELDS };
@@ -86,10 +92,9 @@ enum { USB_FIELDS(FIELD_INDEX) USB_N_FIELDS };
 	X(PCI_DEVICE, F_HEX("device", "d", 8, "device id (hex)"))                               \
 	X(PCI_SUBVENDOR, F_HEX("subvendor", "sv", 8, "subsystem vendor id (hex)"))              \
 	X(PCI_SUBDEVICE, F_HEX("subdevice", "sd", 8, "subsystem device id (hex)"))              \
-	X(PCI_BASECLASS, F_HEX("baseclass", "bc", 2, "base class, bits 23-16 of the class (hex)")) \
-	X(PCI_SUBCLASS, F_HEX("subclass", "sc", 2, "subclass, bits 15-8 of the class (hex)"))   \
-	X(PCI_INTERFACE, F_HEX("interface", "i", 2,                                             \
-			       "programming interface, bits 7-0 of the class (hex)"))           \
+	X(PCI_BASECLASS, F_CLASS("baseclass", "bc", "base class, bits 23-16 of the class (hex)")) \
+	X(PCI_SUBCLASS, F_SUBCLASS("subclass", "sc", "subclass, bits 15-8 of the class (hex)")) \
+	X(PCI_INTERFACE, F_SUBCLASS("interface", "i", "programming interface, bits 7-0 of the class (hex)")) \
 	X(PCI_CLASS, F_SETTER("class", "the 24-bit class code (hex): sets baseclass, subclass and interface"))
 enum { PCI_FIELDS(FIELD_INDEX) PCI_N_FIELDS };
 /* A device's own ids are 16-bit (struct pci_dev: PCI_ID, sysfs "vendor"),
@@ -186,7 +191,7 @@ enum { EISA_FIELDS(FIELD_INDEX) EISA_N_FIELDS };
 enum { VIRTIO_FIELDS(FIELD_INDEX) VIRTIO_N_FIELDS };
 
 #define SDIO_FIELDS(X)                                                                          \
-	X(SDIO_CLASS, F_HEX("class", "c", 2, "standard interface class (hex)"))                 \
+	X(SDIO_CLASS, F_CLASS("class", "c", "standard interface class (hex)"))                  \
 	X(SDIO_VENDOR, F_HEX("vendor", "v", 4, "vendor id (hex)"))                              \
 	X(SDIO_DEVICE, F_HEX("device", "d", 4, "device id (hex)"))
 enum { SDIO_FIELDS(FIELD_INDEX) SDIO_N_FIELDS };

@@ -70,6 +70,10 @@ char *sysfs_link_name(const char *path);
 /* The basename of DEVPATH's "subsystem" link, malloc'ed, or NULL
  * (sysfs-driver.c) */
 char *sysfs_subsystem_of(struct modalias_ctx *ctx, const char *devpath);
+/* The value of KEY's line (KEY=VALUE) in the text of a uevent file,
+ * pointing into UEVENT, whose lines it ends with '\0'; NULL when it has
+ * none (sysfs-driver.c) */
+char *uevent_value(char *uevent, const char *key);
 
 /* ---- glob matching (glob.c) ------------------------------------------- */
 

@@ -563,7 +563,9 @@ int modalias_sysfs_foreach(struct modalias_ctx *ctx, modalias_sysfs_fn fn,
  * @devpath: the device's path below the sysfs root ("/devices/…").
  * @driver: (out) (optional) (nullable): the driver bound to the device
  *   (the last component of its "driver" link; in a captured tree without
- *   links, the text of its ".driver" file), or NULL when none is.
+ *   links, the text of its ".driver" file, else the DRIVER= line of its
+ *   "uevent", as the kernel writes it for a bound device), or NULL when
+ *   none is.
  * @driver_module: (out) (optional) (nullable): the module of that driver
  *   ("driver/module" link), or NULL (builtin, or no driver).
  * @driver_override: (out) (optional) (nullable): the device's
@@ -593,6 +595,25 @@ int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const char *devpath,
  * Since: 3
  */
 int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module);
+
+/**
+ * modalias_sysfs_is_module_builtin:
+ * @ctx: a context.
+ * @module: a module name, as kmod writes it ('_', not '-').
+ *
+ * Whether the running kernel says @module is built into it: its directory
+ * SYSFS_ROOT/module/@module is there without an "initstate" (which only a
+ * loaded module has).  The kernel makes that directory for a built-in
+ * module that has parameters or a version, not for every one: 0 says only
+ * that sysfs does not tell.  Whatever table is used, this is the machine's
+ * own word.
+ *
+ * Returns: 1 when it is built in, 0 when sysfs does not say so, -EINVAL
+ * for a name that is not a module name, -ENOMEM.
+ *
+ * Since: 4
+ */
+int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *module);
 
 
 /**
@@ -1294,11 +1315,17 @@ typedef int (*modalias_nearest_fn)(void *data, const char *module, const char *p
  *
  * The patterns of @alias's bus (modules.alias and the builtin aliases)
  * nearest to @alias: each pattern and @alias are cut into the bus's fields
- * and compared field by field, in order, with kmod's glob, up to the first
- * field that differs; the patterns that name (with a value other than "*")
- * and match the most fields before it are reported (of those, the ones
- * whose value in that field has the most leading characters in common with
- * @alias's), each with that field:
+ * and compared field by field with kmod's glob, up to the first field that
+ * differs: first the fields that say what kind of device it is (PCI's
+ * baseclass, subclass and interface; USB's device and interface class,
+ * subclass and protocol; SDIO's class), then the others, each group in the
+ * bus's order.  The patterns that name (with a value other than "*") and
+ * match the most class fields before it, then the most fields, are
+ * reported (of those, the ones whose value in that field has the most
+ * leading characters in common with @alias's), each with that field; a
+ * class group whose class is vendor-specific (FF) names no kind of device,
+ * and its fields do not count.  So a pattern of another class is never
+ * near, and one of the device's class is nearer than one of its vendor:
  * what a driver nearly claims ("r8152 claims idVendor 0BDA but not
  * idProduct 8157").  A pattern that matches every field is a match, not
  * near, and is not reported; neither is one that names no field it matches.
@@ -1306,7 +1333,7 @@ typedef int (*modalias_nearest_fn)(void *data, const char *module, const char *p
  * Returns: the number of patterns reported, 0 when none is near; -EOPNOTSUPP when @alias is not of a bus written as the
  * generic sequence of tagged numbers (pci, usb, hid, …), -EINVAL.
  *
- * Since: 3
+ * Since: 3 (the class fields first since 4)
  */
 int modalias_table_find_nearest(struct modalias_table *table, const char *alias,
 				modalias_nearest_fn fn, void *data);

@@ -2,9 +2,11 @@
  * libmodalias - the nearest patterns of an alias that nothing matches:
  * the alias and each pattern of its bus (modules.alias, builtin aliases)
  * cut into the bus's fields (bus-fields.h), each field compared with
- * kmod's glob; the patterns that name and match the most fields before
- * the first that differs win (among those, the ones whose value there
- * starts with most of the alias's), and each is told with that field.
+ * kmod's glob, the fields that say what kind of device it is (FF_CLASS:
+ * PCI's class, USB's classes) first; the patterns that name and match the
+ * most class fields, then the most fields, before the first that differs
+ * win (among those, the ones whose value there starts with most of the
+ * alias's), and each is told with that field.
  *
  * Only buses written as the generic tag/value sequence of numbers (pci,
  * usb, hid, …) can be cut this way; this file answers -EOPNOTSUPP for the
@@ -103,37 +105,77 @@ static bool seg_match(const struct seg *pat, const struct seg *val)
 	return glob_needs_libc(p) ? glob_match_libc(p, v) : glob_match(p, v);
 }
 
-/* How many leading fields of the pattern match the alias's (the index of
- * the first that differs), or -1 when the pattern is not of the bus's form;
- * *specific: how many of those the pattern names (a value other than "*"),
- * *last: the last of them; *common: how many leading characters the value
- * that differs has in common with the alias's. */
-static int leading(const struct bus_desc *b, const char *pattern, const struct seg *dev, int *specific,
-		   unsigned int *last, size_t *common)
+/* The fields of B in the order they are compared: what kind of device it
+ * is (FF_CLASS) first, then the rest, each group in the bus's order; the
+ * number of them */
+static unsigned int compare_order(const struct bus_desc *b, unsigned int *order)
+{
+	unsigned int n = 0;
+
+	for (int cls = 1; cls >= 0; cls--)
+		for (unsigned int f = 0; f < b->n_fields; f++)
+			if (!(b->fields[f].flags & FF_SETTER) && !!(b->fields[f].flags & FF_CLASS) == cls)
+				order[n++] = f;
+	return n;
+}
+
+/* How a pattern compares with the alias, field by field in ORDER (N
+ * fields): *differs, the first field that differs (N: none does);
+ * *specific, how many before it the pattern names (a value other than "*"),
+ * *classes how many of those are class fields, *last the last of them
+ * (the fields of a class group whose class is vendor-specific, FF, are not
+ * counted: they say nothing of the kind of device);
+ * *common, how many leading characters the value that differs has in
+ * common with the alias's.  false when the pattern is not of the bus's
+ * form. */
+struct nearness {
+	unsigned int differs, last;
+	int classes, specific;
+	size_t common;
+};
+
+static bool compare(const struct bus_desc *b, const unsigned int *order, unsigned int n, const char *pattern,
+		    const struct seg *dev, struct nearness *out)
 {
 	struct seg pat[NEAREST_FIELDS_MAX];
-	unsigned int f;
+	bool vendor = false; /* in a class group whose class is the vendor's own (FF) */
 
-	*specific = 0;
-	*common = 0;
+	*out = (struct nearness){ .differs = n };
 	if (!cut(b, pattern, pat))
-		return -1;
-	for (f = 0; f < b->n_fields; f++) {
-		if (b->fields[f].flags & FF_SETTER)
-			continue;
+		return false;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int f = order[i], flags = b->fields[f].flags;
+
+		if (flags & FF_CLASS_TOP)
+			vendor = dev[f].len == 2 && memcmp(dev[f].s, "FF", 2) == 0;
 		if (!seg_match(&pat[f], &dev[f])) {
 			/* how far the value that differs agrees, character by character */
-			while (*common < pat[f].len && *common < dev[f].len && pat[f].s[*common] == dev[f].s[*common] &&
-			       !strchr("*?[", pat[f].s[*common]))
-				(*common)++;
+			while (out->common < pat[f].len && out->common < dev[f].len &&
+			       pat[f].s[out->common] == dev[f].s[out->common] && !strchr("*?[", pat[f].s[out->common]))
+				out->common++;
+			out->differs = f;
 			break;
 		}
-		if (!(pat[f].len == 1 && pat[f].s[0] == '*')) {
-			(*specific)++;
-			*last = f;
+		/* a vendor-specific class says nothing of the kind of device:
+		 * naming it is no claim */
+		if (!(pat[f].len == 1 && pat[f].s[0] == '*') && !((flags & FF_CLASS) && vendor)) {
+			out->specific++;
+			out->classes += !!(flags & FF_CLASS);
+			out->last = f;
 		}
 	}
-	return (int)f;
+	return true;
+}
+
+/* A before B: the more class fields named and matched, then the more
+ * fields, then the more characters of the one that differs */
+static int nearer(const struct nearness *a, const struct nearness *b)
+{
+	if (a->classes != b->classes)
+		return a->classes > b->classes ? 1 : -1;
+	if (a->specific != b->specific)
+		return a->specific > b->specific ? 1 : -1;
+	return a->common > b->common ? 1 : a->common < b->common ? -1 : 0;
 }
 
 static const enum layer_id nearest_layers[] = { LAYER_ALIAS, LAYER_BUILTIN_ALIAS };
@@ -143,9 +185,10 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 {
 	const struct bus_desc *b;
 	struct seg dev[NEAREST_FIELDS_MAX];
+	unsigned int order[NEAREST_FIELDS_MAX], n_order;
+	struct nearness best = { 0 };
 	size_t plen;
-	int best = 0, n = 0;
-	size_t best_common = 0;
+	int n = 0;
 
 	if (!t || !alias || !fn)
 		return -EINVAL;
@@ -153,39 +196,33 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 	plen = b ? strlen(b->prefix) : 0;
 	if (!b || !cut(b, alias + plen, dev))
 		return -EOPNOTSUPP;
-	/* two passes: the most fields a pattern names and matches before
-	 * the first that differs (ties: the most leading characters of that
-	 * one in common), then the patterns that reach it, in the table's
-	 * order */
+	n_order = compare_order(b, order);
+	/* two passes: the nearest a pattern comes (nearer()), then the
+	 * patterns that come that near, in the table's order */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t l = 0; l < sizeof(nearest_layers) / sizeof(nearest_layers[0]); l++) {
 			const struct layer *ly = &t->layers[nearest_layers[l]];
 
 			for (unsigned int i = 0; i < ly->n; i++) {
 				const char *pattern = t->pool.buf + ly->patterns[i].str;
-				unsigned int last = 0;
-				size_t common;
-				int k, specific;
+				struct nearness nr;
 
-				if (strncmp(pattern, b->prefix, plen) != 0)
-					continue;
-				k = leading(b, pattern + plen, dev, &specific, &last, &common);
-				if (k < 0 || (unsigned int)k >= b->n_fields)
+				if (strncmp(pattern, b->prefix, plen) != 0 ||
+				    !compare(b, order, n_order, pattern + plen, dev, &nr) || nr.differs >= b->n_fields ||
+				    nr.specific == 0)
 					continue;
 				if (pass == 0) {
-					if (specific > best || (specific == best && common > best_common)) {
-						best = specific;
-						best_common = common;
-					}
-				} else if (specific == best && common == best_common) {
+					if (nearer(&nr, &best) > 0)
+						best = nr;
+				} else if (nearer(&nr, &best) == 0) {
 					n++;
 					if (fn(data, table_module_name(t, ly->patterns[i].module), pattern,
-					       b->fields[last].name, b->fields[k].name, (unsigned int)specific))
+					       b->fields[nr.last].name, b->fields[nr.differs].name, (unsigned int)nr.specific))
 						return n;
 				}
 			}
 		}
-		if (best == 0)
+		if (best.specific == 0)
 			return 0;
 	}
 	return n;

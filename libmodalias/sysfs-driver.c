@@ -1,7 +1,7 @@
 /*
  * libmodalias - what sysfs says of a device beyond its modalias: the
  * driver bound to it (and that driver's module), its driver_override, its
- * subsystem; and whether a module is loaded.  What a snapshot records of a
+ * subsystem; and whether a module is loaded, or built in.  What a snapshot records of a
  * live system, and what explain and list show of it.
  *
  * Each attribute is read bounded, without blocking (read_text_file()); a
@@ -11,9 +11,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libmodalias-private.h"
@@ -65,6 +67,35 @@ static char *attr_value(struct modalias_ctx *ctx, const char *devpath, const cha
 	return v;
 }
 
+char *uevent_value(char *uevent, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (char *line = uevent; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strncmp(line, key, klen) == 0 && line[klen] == '=')
+			return line + klen + 1;
+		line = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The DRIVER= line of the device's uevent, as the kernel writes it for a
+ * bound device (dev_uevent()), malloc'ed; NULL when none */
+static char *uevent_driver(struct modalias_ctx *ctx, const char *devpath)
+{
+	char *path = dev_file(ctx, devpath, "uevent"), *text = NULL, *d = NULL;
+	const char *v;
+
+	if (path && read_text_file(path, &text, READ_FILE_ATTR_MAX) == 0 && (v = uevent_value(text, "DRIVER")) && *v)
+		d = strdup(v);
+	free(path);
+	free(text);
+	return d;
+}
+
 static char *dev_link_base(struct modalias_ctx *ctx, const char *devpath, const char *name)
 {
 	char *path = dev_file(ctx, devpath, name), *v = sysfs_link_name(path);
@@ -88,9 +119,12 @@ MODALIAS_EXPORT int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const ch
 	if (driver) {
 		d = dev_link_base(ctx, devpath, "driver");
 		/* a sysfs capture records the link's target in .driver
-		 * (tests/data/README.md) */
+		 * (tests/data/README.md); a copy of a tree without its links
+		 * keeps uevent's DRIVER= */
 		if (!d)
 			d = attr_value(ctx, devpath, ".driver");
+		if (!d)
+			d = uevent_driver(ctx, devpath);
 	}
 	if (driver_module)
 		m = dev_link_base(ctx, devpath, "driver/module");
@@ -105,18 +139,27 @@ MODALIAS_EXPORT int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const ch
 	return 0;
 }
 
-MODALIAS_EXPORT int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module)
+/* SYSFS_ROOT/module/MODULE/NAME (NULL: the directory), malloc'ed into
+ * *PATH: 0, -EINVAL for a name that is no module's, -ENOMEM */
+static int module_path(struct modalias_ctx *ctx, const char *module, const char *name, char **path)
 {
 	struct strbuf sb;
-	char *path = NULL, *state = NULL;
 	const char *why;
-	int r;
 
 	if (!ctx || !module || module_name_check(module, strlen(module), &why) < 0)
 		return -EINVAL;
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "%s/module/%s/initstate", modalias_ctx_get_sysfs_root(ctx), module);
-	if ((r = strbuf_steal(&sb, &path)) < 0)
+	strbuf_printf(&sb, "%s/module/%s%s%s", modalias_ctx_get_sysfs_root(ctx), module, name ? "/" : "",
+		      name ? name : "");
+	return strbuf_steal(&sb, path);
+}
+
+MODALIAS_EXPORT int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module)
+{
+	char *path = NULL, *state = NULL;
+	int r = module_path(ctx, module, "initstate", &path);
+
+	if (r < 0)
 		return r;
 	r = read_text_file(path, &state, READ_FILE_ATTR_MAX);
 	free(path);
@@ -124,5 +167,23 @@ MODALIAS_EXPORT int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, co
 		return 0;
 	r = strncmp(state, "live", 4) == 0;
 	free(state);
+	return r;
+}
+
+MODALIAS_EXPORT int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *module)
+{
+	char *path = NULL;
+	struct stat st;
+	int dir, r = module_path(ctx, module, NULL, &path);
+
+	if (r < 0)
+		return r;
+	dir = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	free(path);
+	if (dir < 0)
+		return 0;
+	/* a module that was loaded has an initstate; one built in has none */
+	r = fstatat(dir, "initstate", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+	close(dir);
 	return r;
 }

@@ -281,19 +281,6 @@ int sysfs_rebuild(struct modalias_ctx *ctx, const char *dir, struct modalias_dev
 	return -ENODATA;
 }
 
-static char *uevent_modalias(char *uevent)
-{
-	for (char *line = uevent; line && *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		if (strncmp(line, "MODALIAS=", 9) == 0)
-			return line + 9;
-		line = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
-
 static int devpath_ok(struct modalias_ctx *ctx, const char *devpath)
 {
 	if (!devpath_is_safe(devpath)) {
@@ -340,7 +327,7 @@ static int dev_from_sysfs(struct modalias_ctx *ctx, const char *devpath, bool wa
 		goto out;
 	r = sys_read(&sd, "uevent", &text);
 	if (r == 0) {
-		const char *m = uevent_modalias(text);
+		const char *m = uevent_value(text, "MODALIAS");
 		if (m) {
 			r = modalias_parse(ctx, m, ret);
 			if (r < 0)

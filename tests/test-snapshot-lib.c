@@ -129,6 +129,19 @@ static void test_driver(void)
 	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "builtin"), ==, 0);
 	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "nosuch"), ==, 0);
 	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "../module/8250"), ==, -EINVAL);
+	/* the machine's own word on a built-in module: a directory without initstate */
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "builtin"), ==, 1);
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "8250"), ==, 0);
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "nosuch"), ==, 0);
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "../module/builtin"), ==, -EINVAL);
+	/* no driver link and no capture's .driver: uevent's DRIVER= */
+	put(root, "devices/platform/i8042/modalias", "platform:i8042\n");
+	put(root, "devices/platform/i8042/uevent", "DRIVER=i8042\nMODALIAS=platform:i8042\n");
+	g_assert_cmpint(modalias_sysfs_get_driver(ctx, "/devices/platform/i8042", &d, &m, &o), ==, 0);
+	g_assert_cmpstr(d, ==, "i8042");
+	g_assert_null(m);
+	g_assert_null(o);
+	free(d);
 
 	/* the snapshot says the same */
 	g_assert_cmpint(modalias_snapshot_new_from_sysfs(ctx, &snap), ==, 0);

@@ -92,7 +92,7 @@ fi
 
 # explain: the same, but where the modalias came from
 for dev in /devices/pci0000:00/0000:00:03.0/usb1/1-6/1-6.2/1-6.2:1.0 /devices/pci0000:00/0000:00:03.0 \
-	/devices/pci0000:00/0000:00:01.0 /devices/pci0000:00/0000:00:00.0; do
+	/devices/pci0000:00/0000:00:01.0 /devices/pci0000:00/0000:00:00.0 1-6.2:1.0 virtio0 0000:00:1f.0; do
 	"$cli" explain --sysfs "$Q" -m "$D61" -C /dev/null "$dev" 2>&1 | grep -v '^  from ' >"$tmp/e1"
 	"$cli" explain --snapshot "$S" -m "$D61" -C /dev/null "$dev" 2>&1 | grep -v '^  from ' >"$tmp/e2"
 	same "explain --snapshot $dev: as on the tree (but the origin line)" -- cat "$tmp/e1" -- cat "$tmp/e2"

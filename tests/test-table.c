@@ -378,27 +378,33 @@ static void test_nearest(void)
 		int ret;
 		const char *want;
 	} cases[] = {
-		/* Realtek's USB ethernet 0BDA:8157 is not in 6.1's r8152: of the
-		 * claims on vendor 0BDA, the 8 whose product starts "815" (grep
-		 * '^alias usb:v0BDAp815' modules.alias); the class-only patterns
-		 * name no field before theirs differs and are not near */
-		{ "usb:v0BDAp8157d3000dcFFdsc00dp00icFFiscFFip00in00", 8, NULL },
-		/* the QEMU host bridge 8086:29C0: Intel's 29C2 (i915) and 29C4 (mei_me) */
-		{ "pci:v00008086d000029C0sv00001AF4sd00001100bc06sc00i00", 2,
-		  "i915 pci:v00008086d000029C2sv*sd*bc03sc*i* vendor device 1;"
-		  "mei_me pci:v00008086d000029C4sv*sd*bc*sc*i* vendor device 1;" },
+		/* Realtek's USB ethernet 0BDA:8157 (a vendor-specific interface,
+		 * FF) is not in 6.1's r8152: of the claims on vendor 0BDA, the 5 of
+		 * any interface class whose product starts "815" (grep
+		 * '^alias usb:v0BDAp815' modules.alias); cdc_ether's and
+		 * r8153_ecm's name interface class 02 and are not near, and
+		 * ax88179's icFFiscFFip00 is no claim on the kind of device */
+		{ "usb:v0BDAp8157d3000dcFFdsc00dp00icFFiscFFip00in00", 5, NULL },
+		/* the QEMU host bridge 8086:29C0 (class 06 00): the patterns of
+		 * bridges (yenta_socket's CardBus bridges, 06 07), never Intel's
+		 * 29C2 (i915, a display) or 29C4 (mei_me) of another class */
+		{ "pci:v00008086d000029C0sv00001AF4sd00001100bc06sc00i00", 49, NULL },
 		/* a USB controller of an unknown interface 50: the four host
-		 * controller drivers and thunderbolt name its class and subclass */
-		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc0Csc03i50", 5, NULL },
+		 * controller drivers, net2280 and thunderbolt name its class and
+		 * subclass */
+		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc0Csc03i50", 15, NULL },
 		/* a vendor nobody claims, a class nobody claims: nothing near */
-		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc02sc00i01", 0, "" },
+		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc13sc00i01", 0, "" },
+		/* a network card of a vendor nobody claims: the network drivers
+		 * that name its class 02 00 */
+		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc02sc00i01", 55, NULL },
 		/* a bus of its own form */
 		{ "acpi:PNP0C0A:", -EOPNOTSUPP, "" },
 		{ "dmi:bvnX:", -EOPNOTSUPP, "" },
 		/* not of its bus's form */
 		{ "pci:v0000", -EOPNOTSUPP, "" },
 		/* an alias that matches: the pattern that matches is not near, its
-		 * neighbours are (checked below) */
+		 * neighbours of class 02 00 00 are (checked below) */
 		{ "pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00", -1, NULL },
 	};
 	struct modalias_ctx *ctx = test_ctx_new();
@@ -420,14 +426,23 @@ static void test_nearest(void)
 			/* r8152's own claims are among them, told by their first field */
 			g_assert_nonnull(strstr(got->str, "r8152 usb:v0BDAp8156d*dc*dsc*dp*ic*isc*ip*in* idVendor idProduct 1;"));
 			g_assert_null(strstr(got->str, "rndis"));
+			g_assert_null(strstr(got->str, "cdc_ether"));
+			g_assert_null(strstr(got->str, "ax88179"));
 		}
+		if (i == 1) {
+			g_assert_true(g_str_has_prefix(got->str, "yenta_socket pci:v*d*sv*sd*bc06sc07i00* baseclass subclass 1;"));
+			g_assert_null(strstr(got->str, "i915"));
+			g_assert_null(strstr(got->str, "mei_me"));
+		}
+		if (i == 4)
+			g_assert_true(g_str_has_prefix(got->str, "acenic pci:v000010A9d00000009sv*sd*bc02sc00i* subclass vendor 2;"));
 		if (i == 2) {
 			g_assert_nonnull(strstr(got->str, "xhci_pci pci:v*d*sv*sd*bc0Csc03i30* subclass interface 2;"));
 			g_assert_nonnull(strstr(got->str, "thunderbolt pci:v*d*sv*sd*bc0Csc03i40* subclass interface 2;"));
 		}
 		if (i == G_N_ELEMENTS(cases) - 1) {
 			g_assert_null(strstr(got->str, "pci:v00008086d000010D3sv*sd*bc*sc*i*"));
-			g_assert_nonnull(strstr(got->str, "e1000e pci:v00008086d000010"));
+			g_assert_nonnull(strstr(got->str, "qlcnic pci:v00001077d00008440sv*sd*bc02sc00i00* interface vendor 3;"));
 		}
 		g_string_free(got, TRUE);
 	}

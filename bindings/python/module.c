@@ -141,7 +141,7 @@ static PyMethodDef module_methods[] = {
 	{ "sysfs_driver", (PyCFunction)(void (*)(void))mod_sysfs_driver, METH_VARARGS | METH_KEYWORDS,
 	  "sysfs_driver(devpath, sysfs_root=None) -> tuple[str | None, str | None, str | None]\n\n"
 	  "(driver, driver_module, driver_override) of a device in sysfs: the driver bound\nto it (its "
-	  "'driver' link; a captured tree's '.driver' file), that driver's module\n(None: builtin), its "
+	  "'driver' link; a captured tree's '.driver' file; else uevent's DRIVER=), that\ndriver's module (None: builtin), its "
 	  "driver_override; None where unset, and for a device\nthat does not exist.  InputError for a "
 	  "devpath that leaves the sysfs root." },
 	{ "sysfs_module_loaded", (PyCFunction)(void (*)(void))mod_sysfs_module_loaded, METH_VARARGS | METH_KEYWORDS,
