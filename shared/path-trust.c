@@ -22,7 +22,7 @@
 struct walk {
 	int fd[WALK_DEPTH_MAX];      /* fd[0] is "/" */
 	size_t len[WALK_DEPTH_MAX];  /* strlen(real) with fd[i] on top */
-	bool shared[WALK_DEPTH_MAX]; /* a sticky directory others may write to */
+	bool shared[WALK_DEPTH_MAX]; /* a (sticky) directory group or others may write to */
 	unsigned int depth;
 	unsigned int links;
 	char real[PATH_MAX];         /* the real path walked so far, for messages */
@@ -88,7 +88,8 @@ static int walk_push(struct walk *w, int fd, const struct stat *st, const char *
 		r = fail_errno(w, name, -ENAMETOOLONG);
 	else {
 		w->fd[w->depth] = fd;
-		w->shared[w->depth] = (st->st_mode & S_IWOTH) != 0;
+		/* the group is other users too: 1775 is as shared as 1777 */
+		w->shared[w->depth] = (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
 		w->len[w->depth++] = strlen(w->real);
 		return 0;
 	}

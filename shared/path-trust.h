@@ -6,10 +6,10 @@
  * A path is trusted when the file and every directory met on the way to it
  * (the targets of symlinks included) are owned by root or by the effective
  * uid, and none is writable by group or others.  Only a directory *above*
- * the last one may be writable by others when it is sticky (/tmp): nobody
- * may rename or remove another's entry there; a symlink met in such a
- * directory must itself be owned by a trusted user (the kernel's
- * protected_symlinks rule).  The walk opens each component with
+ * the last one may be writable by group or others when it is sticky (/tmp,
+ * a 1775 directory): nobody may rename or remove another's entry there; such
+ * a directory is shared, sticky or not, and a symlink met in it must itself
+ * be owned by a trusted user (the kernel's protected_symlinks rule).  The walk opens each component with
  * openat(O_NOFOLLOW) from the descriptor of the one before and checks what
  * it opened with fstat(), so the caller gets the very descriptor that was
  * checked: nothing can be swapped between the check and the use.
