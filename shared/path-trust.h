@@ -54,6 +54,25 @@ const char *trust_stat_reason(const struct stat *st, bool sticky_ok);
  * says which path and why. */
 int trust_open(const char *path, int oflags, unsigned int flags, struct trust_why *why);
 
+/* What trust_open_parent() opens: the directory that holds a path's last
+ * component, and that component's name in it. */
+struct trust_parent {
+	int fd;                  /* the directory, O_PATH: for the *at() calls */
+	char dir[PATH_MAX];      /* its real path, for messages */
+	char name[NAME_MAX + 1]; /* the last component (it may not exist) */
+};
+
+/* For a caller that makes or replaces PATH: the directory that holds it,
+ * checked as by trust_open(), and not shared (writable by group or others,
+ * even sticky: nobody else may put or swap a file there).  A symlink as
+ * the last component is followed with TRUST_FOLLOW, when trusted as
+ * trust_open() trusts one (then its target's directory is returned), and
+ * refused with -ELOOP without; whether the last component exists, and
+ * what it is, is the caller's to check (trust_openat()).  Returns 0 and
+ * fills *RET (the caller closes RET->fd); -EISDIR when PATH ends in a
+ * directory ("/", "..", "x/"); trust_open()'s errors otherwise. */
+int trust_open_parent(const char *path, unsigned int flags, struct trust_parent *ret, struct trust_why *why);
+
 /* The same for NAME (one component: no '/', not "." or "..") inside DIRFD,
  * a directory already opened and checked by trust_open(); SHOWN is how
  * DIRFD's path is named in WHY.  A symlink is never followed here (-ELOOP):
