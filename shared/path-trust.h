@@ -1,18 +1,19 @@
 /*
  * shared/path-trust.h - whether a file may be acted on by a privileged
  * process: the one home of that policy, compiled into the library (index
- * caches) and the hotplug agent (handlers).
+ * caches) and the front ends (handlers, the control socket, snapshot -o).
  *
  * A path is trusted when the file and every directory met on the way to it
  * (the targets of symlinks included) are owned by root or by the effective
  * uid, and none is writable by group or others.  Only a directory *above*
  * the last one may be writable by group or others when it is sticky (/tmp,
- * a 1775 directory): nobody may rename or remove another's entry there; such
- * a directory is shared, sticky or not, and a symlink met in it must itself
- * be owned by a trusted user (the kernel's protected_symlinks rule).  The walk opens each component with
- * openat(O_NOFOLLOW) from the descriptor of the one before and checks what
- * it opened with fstat(), so the caller gets the very descriptor that was
- * checked: nothing can be swapped between the check and the use.
+ * a 1775 directory): nobody may rename or remove another's entry there;
+ * such a directory is shared, and a symlink met in it must itself be owned
+ * by a trusted user (the kernel's protected_symlinks rule).  The walk opens
+ * each component with openat(O_NOFOLLOW) from the descriptor of the one
+ * before and checks what it opened with fstat(), so the caller gets the
+ * very descriptor that was checked: nothing can be swapped between the
+ * check and the use.
  *
  * These functions never print, allocate or exit; what was refused and why is
  * written into the caller's struct trust_why.

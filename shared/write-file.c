@@ -49,8 +49,11 @@ static int check_existing(const struct trust_parent *at, struct trust_why *why)
 	struct stat st;
 	int fd;
 
-	if (fstatat(at->fd, at->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 0 : say(at, strerror(errno), -errno, why);
+	if (fstatat(at->fd, at->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		int e = errno;
+
+		return e == ENOENT ? 0 : say(at, strerror(e), -e, why);
+	}
 	if (S_ISDIR(st.st_mode))
 		return say(at, "a directory", -EISDIR, why);
 	if (!S_ISREG(st.st_mode))
