@@ -135,3 +135,27 @@ row settle-peer-not-root in: '`hotplug --settle --control-socket=@TMP@/r/run/con
 	also: 'not settled: the answer is not read' \
 	fixed: 'cli/hotplug-settle.c: who answered was never asked; now SO_PEERCRED: root, or the caller' \
 	skip-unless: 'python3 -c pass' -- settle_against "$r/run/control" drop
+# the daemon (dry run, a netlink group of its own) until it is ready, then SIGTERM
+daemon_with_socket() { # SOCKET
+	"$agent" --daemon --dry-run --stderr --netlink-group=29 --moddir "$D" -C /dev/null --hotplug-dir /nonexistent \
+		--sysfs /nonexistent --control-socket="$1" >"$r/dout" 2>"$r/derr" &
+	pid=$!
+	i=0
+	while ! grep -qx ready "$r/dout" 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	s=$?
+	cat "$r/derr" >&2
+	return $s
+}
+fresh
+mkdir -p "$r/nob/sub"
+chown nobody:nogroup "$r/nob" 2>/dev/null || chown 65534:65534 "$r/nob"
+row daemon-socket-under-user-dir in: '`hotplug --daemon --control-socket=@TMP@/r/nob/sub/control`: `sub` root'"'"'s, but `nob` above it nobody'"'"'s (who can move `sub` away and put his own there)' \
+	err: 'hotplug: control socket @TMP@/r/nob/sub/control: refused: @TMP@/r/nob: not owned by root: no --settle' exit: 0 out: '' \
+	check: 'test ! -e "$r/nob/sub/control"' also: 'no socket made there; the daemon runs without one and stops cleanly' \
+	fixed: 'cli/hotplug-control.c `control_dir_ok`: only the socket'"'"'s own directory was checked, not those above it' \
+	-- daemon_with_socket "$r/nob/sub/control"
