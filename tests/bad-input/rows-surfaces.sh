@@ -140,11 +140,7 @@ daemon_with_socket() { # SOCKET
 	"$agent" --daemon --dry-run --stderr --netlink-group=29 --moddir "$D" -C /dev/null --hotplug-dir /nonexistent \
 		--sysfs /nonexistent --control-socket="$1" >"$r/dout" 2>"$r/derr" &
 	pid=$!
-	i=0
-	while ! grep -qx ready "$r/dout" 2>/dev/null && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	timeout 30 sh -c 'until grep -qx ready "$1" 2>/dev/null; do sleep 0.1; done' - "$r/dout"
 	kill -TERM "$pid"
 	wait "$pid"
 	s=$?
