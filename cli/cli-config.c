@@ -165,8 +165,9 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	cfg->handler_timeout = -1;
 	cfg->coldplug_timeout = -1;
 	/* bounded (READ_FILE_CONFIG_MAX, modalias.conf(5)), never blocking: a
-	 * regular file, or a device (/dev/null: no settings) */
-	r = read_file(file, READ_FILE_CONFIG_MAX, READ_FILE_DEVICE, &text, &len);
+	 * regular file, or the null device (/dev/null: no settings), its kind
+	 * checked before it is opened */
+	r = read_file(file, READ_FILE_CONFIG_MAX, READ_FILE_NULL, &text, &len);
 	if (r < 0) {
 		char why[64];
 

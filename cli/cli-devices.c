@@ -23,6 +23,8 @@ int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const cha
 
 const char *cli_devices_error(int r)
 {
+	if (r == -EINVAL)
+		return "not a regular file"; /* never opened (see above) */
 	return r == -EBADMSG || r == -EPROTONOSUPPORT ? "not a snapshot this program reads (see above)" : strerror(-r);
 }
 

@@ -173,10 +173,8 @@ bool kernel_seqnum(unsigned long long *seq);
 
 /* The daemon's control socket, where `hotplug --settle` asks: one request
  * "settle SEQNUM" (the kernel's uevent_seqnum when it asked), one reply
- * "settled" when the daemon is.  Root's alone. */
+ * "settled" when the daemon is (control-socket.h).  Root's alone. */
 #define HOTPLUG_CONTROL_PATH "/run/modalias/control"
-#define HOTPLUG_SETTLE_REQUEST "settle "
-#define HOTPLUG_SETTLE_REPLY "settled"
 
 struct pollfd;
 /* Listens on settings.control_path (logged, and -1, when it cannot); READY=1

@@ -1,7 +1,8 @@
 /*
  * cli/hotplug-control.c - the daemon's completion barrier: the control
  * socket that `hotplug --settle` asks (HOTPLUG_CONTROL_PATH, root's alone:
- * its directory checked, the socket 0600, each peer's credentials checked),
+ * its directories checked (control-socket.h), the socket 0600, each peer's
+ * credentials checked),
  * and systemd's READY=1 (the sd_notify datagram to $NOTIFY_SOCKET; no
  * libsystemd).  The daemon is settled when coldplug is done, its queue is
  * empty, and it has heard the kernel's events up to the SEQNUM the asker
@@ -25,6 +26,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "control-socket.h"
 #include "hotplug-agent.h"
 
 #define SETTLE_GAP_MS 100
@@ -42,20 +44,18 @@ static ino_t listen_ino; /* the socket's inode: unlinked at the end only if stil
 static GArray *askers; /* struct asker */
 static bool coldplugged;
 
-/* The socket's directory: made if missing, then root's (or ours) alone */
+/* The socket's directory: made if missing, then it and every directory
+ * above it root's (or ours) alone (control-socket.h) */
 static bool control_dir_ok(const char *path)
 {
-	g_autofree char *dir = g_path_get_dirname(path);
-	struct stat st;
+	struct trust_why why = { "" };
+	struct trust_parent at;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		say(LOG_WARNING, "control socket: cannot make %s: %s", dir, strerror(errno));
+	if (control_socket_dir(path, true, &at, &why) < 0) {
+		say(LOG_WARNING, "control socket %s: refused: %s: no --settle", path, why.text);
 		return false;
 	}
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		say(LOG_WARNING, "control socket: %s is not a directory of ours alone: no --settle", dir);
-		return false;
-	}
+	close(at.fd);
 	return true;
 }
 
@@ -166,18 +166,13 @@ static void control_accept(void)
 /* Its request: "settle SEQNUM" */
 static bool asker_read(struct asker *a)
 {
-	char buf[64];
-	ssize_t n = recv(a->fd, buf, sizeof(buf) - 1, 0);
-	char *end;
+	char buf[CONTROL_REQUEST_MAX];
+	ssize_t n = recv(a->fd, buf, sizeof(buf), 0);
 
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return true;
-	if (n <= 0)
-		return false; /* gone */
-	buf[n] = '\0';
-	if (strncmp(buf, HOTPLUG_SETTLE_REQUEST, strlen(HOTPLUG_SETTLE_REQUEST)) != 0)
-		return false;
-	a->want = strtoull(buf + strlen(HOTPLUG_SETTLE_REQUEST), &end, 10);
+	if (n <= 0 || !control_request_parse(buf, (size_t)n, &a->want))
+		return false; /* gone, or not a request */
 	a->asked = true;
 	a->since = g_get_monotonic_time();
 	return true;
@@ -238,7 +233,7 @@ int control_answer(void)
 		}
 		if (a->fd < 0)
 			notify_ready();
-		else if (send(a->fd, HOTPLUG_SETTLE_REPLY, strlen(HOTPLUG_SETTLE_REPLY), MSG_NOSIGNAL) < 0)
+		else if (send(a->fd, CONTROL_SETTLE_REPLY, strlen(CONTROL_SETTLE_REPLY), MSG_NOSIGNAL) < 0)
 			say(LOG_DEBUG, "settle: %s", strerror(errno));
 		asker_drop(i);
 	}

@@ -2,7 +2,7 @@
  * cli/modalias-snapshot.c - modalias snapshot: the devices of the sysfs
  * root (or of another snapshot, rewritten) as a portable, versioned JSON
  * document (libmodalias's modalias_snapshot_format()), on standard output
- * or into a file replaced atomically, for list, diff, firmware, explain
+ * or into a file replaced atomically (shared/write-file.h), for list, diff, firmware, explain
  * and the agent's dry run to answer offline with --snapshot.
  *
  * This file takes and writes a snapshot; it may not look anything up.
@@ -10,53 +10,12 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "modalias-commands.h"
-
-/* DOC into PATH: a regular file (or none yet) is replaced whole, by a
- * temporary file renamed over it, so that no reader ever sees half a
- * snapshot; a device or a FIFO (/dev/null, /dev/stdout, a pipe) is written
- * in place, never replaced.  A symbolic link is followed, and stays. */
-static bool write_output(const char *path, const char *doc, GError **error)
-{
-	char *real = realpath(path, NULL);
-	const char *target = real ? real : path;
-	size_t len = strlen(doc), done = 0;
-	struct stat st;
-	bool ok = true;
-	int fd;
-
-	if (stat(target, &st) < 0 || S_ISREG(st.st_mode)) {
-		ok = g_file_set_contents_full(target, doc, (gssize)len, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
-		free(real);
-		return ok;
-	}
-	fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	while (fd >= 0 && done < len) {
-		ssize_t n = write(fd, doc + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	if (fd < 0 || done < len || close(fd) < 0) {
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "cannot write %s: %s", target,
-			    g_strerror(errno));
-		if (fd >= 0 && done < len)
-			close(fd);
-		ok = false;
-	}
-	free(real);
-	return ok;
-}
+#include "write-file.h"
 
 static int count_errors(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
@@ -73,12 +32,11 @@ int cmd_snapshot(int argc, char **argv)
 	const GOptionEntry entries[] = {
 		DEVICE_OPTION_ENTRIES(src),
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-		  "Write the snapshot to FILE (a file is replaced at once, never half-written) instead of standard output",
+		  "Write the snapshot to FILE (a regular file, replaced at once, never half-written) instead of standard output (-)",
 		  "FILE" },
 		{ NULL }
 	};
 	struct modalias_snapshot *snap = NULL;
-	g_autoptr(GError) error = NULL;
 	unsigned int errors = 0, n = 0;
 	struct cli_devices dv;
 	struct modalias_ctx *ctx;
@@ -116,9 +74,14 @@ int cmd_snapshot(int argc, char **argv)
 	modalias_snapshot_foreach(snap, count_errors, &errors);
 	n = modalias_snapshot_get_n_devices(snap);
 	if (output && strcmp(output, "-") != 0) {
-		if (!write_output(output, doc, &error)) {
-			fprintf(stderr, "modalias snapshot: %s\n", error->message);
-			r = -EIO;
+		/* replaced whole, in a directory only root or we can write to;
+		 * never written into a FIFO or a device: "-o -" is standard output */
+		struct trust_why why = { "" };
+
+		r = write_file_replace(output, doc, strlen(doc), 0644, &why);
+		if (r < 0) {
+			fprintf(stderr, "modalias snapshot: cannot write %s: %s%s\n", output, why.text,
+				r == -EINVAL ? " (-o - writes to standard output)" : "");
 			goto out;
 		}
 	} else {

@@ -680,11 +680,13 @@ int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx,
 /**
  * modalias_snapshot_new_from_file:
  * @ctx: a context.
- * @path: a snapshot file (a character device such as /dev/stdin will do).
+ * @path: a snapshot file: a regular file (symlinks are followed).
  * @ret: (out): the snapshot.
  *
  * Reads a snapshot file of at most 64 MiB.  Errors are logged with the
- * file, line and column.
+ * file, line and column.  A FIFO, a device or a socket is refused
+ * (-EINVAL) before it is opened: its kind is checked on an O_PATH
+ * descriptor, so naming one has no effect.
  *
  * Returns: 0; -EBADMSG for a file that is not a snapshot (bad JSON, a
  *   member of the wrong type or missing, a devpath outside /devices, a

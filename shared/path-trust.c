@@ -22,7 +22,7 @@
 struct walk {
 	int fd[WALK_DEPTH_MAX];      /* fd[0] is "/" */
 	size_t len[WALK_DEPTH_MAX];  /* strlen(real) with fd[i] on top */
-	bool shared[WALK_DEPTH_MAX]; /* a sticky directory others may write to */
+	bool shared[WALK_DEPTH_MAX]; /* a (sticky) directory group or others may write to */
 	unsigned int depth;
 	unsigned int links;
 	char real[PATH_MAX];         /* the real path walked so far, for messages */
@@ -48,8 +48,11 @@ static int refuse(struct walk *w, const char *name, const char *reason, int r)
 {
 	if (w->why) {
 		const char *sep = strcmp(w->real, "/") == 0 || !name[0] ? "" : "/";
+		size_t size = sizeof(w->why->text);
 
-		snprintf(w->why->text, sizeof(w->why->text), "%s%s%s: %s", w->real, sep, name, reason);
+		/* the longest path with the longest name may be cut: say so */
+		if (snprintf(w->why->text, size, "%s%s%s: %s", w->real, sep, name, reason) >= (int)size)
+			memcpy(w->why->text + size - 4, "...", 4);
 	}
 	return r;
 }
@@ -88,7 +91,8 @@ static int walk_push(struct walk *w, int fd, const struct stat *st, const char *
 		r = fail_errno(w, name, -ENAMETOOLONG);
 	else {
 		w->fd[w->depth] = fd;
-		w->shared[w->depth] = (st->st_mode & S_IWOTH) != 0;
+		/* the group is other users too: 1775 is as shared as 1777 */
+		w->shared[w->depth] = (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
 		w->len[w->depth++] = strlen(w->real);
 		return 0;
 	}
@@ -234,17 +238,45 @@ static int walk_start(struct walk *w, const char *path)
 	return walk_push(w, fd, &st, "");
 }
 
-int trust_open(const char *path, int oflags, unsigned int flags, struct trust_why *why)
+/* The last component NAME, when the caller wants the directory holding it
+ * (trust_open_parent()): a symlink there is followed (with TRUST_FOLLOW)
+ * as by walk_last() (1: walk on); anything else, or nothing, leaves the
+ * directory on top, which must not be shared: the caller makes and
+ * replaces files in it (0). */
+static int walk_parent(struct walk *w, const char *name, const char *remaining, unsigned int flags)
 {
-	struct walk w = { .why = why };
-	int r;
+	int top = w->fd[w->depth - 1], fd, r;
+	struct stat st;
 
-	if (!path || !path[0])
-		return -EINVAL;
-	r = walk_start(&w, path);
+	fd = openat(top, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!(flags & TRUST_FOLLOW))
+			r = refuse(w, name, "a symlink", -ELOOP);
+		else
+			r = walk_follow(w, fd, &st, name, remaining);
+		close(fd);
+		return r < 0 ? r : 1;
+	}
+	r = fd < 0 && errno != ENOENT ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	if (r < 0)
+		return fail_errno(w, name, r);
+	/* only sticky shared directories are walked into (walk_push()) */
+	if (w->shared[w->depth - 1] && !(flags & TRUST_STICKY_PARENT))
+		return refuse(w, "", "writable by group or others", -EPERM);
+	return 0;
+}
+
+/* The walk of PATH; the last component opened (walk_last()) or, with
+ * PARENT, left to the caller, its directory on top of the walk. */
+static int walk_path(struct walk *w, const char *path, int oflags, unsigned int flags, char *parent)
+{
+	int r = walk_start(w, path);
+
 	while (r >= 0) {
 		char name[NAME_MAX + 1];
-		const char *p = w.rest, *end;
+		const char *p = w->rest, *end;
 		size_t len;
 
 		while (*p == '/')
@@ -252,29 +284,59 @@ int trust_open(const char *path, int oflags, unsigned int flags, struct trust_wh
 		if (!*p) {
 			/* the path ends in a directory already walked ("/", "x/.."):
 			 * open it again as the caller asked, and check it as the last */
-			r = walk_last(&w, ".", "", oflags, flags);
-			break;
+			if (parent)
+				return refuse(w, "", "a directory", -EISDIR);
+			return walk_last(w, ".", "", oflags, flags);
 		}
 		end = strchrnul(p, '/');
 		len = (size_t)(end - p);
-		if (len > NAME_MAX) {
-			r = fail_errno(&w, "", -ENAMETOOLONG);
-			break;
-		}
+		if (len > NAME_MAX)
+			return fail_errno(w, "", -ENAMETOOLONG);
 		memcpy(name, p, len);
 		name[len] = '\0';
 		while (*end == '/')
 			end++;
 		/* what is left, moved to the front (walk_follow rewrites it) */
-		memmove(w.rest, end, strlen(end) + 1);
-		if (w.rest[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-			r = walk_step(&w, name, w.rest);
-		else {
-			r = walk_last(&w, name, w.rest, oflags, flags);
-			if (r != 1)
-				break;
-			r = 0; /* a symlink: walk its target */
+		memmove(w->rest, end, strlen(end) + 1);
+		if (w->rest[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+			r = walk_step(w, name, w->rest);
+			continue;
 		}
+		r = parent ? walk_parent(w, name, w->rest, flags) : walk_last(w, name, w->rest, oflags, flags);
+		if (r != 1) {
+			if (parent && r == 0)
+				memcpy(parent, name, len + 1);
+			return r;
+		}
+		r = 0; /* a symlink: walk its target */
+	}
+	return r;
+}
+
+int trust_open(const char *path, int oflags, unsigned int flags, struct trust_why *why)
+{
+	struct walk w = { .why = why };
+	int r;
+
+	if (!path || !path[0])
+		return -EINVAL;
+	r = walk_path(&w, path, oflags, flags, NULL);
+	walk_close(&w);
+	return r;
+}
+
+int trust_open_parent(const char *path, unsigned int flags, struct trust_parent *ret, struct trust_why *why)
+{
+	struct walk w = { .why = why };
+	int r;
+
+	if (!path || !path[0] || !ret)
+		return -EINVAL;
+	r = walk_path(&w, path, 0, flags, ret->name);
+	if (r == 0) {
+		/* the directory on top is the caller's now */
+		ret->fd = w.fd[--w.depth];
+		snprintf(ret->dir, sizeof(ret->dir), "%s", w.real);
 	}
 	walk_close(&w);
 	return r;

@@ -1,18 +1,19 @@
 /*
  * shared/path-trust.h - whether a file may be acted on by a privileged
  * process: the one home of that policy, compiled into the library (index
- * caches) and the hotplug agent (handlers).
+ * caches) and the front ends (handlers, the control socket, snapshot -o).
  *
  * A path is trusted when the file and every directory met on the way to it
  * (the targets of symlinks included) are owned by root or by the effective
  * uid, and none is writable by group or others.  Only a directory *above*
- * the last one may be writable by others when it is sticky (/tmp): nobody
- * may rename or remove another's entry there; a symlink met in such a
- * directory must itself be owned by a trusted user (the kernel's
- * protected_symlinks rule).  The walk opens each component with
- * openat(O_NOFOLLOW) from the descriptor of the one before and checks what
- * it opened with fstat(), so the caller gets the very descriptor that was
- * checked: nothing can be swapped between the check and the use.
+ * the last one may be writable by group or others when it is sticky (/tmp,
+ * a 1775 directory): nobody may rename or remove another's entry there;
+ * such a directory is shared, and a symlink met in it must itself be owned
+ * by a trusted user (the kernel's protected_symlinks rule).  The walk opens
+ * each component with openat(O_NOFOLLOW) from the descriptor of the one
+ * before and checks what it opened with fstat(), so the caller gets the
+ * very descriptor that was checked: nothing can be swapped between the
+ * check and the use.
  *
  * These functions never print, allocate or exit; what was refused and why is
  * written into the caller's struct trust_why.
@@ -36,6 +37,12 @@ enum {
 	TRUST_FOLLOW = 1u << 0,
 	TRUST_DIRECTORY = 1u << 1, /* the last component must be a directory */
 	TRUST_REGULAR = 1u << 2,   /* the last component must be a regular file */
+	/* trust_open_parent(): the directory may be a shared sticky one (/tmp)
+	 * for a caller that only ever makes a new file there (O_EXCL) and
+	 * renames it over the name: in a sticky directory nobody else can
+	 * rename, remove or swap root's files, and a rename replaces whatever
+	 * another user put at the name without following it */
+	TRUST_STICKY_PARENT = 1u << 3,
 };
 
 /* Why a file or a directory with this stat is not trusted, or NULL when it
@@ -53,6 +60,26 @@ const char *trust_stat_reason(const struct stat *st, bool sticky_ok);
  * errno when a component cannot be opened.  On failure WHY (may be NULL)
  * says which path and why. */
 int trust_open(const char *path, int oflags, unsigned int flags, struct trust_why *why);
+
+/* What trust_open_parent() opens: the directory that holds a path's last
+ * component, and that component's name in it. */
+struct trust_parent {
+	int fd;                  /* the directory, O_PATH: for the *at() calls */
+	char dir[PATH_MAX];      /* its real path, for messages */
+	char name[NAME_MAX + 1]; /* the last component (it may not exist) */
+};
+
+/* For a caller that makes or replaces PATH: the directory that holds it,
+ * checked as by trust_open(), and not shared (writable by group or others,
+ * even sticky: nobody else may put or swap a file there), unless
+ * TRUST_STICKY_PARENT allows a sticky one.  A symlink as
+ * the last component is followed with TRUST_FOLLOW, when trusted as
+ * trust_open() trusts one (then its target's directory is returned), and
+ * refused with -ELOOP without; whether the last component exists, and
+ * what it is, is the caller's to check (trust_openat()).  Returns 0 and
+ * fills *RET (the caller closes RET->fd); -EISDIR when PATH ends in a
+ * directory ("/", "..", "x/"); trust_open()'s errors otherwise. */
+int trust_open_parent(const char *path, unsigned int flags, struct trust_parent *ret, struct trust_why *why);
 
 /* The same for NAME (one component: no '/', not "." or "..") inside DIRFD,
  * a directory already opened and checked by trust_open(); SHOWN is how

@@ -1,6 +1,6 @@
 /*
- * shared/read-file.c - read_file(): a file read whole, bounded, opened
- * without blocking and checked on the opened descriptor.
+ * shared/read-file.c - read_file(): a file read whole, bounded, its kind
+ * checked before it is opened for reading, and opened without blocking.
  *
  * This file reads and nothing else: it may not print, log or exit, and
  * what a caller makes of a failure is the caller's.
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "read-file.h"
@@ -26,7 +27,8 @@ static int check_kind(const struct stat *st, size_t max, unsigned int flags)
 {
 	if (S_ISDIR(st->st_mode))
 		return -EISDIR;
-	if (!S_ISREG(st->st_mode) && !((flags & READ_FILE_DEVICE) && S_ISCHR(st->st_mode)))
+	if (!S_ISREG(st->st_mode) && !((flags & READ_FILE_NULL) && S_ISCHR(st->st_mode) &&
+				       st->st_rdev == makedev(1, 3)))
 		return -EINVAL;
 	/* a regular file that says it is too big is; one that says 0 (procfs)
 	 * may still be, which the reads find out */
@@ -35,27 +37,57 @@ static int check_kind(const struct stat *st, size_t max, unsigned int flags)
 	return 0;
 }
 
+/* PATH opened for reading once its kind is known: opened O_PATH (which has
+ * no effect on a FIFO or a device: no driver's open() runs) and checked,
+ * then opened again through /proc/self/fd, which is that very file whatever
+ * happens to PATH meanwhile.  Without /proc, PATH is opened again and must
+ * be the same file (a file swapped in between is then opened, but not
+ * read).  O_NONBLOCK: a device does not block a read (a FIFO never gets
+ * here). */
+static int open_checked(const char *path, size_t max, unsigned int flags, struct stat *st)
+{
+	char self[32];
+	struct stat again;
+	int pfd, fd, r;
+
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, st) < 0)
+		r = -errno;
+	else
+		r = check_kind(st, max, flags);
+	if (r < 0) {
+		close(pfd);
+		return r;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	r = fd < 0 ? -errno : 0;
+	close(pfd);
+	if (r < 0)
+		return r;
+	if (fstat(fd, &again) < 0 || again.st_dev != st->st_dev || again.st_ino != st->st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
 int read_file(const char *path, size_t max, unsigned int flags, char **ret, size_t *len)
 {
 	struct stat st;
 	char *buf = NULL;
 	size_t cap, n = 0;
-	int fd, r;
+	int fd, r = 0;
 
 	if (!path || !ret || max > SIZE_MAX / 4)
 		return -EINVAL;
-	/* O_NONBLOCK: a FIFO does not block the open (nor a read: it is refused
-	 * before any), a device does not block a read; on a regular file it
-	 * changes nothing */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = open_checked(path, max, flags, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		r = -errno;
-	else
-		r = check_kind(&st, max, flags);
-	if (r < 0)
-		goto out;
+		return fd;
 	/* the size the file gives, plus one byte to see its end in one read */
 	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
 	buf = malloc(cap + 1);

@@ -4,10 +4,11 @@
  * modalias.conf, compiled into the library and into both front ends.
  *
  * Every read is bounded: a file that reports no size and never ends
- * (/proc/self/pagemap, /dev/zero) stops at the caller's limit with -EFBIG.
- * The file is opened with O_NONBLOCK, so neither a FIFO nor a device can
- * block the open or a read, and its kind is checked with fstat() on the
- * descriptor that was opened.
+ * (/proc/self/pagemap) stops at the caller's limit with -EFBIG.  Only a
+ * regular file is read: its kind is checked on an O_PATH descriptor before
+ * any open that has an effect (a FIFO's writer woken, a device's driver
+ * asked), and the file is then opened through that descriptor
+ * (/proc/self/fd), with O_NONBLOCK.
  *
  * These functions never print or exit; they return 0 or a negative errno.
  *
@@ -32,9 +33,9 @@
 #define READ_FILE_SNAPSHOT_MAX ((size_t)64 << 20)
 
 enum {
-	/* a character device will do too (/dev/null: an empty file);
+	/* the null device (/dev/null, 1:3) will do too: an empty file;
 	 * without this flag only a regular file is read */
-	READ_FILE_DEVICE = 1u << 0,
+	READ_FILE_NULL = 1u << 0,
 };
 
 /*
@@ -42,8 +43,10 @@ enum {
  * NULL, gets its length without that NUL: the file may hold NUL bytes).
  * Returns 0; -EFBIG when the file holds more than MAX bytes; -EISDIR for a
  * directory; -EINVAL for a file that is neither a regular file nor (with
- * READ_FILE_DEVICE) a character device; -EAGAIN when a read would block;
- * the errno of open() or read() otherwise.  Nothing is returned on failure.
+ * READ_FILE_NULL) the null device, never opened for reading; -ESTALE when
+ * the file was replaced between the check and the open (without /proc
+ * only); -EAGAIN when a read would block; the errno of open() or read()
+ * otherwise.  Nothing is returned on failure.
  */
 int read_file(const char *path, size_t max, unsigned int flags, char **ret, size_t *len);
 

@@ -14,6 +14,8 @@ agent=${HOTPLUG_AGENT:?}
 cache=${MODALIAS_QEMU_CACHE:-$build/tests/qemu/.cache}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+script=$here/../initramfs/modalias-agent.sh
+data=$here/data
 n=0
 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -38,7 +40,7 @@ fi
 if [ -f "$hf" ]; then
 	d="$tmp/destdir"
 	mkdir -p "$d"
-	if env DESTDIR="$d" verbose=n MODALIAS_HOOK_FUNCTIONS="$hf" MODALIAS_HOTPLUG="$agent" \
+	if env DESTDIR="$d" verbose=n MODALIAS_HOOK_FUNCTIONS="$hf" MODALIAS_HOTPLUG="$agent" MODALIAS_AGENT="$script" \
 		sh "$build/initramfs/initramfs-tools/hooks/modalias" >"$tmp/out" 2>&1; then
 		ok "initramfs-tools hook runs"
 	else
@@ -47,18 +49,19 @@ if [ -f "$hf" ]; then
 	fi
 	missing=""
 	[ -n "$(find "$d" -name hotplug -type f)" ] || missing="$missing hotplug"
+	[ -n "$(find "$d" -name modalias-agent -type f)" ] || missing="$missing modalias-agent"
 	for lib in $(ldd "$agent" | awk '/=>/ { print $3 } /^\t\// { print $1 }') libkmod.so.2; do
 		[ -n "$(find "$d" -name "$(basename "$lib")")" ] || missing="$missing $(basename "$lib")"
 	done
 	if [ -z "$missing" ]; then
-		ok "the initramfs holds the agent, what ldd lists and libkmod.so.2"
+		ok "the initramfs holds the agent, modalias-agent, what ldd lists and libkmod.so.2"
 	else
 		notok "the initramfs lacks:$missing"
 		find "$d" | sed 's/^/# /'
 	fi
 	rm -rf "$d" && mkdir -p "$d"
 	env PATH="$tmp/noldconfig:$PATH" DESTDIR="$d" verbose=n MODALIAS_HOOK_FUNCTIONS="$hf" MODALIAS_HOTPLUG="$agent" \
-		sh "$build/initramfs/initramfs-tools/hooks/modalias" >"$tmp/out" 2>&1
+		MODALIAS_AGENT="$script" sh "$build/initramfs/initramfs-tools/hooks/modalias" >"$tmp/out" 2>&1
 	status=$?
 	if [ $status -ne 0 ] && grep -q '^E: modalias: libkmod.so.2 not found: the agent could not load modules$' "$tmp/out"; then
 		ok "initramfs-tools hook without libkmod: fails loudly (status $status)"
@@ -75,13 +78,15 @@ fi
 # ---- dracut (inst_* and derror stand in for dracut's) -----------------------------
 if command -v bash >/dev/null; then
 	# the module as built, for the agent of this build
-	sed "s|@sbindir@/hotplug|$agent|g" "$here/../initramfs/dracut/module-setup.sh.in" >"$tmp/ms.sh"
+	sed -e "s|@sbindir@/hotplug|$agent|g" -e "s|@pkgdatadir@/modalias-agent.sh|$script|g" \
+		"$here/../initramfs/dracut/module-setup.sh.in" >"$tmp/ms.sh"
 	# dracut's functions, stood in for: each says what it would install
 	standins='
 		require_binaries() { [ -x "$agent" ]; }
 		inst_binary() { echo "binary $1 $2"; }
 		inst_library() { echo "library $1"; [ -f "$1" ]; }
 		inst_simple() { echo "simple $1"; }
+		inst_script() { echo "script $1 $2"; }
 		inst_hook() { echo "hook $1 $2 $3"; }
 		derror() { echo "error $*"; }'
 	bash -c "$standins"'
@@ -91,8 +96,10 @@ if command -v bash >/dev/null; then
 	status=$?
 	if [ $status -eq 0 ] && grep -q "^binary $agent /sbin/hotplug$" "$tmp/dracut" &&
 		grep -q '^library .*/libkmod\.so\.2$' "$tmp/dracut" &&
-		grep -q "^hook pre-trigger 50 .*/modalias-start.sh$" "$tmp/dracut"; then
-		ok "dracut module installs the agent, libkmod and its hook"
+		grep -q "^hook pre-trigger 50 .*/modalias-start.sh$" "$tmp/dracut" &&
+		grep -q "^hook cleanup 50 .*/modalias-stop.sh$" "$tmp/dracut" &&
+		grep -q "^script $script /sbin/modalias-agent$" "$tmp/dracut"; then
+		ok "dracut module installs the agent, libkmod, modalias-agent and its hooks"
 	else
 		notok "dracut module: status $status"
 		sed 's/^/# /' "$tmp/dracut"
@@ -111,6 +118,71 @@ if command -v bash >/dev/null; then
 else
 	skip "dracut module" "no bash"
 	skip "dracut module without libkmod" "no bash"
+fi
+# ---- the boot scripts: the agent started, settled, stopped before switch_root ------
+# /sbin/hotplug stood in for by the built agent, its daemon on a netlink
+# group of its own, in dry-run over a captured sysfs tree, its control
+# socket and modalias-agent's pid file in @TMP@/run
+run=$tmp/run
+cat >"$tmp/hotplug" <<EOF
+#!/bin/sh
+case \$1 in
+--daemon) exec "$agent" "\$@" --control-socket="$run/control" --netlink-group=29 --dry-run \\
+	--sysfs "$data/sysfs/qemu-q35" --moddir "$data/linux-6.1.0-57-amd64" -C /dev/null --hotplug-dir /nonexistent \\
+	>>"$tmp/daemon.log" 2>&1 ;;
+*) exec "$agent" "\$@" --control-socket="$run/control" ;;
+esac
+EOF
+chmod +x "$tmp/hotplug"
+# SCRIPT run as the initramfs runs it (dracut's hooks are sourced)
+boot() { # sh|source SCRIPT
+	if [ "$1" = source ]; then set -- sh -c '. "$1"' - "$2"; fi
+	env MODALIAS_AGENT="$script" MODALIAS_HOTPLUG="$tmp/hotplug" MODALIAS_PIDFILE="$run/initramfs.pid" "$@" \
+		>"$tmp/boot.out" 2>&1
+}
+alive() { [ -n "$1" ] && [ "$(cat "/proc/$1/comm" 2>/dev/null)" = hotplug ] && ! grep -qs '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }
+# START, STOP ("sh|source SCRIPT"): after START the daemon runs, settled;
+# after STOP it is gone, and another daemon (the system's unit) takes the
+# control socket over and answers --settle
+boot_pair() { # NAME START STOP
+	name=$1 why=""
+	rm -rf "$run" "$tmp/daemon.log"
+	# shellcheck disable=SC2086
+	boot $2 || why="start: status $?"
+	pid=$(cat "$run/initramfs.pid" 2>/dev/null)
+	if [ -z "$why" ] && ! alive "$pid"; then why="start: no daemon"; fi
+	if [ -z "$why" ] && [ -s "$tmp/boot.out" ]; then why="start: said something"; fi
+	if [ -z "$why" ]; then
+		# shellcheck disable=SC2086
+		boot $3 || why="stop: status $?"
+		if [ -z "$why" ] && [ -s "$tmp/boot.out" ]; then why="stop: said something"; fi
+		if alive "$pid"; then why="${why:+$why; }the daemon (pid $pid) is left running"; fi
+		if [ -e "$run/control" ]; then why="${why:+$why; }its control socket is left"; fi
+	fi
+	if [ -z "$why" ]; then
+		"$tmp/hotplug" --daemon &
+		if ! "$tmp/hotplug" --settle=10 2>>"$tmp/boot.out" || grep -q "another daemon answers" "$tmp/daemon.log"; then
+			why="the next daemon cannot take the control socket over"
+		fi
+		kill $! 2>/dev/null
+		wait $! 2>/dev/null
+	fi
+	if alive "$pid"; then kill -KILL "$pid"; fi
+	if [ -z "$why" ]; then
+		ok "$name: started, settled, stopped before switch_root; the next daemon takes over"
+	else
+		notok "$name: $why"
+		sed 's/^/# /' "$tmp/boot.out" "$tmp/daemon.log" 2>/dev/null | tail -20
+	fi
+}
+if [ "$(id -u)" != 0 ]; then
+	skip "initramfs-tools boot scripts" "not root (a netlink group of its own)"
+	skip "dracut hooks" "not root (a netlink group of its own)"
+else
+	boot_pair "initramfs-tools init-top, init-bottom" "sh $build/initramfs/initramfs-tools/init-top/modalias" \
+		"sh $here/../initramfs/initramfs-tools/init-bottom/modalias"
+	boot_pair "dracut pre-trigger, cleanup hooks" "source $here/../initramfs/dracut/modalias-start.sh" \
+		"source $here/../initramfs/dracut/modalias-stop.sh"
 fi
 echo "1..$n"
 exit $fail

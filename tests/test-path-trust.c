@@ -2,7 +2,8 @@
  * shared/path-trust.c: which paths a privileged process may act on.  Each
  * row builds a small tree in a private directory (as root, with parts owned
  * by "nobody", the hostile local user), opens one path and checks the
- * result and the message naming the refused component.
+ * result and the message naming the refused component; the write_rows
+ * do the same for write_file_replace() (shared/write-file.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,6 +14,7 @@
 
 #include "path-trust.h"
 #include "test-common.h"
+#include "write-file.h"
 
 #define NOBODY 65534
 
@@ -56,6 +58,10 @@ static const struct trust_row rows[] = {
 	  O_RDONLY, 0, NULL, false },
 	{ "symlink-of-nobody-in-sticky", "d t 1777\nd real 755\nf real/f 644\nl t/d ../real nobody", "t/d/f",
 	  0, O_RDONLY, -EPERM, "@/t/d: a symlink made by another user in a shared directory", true },
+	{ "symlink-of-nobody-in-group-sticky", "d t 1775\nd real 755\nf real/f 644\nl t/d ../real nobody",
+	  "t/d/f", 0, O_RDONLY, -EPERM, "@/t/d: a symlink made by another user in a shared directory", true },
+	{ "symlink-of-root-in-group-sticky", "d t 1775\nd real 755\nf real/f 644\nl t/d ../real", "t/d/f", 0,
+	  O_RDONLY, 0, NULL, false },
 	{ "symlink-loop", "d a 755\nl a/x y\nl a/y x", "a/x/f", 0, O_RDONLY, -ELOOP, "Too many levels", false },
 	{ "dotdot-walked", "d a 755\nd b 755\nf b/f 644", "a/../b/f", 0, O_RDONLY, 0, NULL, false },
 	{ "dotdot-above-root", "", "/../../../etc", TRUST_DIRECTORY, O_RDONLY | O_DIRECTORY, 0, NULL, false },
@@ -188,6 +194,83 @@ static void test_openat(void)
 	remove_tree(dir);
 }
 
+/* write_file_replace() (shared/write-file.c): each row a tree, a path
+ * written, and where the bytes land (or the refusal, the tree unchanged). */
+struct write_row {
+	const char *name;
+	const char *tree;
+	const char *path;    /* relative to the row's directory */
+	int want;
+	const char *lands;   /* the file that then holds the bytes (want 0) */
+	const char *why;     /* a part of the message (want < 0), "@": the directory */
+	bool needs_root;
+};
+
+static const struct write_row write_rows[] = {
+	{ "new-file", "d a 755", "a/f", 0, "a/f", NULL, false },
+	{ "replaces-file", "d a 755\nf a/f 600", "a/f", 0, "a/f", NULL, false },
+	{ "root-symlink-followed", "d a 755\nd b 755\nf b/f 644\nl a/l ../b/f", "a/l", 0, "b/f", NULL, false },
+	{ "dangling-root-symlink-followed", "d a 755\nd b 755\nl a/l ../b/new", "a/l", 0, "b/new", NULL, false },
+	{ "nobody-symlink-in-sticky", "d t 1777\nf secret 600\nl t/l ../secret nobody", "t/l", -EPERM, NULL,
+	  "@/t/l: a symlink made by another user in a shared directory", true },
+	{ "nobody-symlink-in-group-sticky", "d t 1775\nf secret 600\nl t/l ../secret nobody", "t/l", -EPERM, NULL,
+	  "@/t/l: a symlink made by another user in a shared directory", true },
+	/* /tmp: a new file made there and renamed will do; another user's file
+	 * at the name is never replaced; a shared directory that is not
+	 * sticky is never written to */
+	{ "sticky-dir-new-file", "d t 1777", "t/f", 0, "t/f", NULL, false },
+	{ "sticky-dir-replaces-own", "d t 1777\nf t/f 600", "t/f", 0, "t/f", NULL, false },
+	{ "sticky-dir-file-of-nobody-refused", "d t 1777\nf t/f 644 nobody", "t/f", -EPERM, NULL,
+	  "@/t/f: not owned by root", true },
+	{ "shared-dir-refused", "d t 777", "t/f", -EPERM, NULL, "@/t: writable by group or others", false },
+	{ "fifo-refused", "d a 755\np a/p 644", "a/p", -EINVAL, NULL, "not a regular file", false },
+	{ "dir-refused", "d a 755\nd a/d 755", "a/d", -EISDIR, NULL, "a directory", false },
+	{ "file-of-nobody-refused", "d a 755\nf a/f 644 nobody", "a/f", -EPERM, NULL, "@/a/f: not owned by root", true },
+	{ "dir-of-nobody-refused", "d a 755 nobody", "a/f", -EPERM, NULL, "@/a: not owned by root", true },
+	{ "missing-dir", "", "a/f", -ENOENT, NULL, "@/a: No such file or directory", false },
+};
+
+static void test_write_row(gconstpointer data)
+{
+	const struct write_row *row = data;
+	g_autofree char *dir = g_dir_make_tmp("trust-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, row->path, NULL);
+	g_autofree char *cmd = g_strdup_printf("find '%s' -name '.*' | grep -q .", dir);
+	g_autofree char *before = NULL, *after = NULL, *list = g_strdup_printf("ls -lR '%s'", dir);
+	struct trust_why why = { { 0 } };
+	int r;
+
+	if (row->needs_root && geteuid() != 0) {
+		g_test_skip("needs root, to give files to another user");
+		return;
+	}
+	build_tree(dir, row->tree);
+	g_assert_true(g_spawn_command_line_sync(list, &before, NULL, NULL, NULL));
+	r = write_file_replace(path, "new\n", 4, 0644, &why);
+	g_assert_cmpint(r, ==, row->want);
+	if (r == 0) {
+		g_autofree char *lands = g_build_filename(dir, row->lands, NULL), *got = NULL;
+		struct stat st;
+
+		g_assert_true(g_file_get_contents(lands, &got, NULL, NULL));
+		g_assert_cmpstr(got, ==, "new\n");
+		g_assert_cmpint(lstat(path, &st), ==, 0);
+		/* a symlink stays one */
+		g_assert_true(S_ISLNK(st.st_mode) == (strcmp(row->path, row->lands) != 0));
+	} else {
+		g_autofree char *want_why = expand(row->why, dir);
+
+		if (!strstr(why.text, want_why))
+			g_error("%s: wanted '%s' in '%s'", row->name, want_why, why.text);
+		/* nothing changed, not even a time */
+		g_assert_true(g_spawn_command_line_sync(list, &after, NULL, NULL, NULL));
+		g_assert_cmpstr(after, ==, before);
+	}
+	/* no temporary file left */
+	g_assert_cmpint(system(cmd), !=, 0);
+	remove_tree(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -195,6 +278,11 @@ int main(int argc, char **argv)
 		g_autofree char *name = g_strdup_printf("/path-trust/%s", rows[i].name);
 
 		g_test_add_data_func(name, &rows[i], test_row);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(write_rows); i++) {
+		g_autofree char *name = g_strdup_printf("/write-file/%s", write_rows[i].name);
+
+		g_test_add_data_func(name, &write_rows[i], test_write_row);
 	}
 	g_test_add_func("/path-trust/relative", test_relative);
 	g_test_add_func("/path-trust/openat", test_openat);

@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -36,11 +37,12 @@ static const struct read_row rows[] = {
 	{ "missing", "-", NULL, 0, NULL, 64, 0, -ENOENT, "No such file or directory" },
 	{ "directory", "d", NULL, 0, NULL, 64, 0, -EISDIR, "Is a directory" },
 	{ "fifo-no-writer", "p", NULL, 0, NULL, 64, 0, -EINVAL, "not a regular file" },
-	{ "fifo-even-with-devices", "p", NULL, 0, NULL, 64, READ_FILE_DEVICE, -EINVAL, "not a regular file" },
+	{ "fifo-even-with-null", "p", NULL, 0, NULL, 64, READ_FILE_NULL, -EINVAL, "not a regular file" },
 	{ "dev-null-refused", "-", NULL, 0, "/dev/null", 64, 0, -EINVAL, "not a regular file" },
-	{ "dev-null-as-device", "-", "", 0, "/dev/null", 64, READ_FILE_DEVICE, 0, NULL },
-	{ "dev-zero-bounded", "-", NULL, 0, "/dev/zero", (size_t)1 << 20, READ_FILE_DEVICE, -EFBIG,
-	  "larger than 1 MiB" },
+	{ "dev-null-as-null", "-", "", 0, "/dev/null", 64, READ_FILE_NULL, 0, NULL },
+	/* another device is never read (nor opened), null allowed or not */
+	{ "dev-zero-not-null", "-", NULL, 0, "/dev/zero", (size_t)1 << 20, READ_FILE_NULL, -EINVAL,
+	  "not a regular file" },
 	{ "dev-zero-refused", "-", NULL, 0, "/dev/zero", 64, 0, -EINVAL, "not a regular file" },
 	/* size 0 in stat, and 8 bytes of every page of the address space */
 	{ "pagemap-bounded", "-", NULL, 0, "/proc/self/pagemap", READ_FILE_TABLE_MAX, 0, -EFBIG,
@@ -110,8 +112,36 @@ static void test_fifo_with_writer(void)
 	wr = open(fifo, O_WRONLY | O_NONBLOCK);
 	g_assert_cmpint(rd, >=, 0);
 	g_assert_cmpint(wr, >=, 0);
-	g_assert_cmpint(read_file(fifo, 64, READ_FILE_DEVICE, &buf, NULL), ==, -EINVAL);
+	g_assert_cmpint(read_file(fifo, 64, READ_FILE_NULL, &buf, NULL), ==, -EINVAL);
 	close(wr);
+	close(rd);
+	g_unlink(fifo);
+	g_rmdir(dir);
+}
+
+/* A FIFO whose writer waits in open() for a reader: refused without being
+ * opened, so the writer still waits (the old reader opened it, O_NONBLOCK,
+ * and let the writer through before it looked at what it had opened). */
+static void test_fifo_not_opened(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("read-file-XXXXXX", NULL);
+	g_autofree char *fifo = g_build_filename(dir, "fifo", NULL);
+	int status, rd;
+	char *buf;
+	pid_t pid;
+
+	g_assert_cmpint(mkfifo(fifo, 0644), ==, 0);
+	pid = fork();
+	g_assert_cmpint(pid, >=, 0);
+	if (pid == 0)
+		_exit(open(fifo, O_WRONLY) >= 0 ? 0 : 1); /* blocks until a reader opens */
+	g_usleep(100000);
+	g_assert_cmpint(read_file(fifo, 64, 0, &buf, NULL), ==, -EINVAL);
+	g_usleep(100000);
+	g_assert_cmpint(waitpid(pid, &status, WNOHANG), ==, 0);
+	/* now a reader: the writer goes */
+	rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 	close(rd);
 	g_unlink(fifo);
 	g_rmdir(dir);
@@ -147,6 +177,7 @@ int main(int argc, char **argv)
 		g_test_add_data_func(name, &rows[i], test_row);
 	}
 	g_test_add_func("/read-file/fifo-with-writer", test_fifo_with_writer);
+	g_test_add_func("/read-file/fifo-not-opened", test_fifo_not_opened);
 	g_test_add_func("/read-file/big-file", test_big_file);
 	return g_test_run();
 }

@@ -27,7 +27,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-for rows in modaliases tables maps env sysfs agent config bounded trust snapshot; do
+for rows in modaliases tables maps env sysfs agent config bounded trust snapshot surfaces; do
 	. "$here/rows-$rows.sh"
 done
 

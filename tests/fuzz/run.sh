@@ -21,7 +21,7 @@ libfuzzer) cc=${FUZZ_CC:-clang} ;;
 afl) cc=${FUZZ_CC:-afl-clang-fast} ;;
 *) echo "FUZZ_ENGINE=$engine: libfuzzer or afl" >&2; exit 2 ;;
 esac
-targets=${*:-parse env table map glob config netlink cache snapshot}
+targets=${*:-parse env table map glob config netlink cache snapshot control}
 data=$top/tests/data
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -include $build/config.h
 	-I$top/libmodalias -I$top/shared -I$top/cli $(pkg-config --cflags glib-2.0)"
@@ -58,6 +58,10 @@ seed() { # TARGET DIR
 	netlink)
 		printf 'add@/devices/pci0000:00/0000:00:02.0\0ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:02.0\0SUBSYSTEM=pci\0SEQNUM=12\0MODALIAS=pci:v00008086d000010D3sv00008086sd00000000bc02sc00i00\0' > "$d/seed-1"
 		printf 'libudev\0\376\355\312\376\0\0\0' > "$d/seed-2" ;;
+	control)
+		printf 'settle 0' > "$d/seed-1"
+		printf 'settle 18446744073709551615' > "$d/seed-2"
+		printf 'settled' > "$d/seed-3" ;;
 	snapshot)
 		# snapshots of the captured trees, and their devices one by one
 		if [ -x "$build/cli/modalias" ]; then
@@ -101,6 +105,7 @@ for t in $targets; do
 	case $t in
 	config) extra="$top/cli/cli-config.c $(pkg-config --libs glib-2.0)" ;;
 	netlink) extra="$top/cli/uevent.c $(pkg-config --libs glib-2.0)" ;;
+	control) extra="$top/cli/control-socket.c" ;;
 	esac
 	# shellcheck disable=SC2086
 	if ! $cc $flags -o "$bin" "$here/fuzz-$t.c" $lib_sources -DSYSCONFDIR='"/etc"' $extra -ldl -pthread 2>"$out/$t.build.log"; then
