@@ -9,6 +9,9 @@ data="$here/data"
 cli=${MODALIAS_CLI:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# a private index cache: the build tree's tests/cache is not used where its
+# directory is group-writable (a `git archive | tar -x` as root), and says so
+export MODALIAS_CACHE_DIR="$tmp/cache"
 . "$here/cli-lib.sh"
 
 check "help" 0 help "" -- "$cli" --help
@@ -320,7 +323,7 @@ check "diff: a kernel that is not there" 2 - "" -- "$cli" diff --sysfs "$K" -C /
 mkdir -p "$tmp/fw-later/amd" "$tmp/sys/module/firmware_class/parameters" "$tmp/fw-param/amd"
 : >"$tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin"
 n=$((n + 1))
-got=$("$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null --json -f "$F/updates" -f "$tmp/fw-later" 2>&1 |
+got=$("$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null --json -f "$F/updates" -f "$tmp/fw-later" 2>"$tmp/err" |
 	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
 if [ "$got" = "- $tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin" ]; then
 	echo "ok $n - firmware: a plain file in a later directory before FILE.xz in an earlier one"
@@ -336,7 +339,7 @@ for f in amd_sev_fam19h_model0xh.sbin amd_sev_fam17h_model3xh.sbin amd_sev_fam17
 	: >"$tmp/fw-param/amd/$f"
 done
 n=$((n + 1))
-got=$("$cli" firmware --sysfs "$tmp/q35" -m "$DM" -C /dev/null --json 2>&1 |
+got=$("$cli" firmware --sysfs "$tmp/q35" -m "$DM" -C /dev/null --json 2>"$tmp/err" |
 	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
 want="$tmp/fw-param/amd/amd_sev_fam17h_model0xh.sbin $tmp/fw-param/amd/amd_sev_fam17h_model3xh.sbin $tmp/fw-param/amd/amd_sev_fam19h_model0xh.sbin"
 if [ "$got" = "$want" ]; then
