@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli-devices.h"
+#include "cli-kmsg.h"
 
 int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot)
 {
@@ -69,4 +70,20 @@ bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *modu
 {
 	return (dv->snap ? modalias_snapshot_is_module_loaded(dv->snap, module)
 			 : modalias_sysfs_is_module_loaded(dv->ctx, module)) > 0;
+}
+
+const char *cli_devices_kernel_log(const struct cli_devices *dv)
+{
+	if (dv->snap || (strcmp(modalias_ctx_get_sysfs_root(dv->ctx), "/sys") != 0 && !g_getenv("MODALIAS_KMSG")))
+		return NULL;
+	return cli_kmsg_path();
+}
+
+int cli_devices_foreach_firmware_failure(const struct cli_devices *dv, modalias_firmware_failure_fn fn, void *data)
+{
+	const char *log = cli_devices_kernel_log(dv);
+
+	if (dv->snap)
+		return modalias_snapshot_foreach_firmware_failure(dv->snap, fn, data);
+	return log ? cli_kmsg_foreach_firmware_failure(dv->ctx, log, fn, data) : -ENODATA;
 }

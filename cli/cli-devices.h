@@ -44,3 +44,15 @@ int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, ch
 
 /* Whether MODULE is (was, for a snapshot) loaded */
 bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *module);
+
+/* The kernel log of the devices' machine: cli_kmsg_path() for the running
+ * machine's /sys (or any sysfs root when $MODALIAS_KMSG names a log), NULL
+ * for a captured tree (its machine's log is not here) or a snapshot */
+const char *cli_devices_kernel_log(const struct cli_devices *dv);
+
+/* The firmware loads the kernel log says failed: a snapshot's record
+ * (modalias_snapshot_foreach_firmware_failure()), or those of
+ * cli_devices_kernel_log() (cli_kmsg_foreach_firmware_failure());
+ * -ENODATA when there is no log to read (a captured tree, a snapshot
+ * without its record), the negative errno of reading the log */
+int cli_devices_foreach_firmware_failure(const struct cli_devices *dv, modalias_firmware_failure_fn fn, void *data);

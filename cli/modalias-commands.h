@@ -106,8 +106,17 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 /* SRC's strings freed (a command that ends before open_devices()) */
 void device_source_clear(struct device_source *src);
 
+/* After open_devices() read a snapshot that names its kernel, that kernel
+ * is the default version (-S, -m and modalias.conf's version= or
+ * directory= win): its tables missing are an error naming the kernel and
+ * the options that fix it; a snapshot whose architecture is not the
+ * tables' is warned about. */
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
 		struct cli_tables *out);
+
+/* Whether RELEASE can be a kernel release, a directory of /lib/modules:
+ * not empty, no '/', not "." or ".." */
+bool kernel_release_ok(const char *release);
 
 /* ---- modalias-build.c: a device from BUS FIELD=VALUE… (build, map --match) --- */
 
