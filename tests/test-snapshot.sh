@@ -3,7 +3,9 @@
 # (tests/data/sysfs) answers list, explain, diff, firmware and the agent's
 # dry-run coldplug exactly as the tree itself does; the document is the
 # golden one, rewrites itself byte for byte, and carries hostile bytes and
-# unreadable devices through.  TAP on stdout.
+# unreadable devices through; its kernel (unknown for a capture, or given)
+# picks the tables under -d ROOT, and another architecture's tables are
+# warned about.  TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 golden="$here/golden"
