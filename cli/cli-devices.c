@@ -74,9 +74,7 @@ bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *modu
 
 const char *cli_devices_kernel_log(const struct cli_devices *dv)
 {
-	if (dv->snap || (strcmp(modalias_ctx_get_sysfs_root(dv->ctx), "/sys") != 0 && !g_getenv("MODALIAS_KMSG")))
-		return NULL;
-	return cli_kmsg_path();
+	return dv->snap ? NULL : cli_kmsg_path(modalias_ctx_get_sysfs_root(dv->ctx));
 }
 
 int cli_devices_foreach_firmware_failure(const struct cli_devices *dv, modalias_firmware_failure_fn fn, void *data)

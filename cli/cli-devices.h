@@ -45,9 +45,8 @@ int cli_devices_get_driver(const struct cli_devices *dv, const char *devpath, ch
 /* Whether MODULE is (was, for a snapshot) loaded */
 bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *module);
 
-/* The kernel log of the devices' machine: cli_kmsg_path() for the running
- * machine's /sys (or any sysfs root when $MODALIAS_KMSG names a log), NULL
- * for a captured tree (its machine's log is not here) or a snapshot */
+/* The kernel log of the devices' machine (cli_kmsg_path() of the sysfs
+ * root), NULL for a snapshot */
 const char *cli_devices_kernel_log(const struct cli_devices *dv);
 
 /* The firmware loads the kernel log says failed: a snapshot's record

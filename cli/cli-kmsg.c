@@ -33,11 +33,13 @@
 /* A record's most (CONSOLE_EXT_LOG_MAX); a smaller buffer is EINVAL */
 #define KMSG_RECORD_MAX 8192
 
-const char *cli_kmsg_path(void)
+const char *cli_kmsg_path(const char *sysfs_root)
 {
-	const char *env = g_getenv("MODALIAS_KMSG");
+	const char *env = secure_getenv("MODALIAS_KMSG");
 
-	return env && *env ? env : "/dev/kmsg";
+	if (env && *env)
+		return env;
+	return strcmp(sysfs_root, "/sys") == 0 ? "/dev/kmsg" : NULL;
 }
 
 /* The log, whole as far as KMSG_MAX; 0 or a negative errno */

@@ -10,9 +10,11 @@
 
 #include "libmodalias.h"
 
-/* The kernel log: /dev/kmsg, or the file of /dev/kmsg records that
+/* The kernel log of the machine whose sysfs root is SYSFS_ROOT: /dev/kmsg
+ * for /sys, NULL for any other root (a captured tree: its machine's log is
+ * not here); whatever the root, the file of /dev/kmsg records that
  * $MODALIAS_KMSG names (the tests' kernel log; not documented for users) */
-const char *cli_kmsg_path(void);
+const char *cli_kmsg_path(const char *sysfs_root);
 
 /* Calls FN for every failed firmware load in the kernel log at PATH, in
  * the log's order: the lines "Direct firmware load for FILE failed with
