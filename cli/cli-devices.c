@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 
 #include "cli-devices.h"
+#include "cli-kmsg.h"
 
 int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot)
 {
@@ -94,3 +95,17 @@ const char *cli_devices_kernel(const struct cli_devices *dv)
 	return u.release;
 }
 
+
+const char *cli_devices_kernel_log(const struct cli_devices *dv)
+{
+	return dv->snap ? NULL : cli_kmsg_path(modalias_ctx_get_sysfs_root(dv->ctx));
+}
+
+int cli_devices_foreach_firmware_failure(const struct cli_devices *dv, modalias_firmware_failure_fn fn, void *data)
+{
+	const char *log = cli_devices_kernel_log(dv);
+
+	if (dv->snap)
+		return modalias_snapshot_foreach_firmware_failure(dv->snap, fn, data);
+	return log ? cli_kmsg_foreach_firmware_failure(dv->ctx, log, fn, data) : -ENODATA;
+}

@@ -54,3 +54,14 @@ bool cli_devices_is_module_builtin(const struct cli_devices *dv, const char *mod
  * snapshot's, this machine's (uname) for the sysfs root /sys; NULL when
  * not known (another sysfs root: a copy of some machine's) */
 const char *cli_devices_kernel(const struct cli_devices *dv);
+
+/* The kernel log of the devices' machine (cli_kmsg_path() of the sysfs
+ * root), NULL for a snapshot */
+const char *cli_devices_kernel_log(const struct cli_devices *dv);
+
+/* The firmware loads the kernel log says failed: a snapshot's record
+ * (modalias_snapshot_foreach_firmware_failure()), or those of
+ * cli_devices_kernel_log() (cli_kmsg_foreach_firmware_failure());
+ * -ENODATA when there is no log to read (a captured tree, a snapshot
+ * without its record), the negative errno of reading the log */
+int cli_devices_foreach_firmware_failure(const struct cli_devices *dv, modalias_firmware_failure_fn fn, void *data);

@@ -94,10 +94,6 @@ extern struct cli_config config;
  * it cannot be made. */
 struct modalias_ctx *new_ctx(const char *sysfs);
 
-/* The module tables of SPEC and modalias.conf for command CMD (cli_tables_open()
- * with FLAGS); where no module directory is named and the running kernel's
- * is absent (containers, CI), the bundled Debian 6.1 table, said on
- * standard error.  0, or a negative errno with the reason printed. */
 /* The context (new_ctx() with SRC's sysfs root) and the devices of SRC for
  * command CMD; exits 2 with the reason printed when --sysfs and --snapshot
  * are both given or the snapshot cannot be read.  SRC's strings are
@@ -106,6 +102,15 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 /* SRC's strings freed (a command that ends before open_devices()) */
 void device_source_clear(struct device_source *src);
 
+/* The module tables of SPEC and modalias.conf for command CMD (cli_tables_open()
+ * with FLAGS); where no module directory is named and the running kernel's
+ * is absent (containers, CI), the bundled Debian 6.1 table, said on
+ * standard error.  After open_devices() read a snapshot that names its
+ * kernel, that kernel is the default version (-S, -m and modalias.conf's
+ * version= or directory= win): its tables missing are an error naming the
+ * kernel and the options that fix it (the bundled table stands in for its
+ * own kernel only); a snapshot whose architecture is not the tables' is
+ * warned about.  0, or a negative errno with the reason printed. */
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
 		struct cli_tables *out);
 /* open_tables() for a command that tells the state of DV's machine (list,
@@ -114,6 +119,10 @@ int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, co
  * standard error and sets OUT's foreign */
 int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, const struct cli_tables_spec *spec,
 			const char *cmd, unsigned int flags, struct cli_tables *out);
+
+/* Whether RELEASE can be a kernel release, a directory of /lib/modules:
+ * not empty, no '/', not "." or ".." */
+bool kernel_release_ok(const char *release);
 
 /* ---- modalias-build.c: a device from BUS FIELD=VALUE… (build, map --match) --- */
 

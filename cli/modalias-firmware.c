@@ -1,11 +1,23 @@
 /*
- * cli/modalias-firmware.c - modalias firmware: for the modules that serve
- * the devices present (what resolve answers for each device's modalias)
- * and the modules they depend on (modules.dep), the firmware files each
- * declares (modinfo's "firmware", read by libkmod through
- * modalias_loader_get_modinfo()), and whether each is on the kernel's
- * firmware search path, as the kernel looks: every directory for the plain
- * file, then for FILE.zst, then for FILE.xz.
+ * cli/modalias-firmware.c - modalias firmware: what the hardware present
+ * (the devices under the sysfs root, or in a snapshot) will fail to get.
+ *
+ * Two records answer.  The kernel's own: the firmware loads its log says
+ * failed (cli_devices_foreach_firmware_failure(): /dev/kmsg, or the
+ * snapshot's record), each tied to the device that asked; those are
+ * certain.  And the modules': for the modules that serve each device (what
+ * resolve answers for its modalias), the firmware files each declares
+ * (modinfo's "firmware", read by libkmod through
+ * modalias_loader_get_modinfo()), looked for on the kernel's firmware
+ * search path as the kernel looks: every directory for the plain file,
+ * then for FILE.zst, then for FILE.xz; a wildcard entry by glob.
+ *
+ * A module that declares several files asks for one of them (iwlwifi
+ * declares one per hardware family, a card loads its own): it is served
+ * when at least one is present, missing when none is.  The files of a
+ * module's dependencies (ccp's for kvm_amd) are reported apart and never
+ * decide the exit status: 1 only when a device's own module is missing
+ * all its files, or a load the kernel log says failed is still missing.
  *
  * This file reads modinfo and looks for files; it may not load a module.
  *
@@ -38,9 +50,22 @@ static const char *const fw_dirs[] = {
  * then xz, when built with them) */
 static const char *const fw_suffixes[] = { "", ".zst", ".xz" };
 
-struct fw_entry {
-	char *module, *file;
+/* The firmware files one module declares, in its order */
+struct fw_group {
+	char *module;
+	GPtrArray *files;
 };
+
+/* A failed load of the kernel log */
+struct fw_failure {
+	char *devpath, *file; /* devpath NULL: the line names no device found */
+	int error;
+	bool told;            /* reported with its device */
+};
+
+/* What a device's module, or a kernel log's line, comes to */
+enum fw_source { FROM_MODULE, FROM_DEPENDENCY, FROM_KERNEL_LOG };
+static const char *const source_names[] = { "module", "dependency", "kernel log" };
 
 struct fw_state {
 	struct modalias_ctx *ctx;
@@ -48,20 +73,33 @@ struct fw_state {
 	struct modalias_loader *loader;
 	struct modalias_result *res;
 	GPtrArray *dirs;         /* the search path */
-	GHashTable *by_module;   /* module → GArray of struct fw_entry (own and dependencies') */
+	GHashTable *by_module;   /* module → GPtrArray of struct fw_group (its own first, then its dependencies') */
 	GHashTable *found;       /* firmware file → path ("" when missing) */
 	GHashTable *bad_modules; /* modules whose modinfo could not be read, told once */
+	GArray *failures;        /* struct fw_failure, the kernel log's order */
 	gboolean json, missing_only;
 	GString *out;
-	unsigned int json_n, devices, present, missing, errors;
+	unsigned int json_n, devices, entries, errors;
+	unsigned int served[2], missing[2]; /* by FROM_MODULE, FROM_DEPENDENCY */
+	unsigned int failed, failed_missing;
+	bool needed_missing; /* exit 1 */
 };
 
-static void entry_clear(void *p)
+static void group_free(void *p)
 {
-	struct fw_entry *e = p;
+	struct fw_group *g = p;
 
-	g_free(e->module);
-	g_free(e->file);
+	g_free(g->module);
+	g_ptr_array_unref(g->files);
+	g_free(g);
+}
+
+static void failure_clear(void *p)
+{
+	struct fw_failure *f = p;
+
+	g_free(f->devpath);
+	g_free(f->file);
 }
 
 static bool has_glob(const char *s)
@@ -126,50 +164,6 @@ static char *fw_find(const struct fw_state *st, const char *file)
 	return NULL;
 }
 
-struct collect {
-	struct fw_state *st;
-	GArray *list;
-};
-
-static int on_firmware(void *data, const char *module, const char *value, int err)
-{
-	struct collect *c = data;
-	struct fw_entry e;
-
-	if (err < 0) {
-		if (!g_hash_table_contains(c->st->bad_modules, module)) {
-			g_hash_table_add(c->st->bad_modules, g_strdup(module));
-			fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s; its firmware is not checked\n",
-				cli_shown(module), strerror(-err));
-			c->st->errors++;
-		}
-		return 0;
-	}
-	e.module = g_strdup(module);
-	e.file = g_strdup(value);
-	g_array_append_val(c->list, e);
-	return 0;
-}
-
-/* The firmware of MODULE and its dependencies, read once */
-static GArray *module_firmware(struct fw_state *st, const char *module)
-{
-	struct collect c = { st, g_hash_table_lookup(st->by_module, module) };
-	int r;
-
-	if (c.list)
-		return c.list;
-	c.list = g_array_new(FALSE, TRUE, sizeof(struct fw_entry));
-	g_array_set_clear_func(c.list, entry_clear);
-	r = modalias_loader_get_modinfo(st->loader, module, "firmware", MODALIAS_MODINFO_DEPENDENCIES, on_firmware, &c);
-	if (r < 0) {
-		fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s\n", cli_shown(module), strerror(-r));
-		st->errors++;
-	}
-	g_hash_table_insert(st->by_module, g_strdup(module), c.list);
-	return c.list;
-}
-
 /* Where FILE is, "" when missing; looked for once */
 static const char *firmware_path(struct fw_state *st, const char *file)
 {
@@ -184,13 +178,189 @@ static const char *firmware_path(struct fw_state *st, const char *file)
 	return p;
 }
 
+struct collect {
+	struct fw_state *st;
+	GPtrArray *groups;
+};
+
+static int on_firmware(void *data, const char *module, const char *value, int err)
+{
+	struct collect *c = data;
+	struct fw_group *g = c->groups->len ? c->groups->pdata[c->groups->len - 1] : NULL;
+
+	if (err < 0) {
+		if (!g_hash_table_contains(c->st->bad_modules, module)) {
+			g_hash_table_add(c->st->bad_modules, g_strdup(module));
+			fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s; its firmware is not checked\n",
+				cli_shown(module), strerror(-err));
+			c->st->errors++;
+		}
+		return 0;
+	}
+	if (!g || strcmp(g->module, module) != 0) {
+		g = g_new0(struct fw_group, 1);
+		g->module = g_strdup(module);
+		g->files = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(c->groups, g);
+	}
+	g_ptr_array_add(g->files, g_strdup(value));
+	return 0;
+}
+
+/* The firmware of MODULE and its dependencies, by module, read once */
+static GPtrArray *module_firmware(struct fw_state *st, const char *module)
+{
+	struct collect c = { st, g_hash_table_lookup(st->by_module, module) };
+	int r;
+
+	if (c.groups)
+		return c.groups;
+	c.groups = g_ptr_array_new_with_free_func(group_free);
+	r = modalias_loader_get_modinfo(st->loader, module, "firmware", MODALIAS_MODINFO_DEPENDENCIES, on_firmware, &c);
+	if (r < 0) {
+		fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s\n", cli_shown(module), strerror(-r));
+		st->errors++;
+	}
+	g_hash_table_insert(st->by_module, g_strdup(module), c.groups);
+	return c.groups;
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+/* A module's files (or a kernel log's one) with their paths, and whether
+ * it is served: one of them present */
+struct fw_entry {
+	enum fw_source source;
+	const char *module, *for_module; /* NULL for the kernel log */
+	GPtrArray *files;                /* borrowed */
+	const char *file;                /* the kernel log's */
+	int error;
+	unsigned int present;
+};
+
+static void device_header(struct fw_state *st, const char *devpath, bool *header)
+{
+	if (*header)
+		return;
+	*header = true;
+	printf("%s\n", devpath ? cli_shown(devpath) : "(no device: the kernel log's line names none found here)");
+}
+
+/* One entry of DEVPATH: counted, then printed (unless --missing and served) */
+static void report(struct fw_state *st, const char *devpath, const struct fw_entry *e, bool *header)
+{
+	const unsigned int n = e->files ? e->files->len : 1;
+	const bool served = e->present > 0;
+
+	st->entries++;
+	if (e->source == FROM_KERNEL_LOG) {
+		st->failed++;
+		st->failed_missing += !served;
+	} else if (served) {
+		st->served[e->source]++;
+	} else {
+		st->missing[e->source]++;
+	}
+	if (!served && e->source != FROM_DEPENDENCY)
+		st->needed_missing = true;
+	if (st->missing_only && served)
+		return;
+	if (st->json) {
+		g_string_append(st->out, st->json_n++ ? ",\n  {\"devpath\": " : "\n  {\"devpath\": ");
+		if (devpath)
+			json_string(st->out, devpath);
+		else
+			g_string_append(st->out, "null");
+		g_string_append_printf(st->out, ", \"source\": \"%s\", \"module\": ", source_names[e->source]);
+		if (e->module)
+			json_string(st->out, e->module);
+		else
+			g_string_append(st->out, "null");
+		g_string_append(st->out, ", \"for\": ");
+		if (e->for_module)
+			json_string(st->out, e->for_module);
+		else
+			g_string_append(st->out, "null");
+		g_string_append_printf(st->out, ", \"state\": \"%s\"", served ? "served" : "missing");
+		if (e->source == FROM_KERNEL_LOG)
+			g_string_append_printf(st->out, ", \"errno\": %d", -e->error);
+		g_string_append(st->out, ", \"files\": [");
+		for (unsigned int i = 0; i < n; i++) {
+			const char *file = e->files ? e->files->pdata[i] : e->file;
+			const char *path = firmware_path(st, file);
+
+			g_string_append(st->out, i ? ", {\"file\": " : "{\"file\": ");
+			json_string(st->out, file);
+			g_string_append(st->out, ", \"path\": ");
+			if (*path)
+				json_string(st->out, path);
+			else
+				g_string_append(st->out, "null");
+			g_string_append_c(st->out, '}');
+		}
+		g_string_append(st->out, "]}");
+		return;
+	}
+	device_header(st, devpath, header);
+	if (e->source == FROM_KERNEL_LOG) {
+		const char *path = firmware_path(st, e->file);
+
+		printf("  kernel log: %s failed to load (error %d)\t%s%s\n", cli_shown(e->file), e->error,
+		       *path ? "present now: " : "missing", cli_shown(path));
+		return;
+	}
+	if (e->source == FROM_DEPENDENCY)
+		printf("  %s (dependency of %s, not counted)", cli_shown(e->module), cli_shown(e->for_module));
+	else
+		printf("  %s", cli_shown(e->module));
+	if (n == 1)
+		printf(": %s\n", served ? "served" : "missing");
+	else if (served)
+		printf(": served (%u of its %u files present)\n", e->present, n);
+	else
+		printf(": missing (none of its %u files present)\n", n);
+	/* the files that say it: a served one's present files, a missing
+	 * one's every file; with -v every file */
+	for (unsigned int i = 0; i < n; i++) {
+		const char *file = e->files->pdata[i];
+		const char *path = firmware_path(st, file);
+
+		if (*path)
+			printf("    %s\t%s\n", cli_shown(file), cli_shown(path));
+		else if (!served || verbosity)
+			printf("    %s\tabsent\n", cli_shown(file));
+	}
+}
+
+/* A module's files looked for: the entry */
+static struct fw_entry module_entry(struct fw_state *st, enum fw_source source, const struct fw_group *g,
+				    const char *top)
+{
+	struct fw_entry e = { .source = source, .module = g->module, .for_module = top, .files = g->files };
+
+	for (guint i = 0; i < g->files->len; i++)
+		e.present += *firmware_path(st, g->files->pdata[i]) != '\0';
+	return e;
+}
+
+static void report_failure(struct fw_state *st, struct fw_failure *f, bool *header)
+{
+	struct fw_entry e = { .source = FROM_KERNEL_LOG, .file = f->file, .error = f->error };
+
+	e.present = *firmware_path(st, f->file) != '\0';
+	f->told = true;
+	report(st, f->devpath, &e, header);
+}
+
 static int firmware_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
 	struct fw_state *st = data;
-	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GPtrArray) tops = g_ptr_array_new_with_free_func(g_free);
 	char *alias;
 	int n;
-	bool header = false, counted = false;
+	bool header = false;
+	unsigned int before = st->entries;
 
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0) {
 		fprintf(stderr, "modalias firmware: %s: cannot read its modalias: %s\n", cli_shown(devpath),
@@ -200,57 +370,67 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 	}
 	n = modalias_table_lookup(st->table, alias, st->res);
 	free(alias);
-	for (int i = 0; i < n; i++) {
-		const char *top = modalias_result_get_module(st->res, (unsigned int)i);
-		GArray *list = module_firmware(st, top);
+	for (int i = 0; i < n; i++)
+		g_ptr_array_add(tops, g_strdup(modalias_result_get_module(st->res, (unsigned int)i)));
+	/* the device's own modules first, then their dependencies', each once
+	 * (a module both is its own) */
+	for (guint i = 0; i < tops->len; i++)
+		g_hash_table_add(seen, tops->pdata[i]);
+	for (guint i = 0; i < tops->len; i++) {
+		GPtrArray *groups = module_firmware(st, tops->pdata[i]);
 
-		for (guint k = 0; k < list->len; k++) {
-			const struct fw_entry *e = &g_array_index(list, struct fw_entry, k);
-			g_autofree char *key = g_strconcat(e->module, "/", e->file, NULL);
-			const char *path;
+		for (guint k = 0; k < groups->len; k++) {
+			const struct fw_group *g = groups->pdata[k];
+			struct fw_entry e;
 
-			/* a dependency shared by two modules of the device: once */
-			if (!g_hash_table_add(seen, g_steal_pointer(&key)))
+			if (strcmp(g->module, tops->pdata[i]) != 0)
 				continue;
-			path = firmware_path(st, e->file);
-			if (!counted) {
-				counted = true;
-				st->devices++;
-			}
-			if (st->missing_only && *path)
-				continue;
-			if (st->json) {
-				g_string_append(st->out, st->json_n++ ? ",\n  {\"devpath\": " : "\n  {\"devpath\": ");
-				json_string(st->out, devpath);
-				g_string_append(st->out, ", \"module\": ");
-				json_string(st->out, e->module);
-				g_string_append(st->out, ", \"for\": ");
-				json_string(st->out, top);
-				g_string_append(st->out, ", \"file\": ");
-				json_string(st->out, e->file);
-				g_string_append_printf(st->out, ", \"state\": \"%s\", \"path\": ", *path ? "present" : "missing");
-				if (*path)
-					json_string(st->out, path);
-				else
-					g_string_append(st->out, "null");
-				g_string_append_c(st->out, '}');
-				continue;
-			}
-			if (!header) {
-				printf("%s\n", cli_shown(devpath));
-				header = true;
-			}
-			if (strcmp(e->module, top) != 0)
-				printf("  %s (for %s)\t%s\t%s%s%s\n", cli_shown(e->module), cli_shown(top), cli_shown(e->file),
-				       *path ? "present" : "missing", *path ? "\t" : "", cli_shown(path));
-			else
-				printf("  %s\t%s\t%s%s%s\n", cli_shown(e->module), cli_shown(e->file), *path ? "present" : "missing",
-				       *path ? "\t" : "", cli_shown(path));
+			e = module_entry(st, FROM_MODULE, g, tops->pdata[i]);
+			report(st, devpath, &e, &header);
 		}
 	}
+	for (guint i = 0; i < tops->len; i++) {
+		GPtrArray *groups = module_firmware(st, tops->pdata[i]);
+
+		for (guint k = 0; k < groups->len; k++) {
+			const struct fw_group *g = groups->pdata[k];
+			struct fw_entry e;
+
+			if (!g_hash_table_add(seen, g->module))
+				continue;
+			e = module_entry(st, FROM_DEPENDENCY, g, tops->pdata[i]);
+			report(st, devpath, &e, &header);
+		}
+	}
+	for (guint i = 0; i < st->failures->len; i++) {
+		struct fw_failure *f = &g_array_index(st->failures, struct fw_failure, i);
+
+		if (f->devpath && strcmp(f->devpath, devpath) == 0)
+			report_failure(st, f, &header);
+	}
+	st->devices += st->entries > before;
 	cli_output_check();
 	return 0;
 }
+
+static int take_failure(void *data, const char *devpath, const char *file, int error)
+{
+	struct fw_state *st = data;
+	struct fw_failure f = { g_strdup(devpath), g_strdup(file), error, false };
+
+	for (guint i = 0; i < st->failures->len; i++) {
+		const struct fw_failure *o = &g_array_index(st->failures, struct fw_failure, i);
+
+		if (strcmp(o->file, file) == 0 && g_strcmp0(o->devpath, devpath) == 0) {
+			failure_clear(&f);
+			return 0;
+		}
+	}
+	g_array_append_val(st->failures, f);
+	return 0;
+}
+
+/* ---- where it looks --------------------------------------------------------- */
 
 /* The default search path: firmware_class's path parameter when set (read
  * under the sysfs root), then fw_dirs[] under ROOT with KVER */
@@ -273,6 +453,23 @@ static void default_dirs(struct fw_state *st, const char *root, const char *kver
 	}
 }
 
+/* The kernel log's failed loads into ST; what was read, said in words
+ * for the human output */
+static char *read_failures(struct fw_state *st, const struct cli_devices *dv)
+{
+	const char *log = cli_devices_kernel_log(dv);
+	int r = cli_devices_foreach_firmware_failure(dv, take_failure, st);
+
+	if (r == -ENODATA)
+		return g_strdup(dv->snap ? "not recorded in the snapshot (taken where the log could not be read)"
+					 : "not read (a captured sysfs tree: its machine's log is not here)");
+	if (r < 0)
+		return g_strdup_printf("%s cannot be read: %s%s", log, strerror(-r),
+				       r == -EPERM || r == -EACCES ? " (root can read it)" : "");
+	return g_strdup_printf("%s: %u failed firmware loads", dv->snap ? "the snapshot's record" : log,
+			       st->failures->len);
+}
+
 int cmd_firmware(int argc, char **argv)
 {
 	struct device_source src = { NULL };
@@ -286,31 +483,42 @@ int cmd_firmware(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "firmware-path", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &fw_path,
 		  "Look for firmware in DIR (given once or more: instead of the kernel's search path)", "DIR" },
-		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only the missing files", NULL },
+		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only what is missing", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
-		  "Print a JSON array of {devpath, module, for, file, state: present|missing, path}", NULL },
+		  "Print a JSON array of {devpath, source: module|dependency|kernel log, module, for, "
+		  "state: served|missing, [errno,] files: [{file, path}]}",
+		  NULL },
 		{ NULL }
 	};
-	g_autofree char *kver = NULL;
+	g_autofree char *kver = NULL, *log_said = NULL;
 	int r;
 
 	parse_options("firmware", "",
-		      "For the modules that serve the devices under the sysfs root (or in a snapshot),\n"
-		      "and the modules they depend on, print the firmware files each declares\n"
-		      "(modinfo -F firmware) and whether the kernel would find each on its firmware\n"
-		      "search path (firmware_class.path, /lib/firmware/updates/KVER,\n"
-		      "/lib/firmware/updates, /lib/firmware/KVER, /lib/firmware; as FILE, FILE.zst or\n"
-		      "FILE.xz), grouped by ""device, then a summary.\n"
-		      "Exit status: 0 every file present, 1 some missing, 2 an error (a module whose\n"
-		      "modinfo cannot be read included).",
+		      "What the devices under the sysfs root (or in a snapshot) will fail to get: the\n"
+		      "firmware loads the kernel log says failed (/dev/kmsg, or the snapshot's record),\n"
+		      "and for the modules that serve each device, the firmware files each declares\n"
+		      "(modinfo -F firmware), looked for on the kernel's firmware search path\n"
+		      "(firmware_class.path, /lib/firmware/updates/KVER, /lib/firmware/updates,\n"
+		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz).  A\n"
+		      "module is served when one of the files it declares is present (-v: every file);\n"
+		      "its dependencies' firmware is reported apart.  A summary goes to standard error.\n"
+		      "Exit status: 0 nothing missing, 1 a device's module has none of its files or a\n"
+		      "load the kernel log says failed is still missing, 2 an error (a module whose\n"
+		      "modinfo cannot be read, a --firmware-path that is not a directory).",
 		      entries, &argc, &argv);
-	if (argc > 1) {
+	r = 0;
+	if (argc > 1)
+		r = usage_error("firmware", "unexpected argument '%.*s'", ECHO(argv[1]));
+	for (char **p = fw_path; !r && p && *p; p++)
+		if (!g_file_test(*p, G_FILE_TEST_IS_DIR))
+			r = usage_error("firmware", "--firmware-path %s: not a directory", *p);
+	if (r) {
 		cli_tables_spec_clear(&spec);
 		device_source_clear(&src);
-		return usage_error("firmware", "unexpected argument '%.*s'", ECHO(argv[1]));
+		return r;
 	}
 	st.ctx = open_devices(&src, "firmware", &dv);
-	r = open_tables(st.ctx, &spec, "firmware", CLI_TABLES_LOADER, &tables);
+	r = open_machine_tables(st.ctx, st.ctx ? &dv : NULL, &spec, "firmware", CLI_TABLES_LOADER, &tables);
 	if (r < 0 || modalias_result_new(&st.res) < 0) {
 		cli_tables_spec_clear(&spec);
 		cli_tables_close(&tables);
@@ -330,31 +538,51 @@ int cmd_firmware(int argc, char **argv)
 		default_dirs(&st, spec.root ? spec.root : config.root, kver);
 	}
 	cli_tables_spec_clear(&spec);
-	st.by_module = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
+	st.by_module = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
 	st.found = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	st.bad_modules = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	st.failures = g_array_new(FALSE, TRUE, sizeof(struct fw_failure));
+	g_array_set_clear_func(st.failures, failure_clear);
 	st.out = g_string_new("[");
+	log_said = read_failures(&st, &dv);
+	if (!st.json) {
+		printf("search path (the kernel's order: every directory for FILE, then for FILE.zst, then FILE.xz):\n");
+		for (guint i = 0; i < st.dirs->len; i++)
+			printf("  %s\n", cli_shown(st.dirs->pdata[i]));
+		printf("kernel log: %s\n", cli_shown(log_said));
+	}
 	r = cli_devices_foreach(&dv, firmware_one, &st);
+	/* the kernel log's lines whose device was not walked, under theirs */
+	for (guint i = 0; r >= 0 && i < st.failures->len; i++) {
+		const char *devpath = g_array_index(st.failures, struct fw_failure, i).devpath;
+		bool header = false;
+
+		if (g_array_index(st.failures, struct fw_failure, i).told)
+			continue;
+		for (guint k = i; k < st.failures->len; k++) {
+			struct fw_failure *f = &g_array_index(st.failures, struct fw_failure, k);
+
+			if (!f->told && g_strcmp0(f->devpath, devpath) == 0)
+				report_failure(&st, f, &header);
+		}
+	}
 	if (st.json) {
 		g_string_append(st.out, st.json_n ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
+	} else {
+		cli_output_check();
 	}
-	{
-		GHashTableIter it;
-		gpointer path;
-
-		g_hash_table_iter_init(&it, st.found);
-		while (g_hash_table_iter_next(&it, NULL, &path)) {
-			if (*(const char *)path)
-				st.present++;
-			else
-				st.missing++;
-		}
-	}
-	if (!st.json && r >= 0)
-		printf("%u firmware files for %u devices: %u present, %u missing%s\n", st.present + st.missing,
-		       st.devices, st.present, st.missing, st.errors ? " (some modules not read: see above)" : "");
+	if (r >= 0)
+		fprintf(stderr,
+			"%u devices ask for firmware: %u modules served, %u missing; their dependencies (not counted): "
+			"%u served, %u missing; the kernel log: %u failed loads, %u still missing%s\n",
+			st.devices, st.served[FROM_MODULE], st.missing[FROM_MODULE], st.served[FROM_DEPENDENCY],
+			st.missing[FROM_DEPENDENCY], st.failed, st.failed_missing,
+			st.errors ? " (some modules not read: see above)" : "");
+	else
+		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
 	g_string_free(st.out, TRUE);
+	g_array_unref(st.failures);
 	g_hash_table_unref(st.by_module);
 	g_hash_table_unref(st.found);
 	g_hash_table_unref(st.bad_modules);
@@ -365,5 +593,5 @@ int cmd_firmware(int argc, char **argv)
 	modalias_ctx_unref(st.ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;
-	return st.missing ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
+	return st.needed_missing ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
 }

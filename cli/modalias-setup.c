@@ -15,8 +15,14 @@
 #include <string.h>
 
 #include "modalias-commands.h"
+#include "read-file.h"
 
 struct cli_config config;
+
+/* The kernel release and architecture of the snapshot open_devices() read
+ * last (NULL: unknown, or no snapshot): open_tables()'s default version,
+ * and what its tables are checked against */
+static char *devices_kernel, *devices_arch;
 
 static void log_to_stderr(void *data, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args)
@@ -61,6 +67,10 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, src->snapshot, cli_devices_error(r));
 		exit(CLI_EXIT_USAGE);
 	}
+	g_free(devices_kernel);
+	g_free(devices_arch);
+	devices_kernel = g_strdup(modalias_snapshot_get_kernel(dv->snap));
+	devices_arch = g_strdup(modalias_snapshot_get_arch(dv->snap));
 	device_source_clear(src);
 	return ctx;
 }
@@ -92,28 +102,130 @@ static void report_to_stderr(void *data, int priority, const char *message)
 	fprintf(stderr, "modalias %s: %s\n", (const char *)data, message);
 }
 
+bool kernel_release_ok(const char *release)
+{
+	return release && *release && !strchr(release, '/') && strcmp(release, ".") != 0 && strcmp(release, "..") != 0;
+}
+
+/* The kernel's name of an architecture (its arch/ directory: x86, arm64,
+ * …) for a machine name as uname -m says it, or a Debian kernel flavour
+ * (the last part of a release: amd64, 686, arm64, armmp, …); NULL when
+ * unknown */
+static const char *kernel_arch(const char *name)
+{
+	static const struct {
+		const char *prefix, *arch;
+	} arches[] = {
+		{ "x86_64", "x86" }, { "amd64", "x86" }, { "i386", "x86" }, { "i486", "x86" }, { "i586", "x86" },
+		{ "i686", "x86" }, { "686", "x86" }, { "aarch64", "arm64" }, { "arm64", "arm64" }, { "arm", "arm" },
+		{ "rpi", "arm" }, { "ppc", "powerpc" }, { "powerpc", "powerpc" }, { "s390", "s390" },
+		{ "riscv", "riscv" }, { "mips", "mips" }, { "loong", "loongarch" },
+	};
+
+	for (size_t i = 0; name && i < G_N_ELEMENTS(arches); i++)
+		if (g_str_has_prefix(name, arches[i].prefix))
+			return arches[i].arch;
+	return NULL;
+}
+
+/* The architecture of the module tables of DIR, as its name says it (a
+ * Debian release: 6.12.118+deb12-arm64), else as its modules (the first
+ * kernel/arch/ARCH/ of modules.dep), else as its aliases (cpu:type:x86);
+ * NULL when none says */
+static char *tables_arch(const char *dir)
+{
+	static const char *const flavours[] = { "amd64", "686", "arm64", "armmp", "rpi", "powerpc64le",
+						"ppc64el", "s390x", "riscv64", "loong64" };
+	g_autofree char *base = g_path_get_basename(dir);
+	g_autofree char *dep = NULL, *alias = NULL;
+	g_auto(GStrv) parts = g_strsplit(base, "-", -1);
+	char *text = NULL;
+	const char *at;
+
+	for (guint i = g_strv_length(parts); i-- > 1;)
+		if (g_strv_contains(flavours, parts[i]))
+			return g_strdup(kernel_arch(parts[i]));
+	dep = g_build_filename(dir, "modules.dep", NULL);
+	if (read_file(dep, READ_FILE_TABLE_MAX, 0, &text, NULL) == 0 && (at = strstr(text, "kernel/arch/"))) {
+		char *arch = g_strndup(at + 12, strcspn(at + 12, "/: \n"));
+
+		free(text);
+		return arch;
+	}
+	free(text);
+	text = NULL;
+	alias = g_build_filename(dir, "modules.alias", NULL);
+	if (read_file(alias, READ_FILE_TABLE_MAX, 0, &text, NULL) == 0 && strstr(text, "\nalias cpu:type:x86,")) {
+		free(text);
+		return g_strdup("x86");
+	}
+	free(text);
+	return NULL;
+}
+
+/* A warning when the snapshot's machine is not of the architecture of
+ * the tables of DIR */
+static void check_arch(const char *cmd, const char *dir)
+{
+	const char *snap = kernel_arch(devices_arch);
+	g_autofree char *tables = snap ? tables_arch(dir) : NULL;
+
+	if (tables && strcmp(snap, tables) != 0)
+		fprintf(stderr,
+			"modalias %s: warning: the snapshot's machine is %s (arch/%s), the module tables of %s are for "
+			"arch/%s: its devices are answered with another architecture's modules\n",
+			cmd, devices_arch, snap, dir, tables);
+}
+
 int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, const struct cli_tables_spec *spec,
 			const char *cmd, unsigned int flags, struct cli_tables *out)
 {
-	g_autofree char *dir = cli_module_dir(spec, &config);
-	g_autofree char *version = cli_module_version(spec, &config);
-	g_autofree char *bundled = NULL;
+	struct cli_tables_spec s = *spec;
+	g_autofree char *dir = NULL, *version = NULL, *bundled = NULL;
 	const char *machine = dv ? cli_devices_kernel(dv) : NULL;
-	/* the bundled table is never the machine's; another version named is not */
-	bool foreign = dv && version && machine && strcmp(version, machine) != 0;
+	bool of_snapshot = false, foreign;
 	int r;
 
-	if (!cli_module_dir_named(spec, &config) && !g_file_test(dir, G_FILE_TEST_IS_DIR) && (bundled = bundled_dir())) {
-		foreign = dv != NULL;
-		fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, dir, bundled,
-			foreign ? ", not this kernel's: module states are the machine's (loaded, builtin) or not-loaded; "
-				  "whether its kernel has a module, the table cannot tell" : "");
+	/* the snapshot's kernel where uname -r would be taken */
+	if (devices_kernel && !spec->version && !spec->moddir && !config.version &&
+	    !(config.directory && !spec->root)) {
+		if (kernel_release_ok(devices_kernel)) {
+			s.version = devices_kernel;
+			of_snapshot = true;
+		} else {
+			fprintf(stderr, "modalias %s: the snapshot's kernel '%.*s' is not a kernel release: not used\n", cmd,
+				ECHO(devices_kernel));
+		}
+	}
+	dir = cli_module_dir(&s, &config);
+	version = cli_module_version(&s, &config);
+	/* tables of another version than the machine's are not its kernel's */
+	foreign = dv && version && machine && strcmp(version, machine) != 0;
+	if (!g_file_test(dir, G_FILE_TEST_IS_DIR) && (of_snapshot || !cli_module_dir_named(spec, &config))) {
+		g_autofree char *base = (bundled = bundled_dir()) ? g_path_get_basename(bundled) : NULL;
+
+		if (of_snapshot && (spec->root || config.root || !base || strcmp(base + strlen("linux-"), devices_kernel) != 0)) {
+			fprintf(stderr,
+				"modalias %s: the snapshot is of kernel %s, whose module tables are not in %s: "
+				"give -d ROOT (for ROOT/lib/modules/%s), -S VERSION or -m DIR\n",
+				cmd, devices_kernel, dir, devices_kernel);
+			return -ENOENT;
+		}
+		/* the bundled table is the machine's only for a snapshot of its kernel */
+		foreign = dv && bundled && !of_snapshot;
+		if (bundled)
+			fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, dir,
+				bundled,
+				foreign ? ", not this kernel's: module states are the machine's (loaded, builtin) or "
+					  "not-loaded; whether its kernel has a module, the table cannot tell" : "");
 	} else if (foreign) {
 		fprintf(stderr, "modalias %s: the module tables are kernel %s's (%s), not the machine's (%s): module states "
 				"are the machine's (loaded, builtin) or not-loaded; whether its kernel has a module, the "
 				"tables cannot tell\n", cmd, version, dir, machine);
 	}
-	r = cli_tables_open(ctx, spec, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
+	r = cli_tables_open(ctx, &s, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
+	if (r == 0)
+		check_arch(cmd, out->dir);
 	out->foreign = r == 0 && foreign;
 	return r;
 }

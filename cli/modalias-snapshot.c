@@ -17,6 +17,31 @@
 #include "modalias-commands.h"
 #include "write-file.h"
 
+static int record_failure(void *data, const char *devpath, const char *file, int error)
+{
+	return modalias_snapshot_add_firmware_failure(data, devpath, file, error);
+}
+
+/* The kernel log's failed firmware loads into SNAP, taken from DV's
+ * machine: 0, or a negative errno with the reason printed */
+static int record_kernel_log(const struct cli_devices *dv, struct modalias_snapshot *snap)
+{
+	const char *log = cli_devices_kernel_log(dv);
+	int r;
+
+	if (!log)
+		return 0; /* a captured tree: its machine's log is not here */
+	r = cli_devices_foreach_firmware_failure(dv, record_failure, snap);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		fprintf(stderr, "modalias snapshot: %s cannot be read (%s): the snapshot holds no record of failed firmware loads\n",
+			log, strerror(-r));
+		return 0;
+	}
+	return modalias_snapshot_add_firmware_failure(snap, NULL, NULL, 0);
+}
+
 static int count_errors(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
 	unsigned int *errors = data;
@@ -28,9 +53,14 @@ static int count_errors(void *data, const char *devpath, struct modalias_dev *de
 int cmd_snapshot(int argc, char **argv)
 {
 	struct device_source src = { NULL };
-	g_autofree char *output = NULL;
+	g_autofree char *output = NULL, *kernel = NULL, *arch = NULL;
 	const GOptionEntry entries[] = {
 		DEVICE_OPTION_ENTRIES(src),
+		{ "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel,
+		  "The kernel release of the machine the devices are of (default: uname -r for /sys, else unknown)",
+		  "VERSION" },
+		{ "arch", 0, 0, G_OPTION_ARG_STRING, &arch,
+		  "That machine's architecture, as uname -m says it (default: uname -m for /sys, else unknown)", "ARCH" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
 		  "Write the snapshot to FILE (a regular file, replaced at once, never half-written) instead of standard output (-)",
 		  "FILE" },
@@ -46,8 +76,10 @@ int cmd_snapshot(int argc, char **argv)
 	parse_options("snapshot", "",
 		      "Write the devices under the sysfs root as a snapshot: a JSON document (version 1)\n"
 		      "of each device's devpath, subsystem, modalias, bound driver and driver_override,\n"
-		      "and the modules loaded, with the kernel release and architecture, for list, diff,\n"
-		      "firmware, explain and hotplug --dry-run --coldplug to read with --snapshot FILE.\n"
+		      "the modules loaded and the firmware loads the kernel log says failed, with the\n"
+		      "kernel release and architecture (this machine's for /sys; for a captured tree\n"
+		      "--kernel and --arch, else unknown), for list, diff, firmware, explain and\n"
+		      "hotplug --dry-run --coldplug to read with --snapshot FILE.\n"
 		      "Exit status: 0 written, 1 no device found (written all the same), 2 an error\n"
 		      "(a device whose modalias cannot be read is recorded with its error, and counts).",
 		      entries, &argc, &argv);
@@ -55,16 +87,28 @@ int cmd_snapshot(int argc, char **argv)
 		device_source_clear(&src);
 		return usage_error("snapshot", "unexpected argument '%.*s'", ECHO(argv[1]));
 	}
+	if (kernel && !kernel_release_ok(kernel)) {
+		device_source_clear(&src);
+		return usage_error("snapshot", "--kernel '%.*s' is not a kernel release (a directory name of /lib/modules)",
+				   ECHO(kernel));
+	}
 	ctx = open_devices(&src, "snapshot", &dv);
 	if (dv.snap) {
 		snap = modalias_snapshot_ref(dv.snap);
 		r = 0;
 	} else {
 		r = modalias_snapshot_new_from_sysfs(ctx, &snap);
+		if (r == 0)
+			r = record_kernel_log(&dv, snap);
 	}
 	if (r < 0) {
 		fprintf(stderr, "modalias snapshot: cannot read the devices of %s: %s\n", modalias_ctx_get_sysfs_root(ctx),
 			strerror(-r));
+		goto out;
+	}
+	if ((kernel || arch) && (r = modalias_snapshot_set_kernel(snap, kernel ? kernel : modalias_snapshot_get_kernel(snap),
+								  arch ? arch : modalias_snapshot_get_arch(snap))) < 0) {
+		fprintf(stderr, "modalias snapshot: %s\n", strerror(-r));
 		goto out;
 	}
 	if ((r = modalias_snapshot_format(snap, &doc)) < 0) {

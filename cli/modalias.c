@@ -29,7 +29,7 @@ static const struct command {
 	{ "list", cmd_list, "list the devices in sysfs with their modalias and modules" },
 	{ "map", cmd_map, "read legacy modules.*map files: entries, alias patterns, matches" },
 	{ "explain", cmd_explain, "say why a device has the driver it has, or none" },
-	{ "firmware", cmd_firmware, "check the firmware that the modules of the devices present declare" },
+	{ "firmware", cmd_firmware, "what firmware the devices present will fail to get (kernel log, modinfo)" },
 	{ "diff", cmd_diff, "what moving to another kernel does to each device's modules" },
 	{ "snapshot", cmd_snapshot, "write the devices present as a snapshot file, for --snapshot" },
 	{ "load", cmd_load, "insert the modules of modaliases, as udev does (--dry-run: as modprobe -n -v)" },

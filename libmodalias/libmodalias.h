@@ -638,14 +638,25 @@ int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *modul
  *      "driver_module": "e1000e", "driver_override": "vfio-pci"},
  *     {"devpath": "…", …, "modalias": null, "errno": 22, "error": "…"}
  *   ],
- *   "modules": ["e1000e", …]
+ *   "modules": ["e1000e", …],
+ *   "firmware_failures": [
+ *     {"devpath": "/devices/pci0000:00/0000:00:14.3",
+ *      "file": "iwlwifi-QuZ-a0-hr-b0-72.ucode", "errno": 2}
+ *   ]
  * }
  * ]|
  * "driver" is null when no driver is bound; "driver_module" and
  * "driver_override" are written only when set; a device whose modalias
  * could not be read has "modalias": null, its "errno" and the "error" text.
- * "kernel" and "arch" are those of the machine that took the snapshot
- * (uname(2)).  Strings are written as shared JSON output is: invalid
+ * "kernel" and "arch" are those of the machine whose devices these are:
+ * uname(2) when the running machine's /sys is read, null (unknown) for any
+ * other sysfs root (a captured tree) unless modalias_snapshot_set_kernel()
+ * said them.  "firmware_failures" (since libmodalias 4, optional) are the
+ * firmware loads the kernel log says failed ("Direct firmware load for
+ * FILE failed with error -2"), in the log's order, each with the device
+ * that asked ("devpath" null when the line names none) and the positive
+ * errno; a document without it (or with null) holds no record of the
+ * kernel log.  Strings are written as shared JSON output is: invalid
  * UTF-8 bytes and control characters as "\u00XX", which the reader turns
  * back into those bytes.  The reader takes version 1 only, skips members
  * it does not know, and requires "version", "devices", and each device's
@@ -668,7 +679,9 @@ struct modalias_snapshot;
  *
  * Walks the sysfs root as modalias_sysfs_foreach() does and records every
  * device it reports (with its error when its modalias could not be read),
- * and the modules whose SYSFS_ROOT/module/NAME/initstate is "live".
+ * and the modules whose SYSFS_ROOT/module/NAME/initstate is "live".  The
+ * kernel release and architecture are the running machine's (uname(2))
+ * when the sysfs root is "/sys", else unknown (NULL).
  *
  * Returns: 0, what modalias_sysfs_foreach() returned on failure, -ENOMEM.
  *
@@ -825,6 +838,76 @@ int modalias_snapshot_get_driver(const struct modalias_snapshot *snap, const cha
  * Since: 3
  */
 int modalias_snapshot_is_module_loaded(const struct modalias_snapshot *snap, const char *module);
+
+/**
+ * modalias_snapshot_set_kernel:
+ * @snap: a snapshot.
+ * @kernel: (nullable): the kernel release of the machine whose devices
+ *   these are; NULL: unknown.
+ * @arch: (nullable): that machine's architecture (uname -m); NULL: unknown.
+ *
+ * Says which kernel a snapshot is of, where the snapshot cannot know: a
+ * captured sysfs tree.
+ *
+ * Returns: 0, -EINVAL, -ENOMEM (nothing changed).
+ *
+ * Since: 4
+ */
+int modalias_snapshot_set_kernel(struct modalias_snapshot *snap, const char *kernel, const char *arch);
+
+/**
+ * modalias_firmware_failure_fn:
+ * @data: the pointer given to modalias_snapshot_foreach_firmware_failure().
+ * @devpath: (nullable): the device that asked ("/devices/…"), NULL when
+ *   the kernel's line names none.
+ * @file: the firmware file, as the driver asked for it.
+ * @error: the negative errno the load failed with (-ENOENT: no such file).
+ *
+ * Returns: 0 to go on, anything else to stop.
+ *
+ * Since: 4
+ */
+typedef int (*modalias_firmware_failure_fn)(void *data, const char *devpath, const char *file, int error);
+
+/**
+ * modalias_snapshot_add_firmware_failure:
+ * @snap: a snapshot.
+ * @devpath: (nullable): the device that asked ("/devices/…"), NULL when
+ *   the kernel log's line names none.
+ * @file: (nullable): the firmware file the kernel failed to load; NULL
+ *   records only that the kernel log was read.
+ * @error: the negative errno the load failed with.
+ *
+ * Records a failed firmware load read from the machine's kernel log (the
+ * library does not read the log itself).  A snapshot that has been given
+ * one (or @file NULL) holds a record of the kernel log, written as
+ * "firmware_failures"; a @devpath and @file already recorded are not
+ * added again.
+ *
+ * Returns: 0; -EINVAL for a @devpath that is not a path below /devices, an
+ *   empty @file or an @error outside -4095…-1; -ENOMEM.
+ *
+ * Since: 4
+ */
+int modalias_snapshot_add_firmware_failure(struct modalias_snapshot *snap, const char *devpath, const char *file,
+					   int error);
+
+/**
+ * modalias_snapshot_foreach_firmware_failure:
+ * @snap: a snapshot.
+ * @fn: called for every failed firmware load recorded, in the kernel log's
+ *   order.
+ * @data: passed to @fn.
+ *
+ * Returns: 0 after every failure (none included), what @fn returned when
+ *   it stopped; -ENODATA when the snapshot holds no record of the kernel
+ *   log (it could not be read, or the snapshot was written without one);
+ *   -EINVAL.
+ *
+ * Since: 4
+ */
+int modalias_snapshot_foreach_firmware_failure(const struct modalias_snapshot *snap,
+					       modalias_firmware_failure_fn fn, void *data);
 
 
 /**

@@ -55,12 +55,18 @@ static int module_name_ok(const struct modalias_loader *l, const char *name, int
 
 /* ---- the loader ---------------------------------------------------------------- */
 
+/* libkmod's messages, as details: what failed comes back to the caller as
+ * an errno, said in its words; libkmod's own lines ("ctx=0x… path=…
+ * error=…" for a module file it cannot open) are logged at info at most
+ * (a front end's -v) */
 static void loader_log(void *data, int priority, const char *file, int line, const char *fn,
 		       const char *format, va_list args)
 {
 	struct modalias_loader *l = data;
 	char *msg = NULL;
 
+	if (priority < LOG_INFO)
+		priority = LOG_INFO;
 	if (!log_enabled(l->ctx, priority) || vasprintf(&msg, format, args) < 0)
 		return;
 	modalias_log(l->ctx, priority, file, line, fn, "libkmod: %s", msg);

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "libmodalias.h"
@@ -26,14 +27,24 @@ struct snap_device {
 	int err; /* 0, or the errno its modalias could not be read with */
 };
 
+/* A firmware load the kernel log says failed */
+struct snap_fw_failure {
+	char *devpath; /* NULL: the log line names no device */
+	char *file;
+	int err; /* the positive errno */
+};
+
 struct modalias_snapshot {
 	int refcount;
 	struct modalias_ctx *ctx;
-	char *kernel, *arch;
+	char *kernel, *arch; /* NULL: unknown */
 	struct snap_device *devices;
 	size_t n_devices, cap_devices;
 	char **modules; /* the loaded ones, sorted after snapshot_finish() */
 	size_t n_modules, cap_modules;
+	struct snap_fw_failure *fw_failures; /* in the kernel log's order */
+	size_t n_fw_failures, cap_fw_failures;
+	bool kernel_log; /* the kernel log was read: fw_failures is its record */
 };
 
 struct modalias_snapshot *snapshot_alloc(struct modalias_ctx *ctx);

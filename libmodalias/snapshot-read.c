@@ -5,8 +5,10 @@
  * A small recursive-descent JSON parser that knows the document's shape:
  * an object with "version" (1), "kernel", "arch", "devices" (objects with
  * "devpath", "subsystem", "modalias", "driver", "driver_module",
- * "driver_override", "errno", "error") and "modules" (strings); members it
- * does not know are skipped, so later minor additions read.  Every error
+ * "driver_override", "errno", "error"), "modules" (strings) and, when the
+ * kernel log was read, "firmware_failures" (objects with "devpath", "file",
+ * "errno"); members it does not know are skipped, so later minor additions
+ * read.  Every error
  * names the file, line and column.  Nesting is bounded (JSON_DEPTH_MAX), a
  * string may not hold a NUL (\u0000), and "\u0080" … "\u00ff" are the bytes
  * of those values (shared/json.h's convention), so that what the writer
@@ -429,9 +431,55 @@ static bool one_module(struct parser *ps, struct modalias_snapshot *snap)
 	return true;
 }
 
+struct failure_read {
+	char *devpath, *file;
+	long err;
+	bool has_devpath;
+};
+
+static bool failure_member(struct parser *ps, const char *key, const char *at, void *data)
+{
+	struct failure_read *fr = data;
+
+	if (strcmp(key, "devpath") == 0 || strcmp(key, "file") == 0) {
+		char **field = key[0] == 'd' ? &fr->devpath : &fr->file;
+
+		if (*field || (key[0] == 'd' && fr->has_devpath)) {
+			fail_at(ps, at, -EBADMSG, "a member given twice");
+			return false;
+		}
+		fr->has_devpath |= key[0] == 'd';
+		return string_or_null(ps, field);
+	}
+	if (strcmp(key, "errno") == 0)
+		return integer(ps, 1, 4095, &fr->err);
+	return skip_value(ps, 1);
+}
+
+/* {"devpath": "/devices/…" or null, "file": "…", "errno": N} */
+static bool one_failure(struct parser *ps, struct modalias_snapshot *snap)
+{
+	struct failure_read fr = { NULL };
+	const char *at;
+	int r = 0;
+
+	skip_ws(ps);
+	at = ps->p;
+	if (object(ps, failure_member, &fr)) {
+		if (!fr.file || !*fr.file || !fr.err)
+			fail_at(ps, at, -EBADMSG, "a firmware failure needs its \"file\" and \"errno\"");
+		else if ((r = modalias_snapshot_add_firmware_failure(snap, fr.devpath, fr.file, (int)-fr.err)) < 0)
+			fail_at(ps, at, r == -ENOMEM ? -ENOMEM : -EBADMSG,
+				r == -ENOMEM ? "out of memory" : "the devpath is not a path below /devices");
+	}
+	free(fr.devpath);
+	free(fr.file);
+	return !ps->error;
+}
+
 struct top_read {
 	struct modalias_snapshot *snap;
-	bool version, devices;
+	bool version, devices, failures;
 };
 
 static bool top_member(struct parser *ps, const char *key, const char *at, void *data)
@@ -470,6 +518,17 @@ static bool top_member(struct parser *ps, const char *key, const char *at, void 
 	}
 	if (strcmp(key, "modules") == 0)
 		return array(ps, one_module, tr->snap);
+	if (strcmp(key, "firmware_failures") == 0) {
+		if (tr->failures) {
+			fail_at(ps, at, -EBADMSG, "a member given twice");
+			return false;
+		}
+		tr->failures = true;
+		if (peek(ps) == 'n' && literal(ps, "null")) /* the kernel log not read */
+			return true;
+		tr->snap->kernel_log = true;
+		return array(ps, one_failure, tr->snap);
+	}
 	return skip_value(ps, 1);
 }
 

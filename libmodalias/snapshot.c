@@ -1,11 +1,12 @@
 /*
  * libmodalias - snapshots: a machine's devices (devpath, subsystem,
- * modalias, bound driver and its module, driver_override) and its loaded
- * modules, taken from sysfs or read from a snapshot file, written as the
- * versioned JSON document of modalias(1)'s "snapshot" command, and asked
- * as sysfs would be (walked parents first, a device looked up, a driver,
- * a loaded module), so that every question about a machine's devices can
- * be answered offline.
+ * modalias, bound driver and its module, driver_override), its loaded
+ * modules and the firmware loads its kernel log says failed, taken from
+ * sysfs or read from a snapshot file, written as the versioned JSON
+ * document of modalias(1)'s "snapshot" command, and asked as sysfs would
+ * be (walked parents first, a device looked up, a driver, a loaded
+ * module), so that every question about a machine's devices can be
+ * answered offline.
  *
  * This file holds the object and the writer; the reader is
  * snapshot-read.c, which builds through this file (never the other way).
@@ -195,7 +196,10 @@ MODALIAS_EXPORT int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx, s
 		return -EINVAL;
 	if (!(snap = snapshot_alloc(ctx)))
 		return -ENOMEM;
-	if (uname(&u) == 0 && (!(snap->kernel = strdup(u.release)) || !(snap->arch = strdup(u.machine)))) {
+	/* the running kernel's only for the running machine's sysfs: a captured
+	 * tree's is unknown (modalias_snapshot_set_kernel() says it) */
+	if (strcmp(modalias_ctx_get_sysfs_root(ctx), "/sys") == 0 && uname(&u) == 0 &&
+	    (!(snap->kernel = strdup(u.release)) || !(snap->arch = strdup(u.machine)))) {
 		modalias_snapshot_unref(snap);
 		return -ENOMEM;
 	}
@@ -230,6 +234,11 @@ MODALIAS_EXPORT struct modalias_snapshot *modalias_snapshot_unref(struct modalia
 	for (size_t i = 0; i < snap->n_modules; i++)
 		free(snap->modules[i]);
 	free(snap->modules);
+	for (size_t i = 0; i < snap->n_fw_failures; i++) {
+		free(snap->fw_failures[i].devpath);
+		free(snap->fw_failures[i].file);
+	}
+	free(snap->fw_failures);
 	free(snap->kernel);
 	free(snap->arch);
 	modalias_ctx_unref(snap->ctx);
@@ -247,6 +256,77 @@ MODALIAS_EXPORT const char *modalias_snapshot_get_kernel(const struct modalias_s
 MODALIAS_EXPORT const char *modalias_snapshot_get_arch(const struct modalias_snapshot *snap)
 {
 	return snap ? snap->arch : NULL;
+}
+
+MODALIAS_EXPORT int modalias_snapshot_set_kernel(struct modalias_snapshot *snap, const char *kernel,
+						 const char *arch)
+{
+	char *k = NULL, *a = NULL;
+
+	if (!snap)
+		return -EINVAL;
+	if ((kernel && !(k = strdup(kernel))) || (arch && !(a = strdup(arch)))) {
+		free(k);
+		return -ENOMEM;
+	}
+	free(snap->kernel);
+	free(snap->arch);
+	snap->kernel = k;
+	snap->arch = a;
+	return 0;
+}
+
+MODALIAS_EXPORT int modalias_snapshot_add_firmware_failure(struct modalias_snapshot *snap, const char *devpath,
+							   const char *file, int error)
+{
+	struct snap_fw_failure f = { NULL };
+
+	if (!snap || (file && (!*file || error >= 0 || error < -4095)) ||
+	    (devpath && (strncmp(devpath, "/devices/", 9) != 0 || !devpath_is_safe(devpath))))
+		return -EINVAL;
+	snap->kernel_log = true;
+	if (!file)
+		return 0;
+	for (size_t i = 0; i < snap->n_fw_failures; i++) {
+		const struct snap_fw_failure *o = &snap->fw_failures[i];
+
+		if (strcmp(o->file, file) == 0 && (o->devpath && devpath ? strcmp(o->devpath, devpath) == 0
+									  : o->devpath == devpath))
+			return 0;
+	}
+	if (snap->n_fw_failures == snap->cap_fw_failures) {
+		size_t cap = snap->cap_fw_failures ? snap->cap_fw_failures * 2 : 8;
+		struct snap_fw_failure *n = realloc(snap->fw_failures, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		snap->fw_failures = n;
+		snap->cap_fw_failures = cap;
+	}
+	if ((devpath && !(f.devpath = strdup(devpath))) || !(f.file = strdup(file))) {
+		free(f.devpath);
+		return -ENOMEM;
+	}
+	f.err = -error;
+	snap->fw_failures[snap->n_fw_failures++] = f;
+	return 0;
+}
+
+MODALIAS_EXPORT int modalias_snapshot_foreach_firmware_failure(const struct modalias_snapshot *snap,
+							       modalias_firmware_failure_fn fn, void *data)
+{
+	if (!snap || !fn)
+		return -EINVAL;
+	if (!snap->kernel_log)
+		return -ENODATA;
+	for (size_t i = 0; i < snap->n_fw_failures; i++) {
+		const struct snap_fw_failure *f = &snap->fw_failures[i];
+		int r = fn(data, f->devpath, f->file, -f->err);
+
+		if (r != 0)
+			return r;
+	}
+	return 0;
 }
 
 MODALIAS_EXPORT unsigned int modalias_snapshot_get_n_devices(const struct modalias_snapshot *snap)
@@ -375,6 +455,19 @@ MODALIAS_EXPORT int modalias_snapshot_format(const struct modalias_snapshot *sna
 		strbuf_puts(&sb, i ? (i % 8 ? ", " : ",\n    ") : "\n    ");
 		put_string(&sb, snap->modules[i]);
 	}
-	strbuf_puts(&sb, snap->n_modules ? "\n  ]\n}\n" : "]\n}\n");
+	strbuf_puts(&sb, snap->n_modules ? "\n  ]" : "]");
+	if (snap->kernel_log) {
+		strbuf_puts(&sb, ",\n  \"firmware_failures\": [");
+		for (size_t i = 0; i < snap->n_fw_failures; i++) {
+			const struct snap_fw_failure *f = &snap->fw_failures[i];
+
+			strbuf_puts(&sb, i ? ",\n    {\"devpath\": " : "\n    {\"devpath\": ");
+			put_string(&sb, f->devpath);
+			put_member(&sb, "file", f->file);
+			strbuf_printf(&sb, ", \"errno\": %d}", f->err);
+		}
+		strbuf_puts(&sb, snap->n_fw_failures ? "\n  ]" : "]");
+	}
+	strbuf_puts(&sb, "\n}\n");
 	return strbuf_steal(&sb, ret);
 }

@@ -30,8 +30,9 @@ check() {
 	n=$((n + 1))
 	"$@" >"$tmp/raw" 2>"$tmp/err"
 	status=$?
-	# fixture paths differ from tree to tree (distcheck builds elsewhere)
-	sed "s|$data|@DATA@|g" "$tmp/raw" >"$tmp/out"
+	# fixture paths differ from tree to tree (distcheck builds elsewhere), the
+	# temporary directory from run to run
+	sed -e "s|$data|@DATA@|g" -e "s|$tmp|@TMP@|g" "$tmp/raw" >"$tmp/out"
 	why=""
 	[ "$status" = "$want_status" ] || why="exit status $status, wanted $want_status"
 	if [ -z "$why" ] && [ "$gold" != "-" ]; then

@@ -9,6 +9,9 @@ data="$here/data"
 cli=${MODALIAS_CLI:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# a private index cache: the build tree's tests/cache is not used where its
+# directory is group-writable (a `git archive | tar -x` as root), and says so
+export MODALIAS_CACHE_DIR="$tmp/cache"
 . "$here/cli-lib.sh"
 
 check "help" 0 help "" -- "$cli" --help
@@ -380,15 +383,74 @@ fi
 # firmware: the q35 guest's modules (real .modinfo sections, Debian 6.1) and a fixture search path
 F="$data/firmware"
 DM="$data/linux-6.1.0-57-amd64+modinfo"
-check "firmware: plain, .zst and .xz found in the path's order" 0 firmware-present "" -- "$cli" firmware \
+mkdir -p "$tmp/fw-none"
+check "firmware: plain, .zst and .xz found in the path's order; a dependency's files apart" 0 firmware-present \
+	"their dependencies (not counted): 2 served, 0 missing" -- "$cli" firmware \
 	--sysfs "$Q" -m "$DM" -C /dev/null --firmware-path "$F/updates" --firmware-path "$F/lib/firmware"
-check "firmware --missing: a file on no directory of the path" 1 firmware-missing "" -- "$cli" firmware \
-	--sysfs "$Q" -m "$DM" -C /dev/null -f "$F/lib/firmware" --missing
-check "firmware --json" 1 firmware-json "" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
+check "firmware -v: every file a module declares, the absent ones too" 0 firmware-verbose "" -- "$cli" firmware \
+	--sysfs "$Q" -m "$DM" -C /dev/null -f "$F/lib/firmware" -v
+check "firmware --json" 0 firmware-json "" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
 	-f "$F/lib/firmware" --json
+check "firmware: a dependency's firmware (ccp's, for kvm_amd) all absent: told, exit 0" 0 - \
+	"their dependencies (not counted): 0 served, 2 missing" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
+	-f "$tmp/fw-none"
+# an Intel AX201 (tests/data/firmware/ax201.json): iwlwifi declares 57 files,
+# one per hardware family; the card asks for its own
+mkdir -p "$tmp/fw-ax201"
+: >"$tmp/fw-ax201/iwlwifi-QuZ-a0-hr-b0-72.ucode.zst"
+check "firmware: AX201 with its family's file: iwlwifi served, exit 0" 0 firmware-ax201 \
+	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" -C /dev/null -f "$tmp/fw-ax201"
+check "firmware --missing: AX201 with none of iwlwifi's 57 files: missing, the files listed, exit 1" 1 \
+	firmware-missing "0 modules served, 1 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" \
+	-C /dev/null -f "$tmp/fw-none" --missing
+# a BCM43430 on SDIO (tests/data/firmware/bcm43430-sdio.json): brcmfmac
+# declares "brcm/brcmfmac*-sdio.*.txt", the board's file
+mkdir -p "$tmp/fw-brcm/brcm"
+: >"$tmp/fw-brcm/brcm/brcmfmac43430-sdio.Chuwi-Hi8.txt.xz"
+check "firmware: a wildcard entry matches a present file by glob, .xz included" 0 firmware-wildcard \
+	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null \
+	-f "$tmp/fw-brcm"
+check "firmware: the wildcard matches no file: missing, exit 1" 1 - "0 modules served, 1 missing" -- \
+	"$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null -f "$tmp/fw-none"
+check "firmware: a --firmware-path that is not a directory" 2 - "firmware-path $tmp/nonexistent: not a directory" -- \
+	"$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null -f "$tmp/nonexistent"
 check "firmware: a module whose modinfo cannot be read is an error" 2 - "cannot read the modinfo of" -- \
 	"$cli" firmware --sysfs "$data/sysfs/qemu-q35" -m "$data/linux-6.12.118+deb12-amd64" -C /dev/null -f "$F/lib/firmware"
+check "firmware: ... and libkmod's own lines only with -v" 0 - "" -- sh -c \
+	"'$cli' firmware --sysfs '$Q' -m '$data/linux-6.12.118+deb12-amd64' -C /dev/null -f '$F/lib/firmware' 2>&1 >/dev/null |
+	grep -c 'libkmod:' | grep -qx 0"
 check "firmware: an argument" 2 - "unexpected argument 'x'" -- "$cli" firmware -m "$DM" x
+# the kernel log: a file of /dev/kmsg records stands for it ($MODALIAS_KMSG,
+# the tests' kernel log), read for a copy of the q35 capture given a bus
+# link; one failure twice, one of a file present now, one of a device not
+# there, one line of Debian's form that names its device by its prefix only
+cp -R "$Q" "$tmp/q35k"
+mkdir -p "$tmp/q35k/bus/pci/devices" "$tmp/fw-log/hda"
+ln -s ../../../devices/pci0000:00/0000:00:05.0 "$tmp/q35k/bus/pci/devices/0000:00:05.0"
+: >"$tmp/fw-log/hda/patch.fw"
+printf '%s\n' \
+	'6,1001,2000000,-;snd_hda_intel 0000:00:05.0: Direct firmware load for hda-jack-retask.fw failed with error -2' \
+	' SUBSYSTEM=pci' ' DEVICE=+pci:0000:00:05.0' \
+	'6,1002,2000100,-;snd_hda_intel 0000:00:05.0: firmware: failed to load hda/patch.fw (-2)' \
+	'4,1003,2100000,-;platform regulatory.0: Direct firmware load for regulatory.db failed with error -2' \
+	' SUBSYSTEM=platform' ' DEVICE=+platform:regulatory.0' \
+	'6,1004,2000200,-;snd_hda_intel 0000:00:05.0: Direct firmware load for hda-jack-retask.fw failed with error -2' \
+	' SUBSYSTEM=pci' ' DEVICE=+pci:0000:00:05.0' \
+	'6,1005,2200000,-;e1000e 0000:00:02.0: The NVM Checksum Is Not Valid' >"$tmp/kmsg"
+check "firmware: the kernel log's failed loads under their device, still missing or present now" 1 firmware-kmsg \
+	"the kernel log: 3 failed loads, 2 still missing" -- env MODALIAS_KMSG="$tmp/kmsg" "$cli" firmware \
+	--sysfs "$tmp/q35k" -m "$DM" -C /dev/null -f "$tmp/fw-log"
+grep -v '^kernel log: ' "$tmp/raw" >"$tmp/fw-from-log"
+check "snapshot: the kernel log's failed loads recorded" 0 - "" -- env MODALIAS_KMSG="$tmp/kmsg" "$cli" snapshot \
+	--sysfs "$tmp/q35k" -o "$tmp/q35k.json"
+check "firmware --snapshot: the recorded failures, exit 1" 1 - "the kernel log: 3 failed loads, 2 still missing" -- \
+	"$cli" firmware --snapshot "$tmp/q35k.json" -m "$DM" -C /dev/null -f "$tmp/fw-log"
+n=$((n + 1))
+if grep -v '^kernel log: ' "$tmp/raw" | cmp -s - "$tmp/fw-from-log"; then
+	echo "ok $n - firmware --snapshot: answers offline as the kernel log did"
+else
+	echo "not ok $n - firmware --snapshot: not as the kernel log"; fail=1
+fi
 # diff: Debian 6.1 -> 6.12 for a set of real PCI IDs (tests/data/sysfs/kernel-upgrade):
 # airo (14B9:0340) and ixgb (8086:1048) have no driver in 6.12, intel_lpss_pci
 # gains 8086:4D25, e1000e stays; TO made changed/builtin from a copy of 6.12
@@ -446,8 +508,8 @@ report "diff --json on qemu-q35: FROM and TO as resolve - answers each modalias"
 mkdir -p "$tmp/fw-later/amd" "$tmp/sys/module/firmware_class/parameters" "$tmp/fw-param/amd"
 : >"$tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin"
 n=$((n + 1))
-got=$("$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null --json -f "$F/updates" -f "$tmp/fw-later" 2>&1 |
-	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
+got=$("$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null --json -f "$F/updates" -f "$tmp/fw-later" 2>"$tmp/err" |
+	python3 -c 'import json, sys; print(" ".join(sorted({f["path"] or "-" for x in json.load(sys.stdin) for f in x["files"]})))')
 if [ "$got" = "- $tmp/fw-later/amd/amd_sev_fam17h_model0xh.sbin" ]; then
 	echo "ok $n - firmware: a plain file in a later directory before FILE.xz in an earlier one"
 else
@@ -462,8 +524,8 @@ for f in amd_sev_fam19h_model0xh.sbin amd_sev_fam17h_model3xh.sbin amd_sev_fam17
 	: >"$tmp/fw-param/amd/$f"
 done
 n=$((n + 1))
-got=$("$cli" firmware --sysfs "$tmp/q35" -m "$DM" -C /dev/null --json 2>&1 |
-	python3 -c 'import json, sys; print(" ".join(sorted({x["path"] or "-" for x in json.load(sys.stdin)})))')
+got=$("$cli" firmware --sysfs "$tmp/q35" -m "$DM" -C /dev/null --json 2>"$tmp/err" |
+	python3 -c 'import json, sys; print(" ".join(sorted({f["path"] or "-" for x in json.load(sys.stdin) for f in x["files"]})))')
 want="$tmp/fw-param/amd/amd_sev_fam17h_model0xh.sbin $tmp/fw-param/amd/amd_sev_fam17h_model3xh.sbin $tmp/fw-param/amd/amd_sev_fam19h_model0xh.sbin"
 if [ "$got" = "$want" ]; then
 	echo "ok $n - firmware: firmware_class's path parameter comes first"

@@ -3,7 +3,8 @@
  * they walk as the trees do and read back byte for byte; drivers, overrides
  * and loaded modules as sysfs says them; the walk order of an edited
  * document; every rejection of a bad document with its line and column;
- * bytes that are not UTF-8 kept.
+ * bytes that are not UTF-8 kept; a captured tree's kernel unknown unless
+ * said; the kernel log's failed firmware loads recorded and read back.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -52,13 +53,18 @@ static void test_sysfs_roundtrip(gconstpointer data)
 	g_assert_cmpint(modalias_snapshot_foreach(snap, record, replayed), ==, 0);
 	g_assert_cmpstr(replayed->str, ==, walked->str);
 	g_assert_cmpuint(modalias_snapshot_get_n_devices(snap), >, 4);
-	g_assert_nonnull(modalias_snapshot_get_kernel(snap));
+	/* a captured tree: not the running kernel's, unknown */
+	g_assert_null(modalias_snapshot_get_kernel(snap));
+	g_assert_null(modalias_snapshot_get_arch(snap));
+	g_assert_cmpint(modalias_snapshot_set_kernel(snap, "6.1.0-57-amd64", "x86_64"), ==, 0);
 
 	g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
 	path = write_temp(doc, strlen(doc));
 	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &back), ==, 0);
 	g_assert_cmpint(modalias_snapshot_format(back, &doc2), ==, 0);
 	g_assert_cmpstr(doc2, ==, doc);
+	g_assert_cmpstr(modalias_snapshot_get_kernel(back), ==, "6.1.0-57-amd64");
+	g_assert_cmpstr(modalias_snapshot_get_arch(back), ==, "x86_64");
 	g_string_truncate(replayed, 0);
 	g_assert_cmpint(modalias_snapshot_foreach(back, record, replayed), ==, 0);
 	g_assert_cmpstr(replayed->str, ==, walked->str);
@@ -224,6 +230,61 @@ static void test_bytes(void)
 	modalias_snapshot_unref(snap);
 }
 
+/* "DEVPATH FILE ERROR" lines */
+static int record_failure(void *data, const char *devpath, const char *file, int error)
+{
+	g_string_append_printf(data, "%s %s %d\n", devpath ? devpath : "-", file, error);
+	return 0;
+}
+
+/* The kernel log's failed firmware loads: none recorded is -ENODATA (and
+ * no member written); recorded ones are written, read back in their
+ * order, each pair once; an empty record is still a record */
+static void test_firmware_failures(void)
+{
+	g_autofree char *walk = NULL;
+	struct modalias_snapshot *snap = read_doc("{\"version\": 1, \"kernel\": null, \"devices\": []}", &walk);
+	struct modalias_snapshot *back;
+	g_autoptr(GString) got = g_string_new(NULL);
+	char *doc = NULL;
+
+	g_assert_cmpint(modalias_snapshot_foreach_firmware_failure(snap, record_failure, got), ==, -ENODATA);
+	g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
+	g_assert_null(strstr(doc, "firmware_failures"));
+	free(doc);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, NULL, NULL, 0), ==, 0);
+	g_assert_cmpint(modalias_snapshot_foreach_firmware_failure(snap, record_failure, got), ==, 0);
+	g_assert_cmpstr(got->str, ==, "");
+	g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
+	g_assert_nonnull(strstr(doc, "\"firmware_failures\": []"));
+	free(doc);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, "/devices/pci0000:00/0000:00:14.3",
+							       "iwlwifi-QuZ-a0-hr-b0-72.ucode", -ENOENT), ==, 0);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, NULL, "regulatory.db", -ENOENT), ==, 0);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, "/devices/pci0000:00/0000:00:14.3",
+							       "iwlwifi-QuZ-a0-hr-b0-72.ucode", -ENOENT), ==, 0);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, "/sys/x", "a", -ENOENT), ==, -EINVAL);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, "/devices/../x", "a", -ENOENT), ==, -EINVAL);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, NULL, "", -ENOENT), ==, -EINVAL);
+	g_assert_cmpint(modalias_snapshot_add_firmware_failure(snap, NULL, "a", 2), ==, -EINVAL);
+	g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
+	g_assert_nonnull(strstr(doc, "\n  \"firmware_failures\": [\n"
+				     "    {\"devpath\": \"/devices/pci0000:00/0000:00:14.3\", \"file\": \"iwlwifi-QuZ-a0-hr-b0-72.ucode\", \"errno\": 2},\n"
+				     "    {\"devpath\": null, \"file\": \"regulatory.db\", \"errno\": 2}\n  ]\n}\n"));
+	modalias_snapshot_unref(snap);
+	g_free(walk);
+	back = read_doc(doc, &walk);
+	g_assert_cmpint(modalias_snapshot_foreach_firmware_failure(back, record_failure, got), ==, 0);
+	g_assert_cmpstr(got->str, ==, "/devices/pci0000:00/0000:00:14.3 iwlwifi-QuZ-a0-hr-b0-72.ucode -2\n- regulatory.db -2\n");
+	free(doc);
+	modalias_snapshot_unref(back);
+	/* null: no record of the kernel log, as without the member */
+	g_free(walk);
+	back = read_doc("{\"version\": 1, \"devices\": [], \"firmware_failures\": null}", &walk);
+	g_assert_cmpint(modalias_snapshot_foreach_firmware_failure(back, record_failure, got), ==, -ENODATA);
+	modalias_snapshot_unref(back);
+}
+
 static const struct bad {
 	const char *doc;
 	int error;
@@ -252,6 +313,12 @@ static const struct bad {
 	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:a\"}], \"modules\": [\"\"]}",
 	  -EBADMSG, ":1:94: not a module name" },
 	{ "{\"version\": 1, \"devices\": [], \"x\": tru}", -EBADMSG, ":1:36: a value expected" },
+	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": null, \"errno\": 2}]}", -EBADMSG,
+	  ":1:53: a firmware failure needs its \"file\" and \"errno\"" },
+	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": \"/sys/a\", \"file\": \"f\", \"errno\": 2}]}",
+	  -EBADMSG, ":1:53: the devpath is not a path below /devices" },
+	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"file\": \"f\", \"errno\": 0}]}", -EBADMSG,
+	  ":1:76: a number out of range" },
 };
 
 static void test_bad(void)
@@ -281,5 +348,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/snapshot/order", test_order);
 	g_test_add_func("/snapshot/bytes", test_bytes);
 	g_test_add_func("/snapshot/bad", test_bad);
+	g_test_add_func("/snapshot/firmware-failures", test_firmware_failures);
 	return g_test_run();
 }

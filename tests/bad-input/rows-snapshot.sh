@@ -28,7 +28,7 @@ snaprow snap-not-json 'a CSV file given as a snapshot' '@TMP@/r/s.json:1:1: an o
 head -c 300 "$here/../golden/snapshot-qemu-q35.out" >"$tmp/cut"
 snapdoc "$(cat "$tmp/cut")"
 snaprow snap-truncated 'a real snapshot (qemu-q35) cut after 300 bytes' \
-	'@TMP@/r/s.json:7:118: the file ends too early (cut short?): an object expected'
+	'@TMP@/r/s.json:8:10: the file ends too early (cut short?): the string does not end'
 snapdoc "{\"version\": 2, \"devices\": []}"
 snaprow snap-version-2 '`"version": 2` (a later format)' \
 	'@TMP@/r/s.json:1:13: a snapshot version this reader does not know (it reads 1)'

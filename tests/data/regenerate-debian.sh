@@ -10,7 +10,9 @@
 # in OUTDIR+modinfo/ (beside relative links to OUTDIR's index files), each
 # reduced to its real .modinfo section (objcopy -j .modinfo): libkmod reads
 # their modinfo (firmware, …) from them as from the whole module, for
-# `modalias firmware`'s tests; OUTDIR itself keeps no .ko file, so that
+# `modalias firmware`'s tests (MODINFO_ALIASES="ALIAS…": the modules of
+# these modaliases too, devices no capture holds); OUTDIR itself keeps no
+# .ko file, so that
 # loading there (dry runs) sees no module file, as before.
 #
 # Usage: regenerate-debian.sh KVER [ARCH] [OUTDIR]
@@ -23,7 +25,9 @@
 #
 # The fixtures of this tree, one line each (a new kernel is one more line
 # here and one in tests/test-oracle.c):
-#   MODINFO_SYSFS=sysfs/qemu-q35 regenerate-debian.sh 6.1.0-57-amd64   (bookworm)
+#   MODINFO_SYSFS=sysfs/qemu-q35 \
+#   MODINFO_ALIASES="pci:v00008086d0000A0F0sv00008086sd00000244bc02sc80i00 sdio:c00v02D0dA9A6" \
+#     regenerate-debian.sh 6.1.0-57-amd64   (bookworm; the aliases: an Intel AX201, a Broadcom BCM43430 on SDIO)
 #   regenerate-debian.sh 6.12.118+deb12-amd64    (bookworm-security)
 #   regenerate-debian.sh 6.12.118+deb12-arm64    (bookworm-security)
 #
@@ -79,8 +83,10 @@ if [ -n "${MODINFO_SYSFS:-}" ]; then
 	for f in $files; do
 		ln -s "../$(basename "$out")/$f" "$mi/$f"
 	done
-	find "$here/$MODINFO_SYSFS/devices" -name modalias -type f -print0 | sort -z |
-		xargs -0 cat | sort -u | while IFS= read -r alias; do
+	{
+		find "$here/$MODINFO_SYSFS/devices" -name modalias -type f -print0 | sort -z | xargs -0 cat
+		for alias in ${MODINFO_ALIASES:-}; do echo "$alias"; done
+	} | sort -u | while IFS= read -r alias; do
 			modprobe -d "$tmp/root" -S "$kver" -C /dev/null --show-depends -- "$alias" 2>/dev/null |
 				awk '$1 == "insmod" { print $2 }' || true
 		done | sort -u > "$tmp/kos"
@@ -96,9 +102,10 @@ if [ -n "${MODINFO_SYSFS:-}" ]; then
 		echo
 		echo "Links to \`../linux-$kver/\`'s index files, and the $kept modules of \`$pkg\` that"
 		echo "serve the devices of \`$MODINFO_SYSFS\` (with their dependencies, as"
-		echo "\`modprobe --show-depends\` answers), each reduced to its real \`.modinfo\` section"
-		echo "(\`objcopy -j .modinfo\`): a kmod module directory where libkmod reads their modinfo."
-		echo "Regenerate: \`MODINFO_SYSFS=$MODINFO_SYSFS tests/data/regenerate-debian.sh $kver $arch\`."
+		echo "\`modprobe --show-depends\` answers)${MODINFO_ALIASES:+ and of the modaliases \`$MODINFO_ALIASES\`},"
+		echo "each reduced to its real \`.modinfo\` section (\`objcopy -j .modinfo\`): a kmod module"
+		echo "directory where libkmod reads their modinfo."
+		echo "Regenerate: \`MODINFO_SYSFS=$MODINFO_SYSFS ${MODINFO_ALIASES:+MODINFO_ALIASES=\"$MODINFO_ALIASES\" }tests/data/regenerate-debian.sh $kver $arch\`."
 	} > "$mi/README.md"
 fi
 
@@ -115,7 +122,7 @@ version=$(dpkg-deb -f "$deb" Version)
 	echo "  then the index files of \`ROOT/lib/modules/$kver/\` were copied here"
 	echo "- depmod's warnings: $(if [ -s "$tmp/depmod.err" ]; then echo; sed 's/^/  /' "$tmp/depmod.err"; else echo none; fi)"
 	echo "- generated: $(date -u +%Y-%m-%d) on $(. /etc/os-release && echo "$PRETTY_NAME")"
-	echo "- regenerate: \`${MODINFO_SYSFS:+MODINFO_SYSFS=$MODINFO_SYSFS }tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
+	echo "- regenerate: \`${MODINFO_SYSFS:+MODINFO_SYSFS=$MODINFO_SYSFS }${MODINFO_ALIASES:+MODINFO_ALIASES=\"$MODINFO_ALIASES\" }tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
 	echo
 	echo "This directory is a valid kmod module directory, e.g."
 	echo "\`kmod_new(\"tests/data/linux-$kver\", (const char *[]){NULL})\`."
