@@ -127,3 +127,6 @@ void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
  * (TABLE's modprobe.d) or "available" */
 const char *module_state(const struct cli_devices *dv, struct modalias_table *table,
 			 const struct modalias_result *res, unsigned int i);
+/* The module's weak dependencies (modules.weakdep, kmod >= 33), space-separated,
+ * or NULL when it has none (or the file cannot be read: the library said why). */
+char *module_weakdeps(struct modalias_table *table, const char *module);

@@ -185,6 +185,11 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 			else
 				printf("    %s  (%s)\n", modalias_result_get_pattern(e->res, mi, k), origin);
 		}
+		{
+			g_autofree char *weak = module_weakdeps(table, modalias_result_get_module(e->res, mi));
+			if (weak)
+				printf("    weak dependencies: %s (not loaded with it)\n", weak);
+		}
 	}
 	if (e->n <= 0) {
 		if (e->near_r == -EOPNOTSUPP)
@@ -266,7 +271,19 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct
 			json_string(j, origin ? origin : "");
 			g_string_append_printf(j, ", \"line\": %u}", line);
 		}
-		g_string_append(j, "]}");
+		g_string_append(j, "]");
+		{
+			const char *const *weak = NULL;
+			if (modalias_table_get_weakdeps(table, modalias_result_get_module(e->res, mi), &weak) > 0) {
+				g_string_append(j, ", \"weakdeps\": [");
+				for (size_t w = 0; weak[w]; w++) {
+					g_string_append(j, w ? ", " : "");
+					json_string(j, weak[w]);
+				}
+				g_string_append(j, "]");
+			}
+		}
+		g_string_append(j, "}");
 	}
 	g_string_append(j, "],\n \"driver\": ");
 	if (e->driver)

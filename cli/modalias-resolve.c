@@ -21,6 +21,7 @@ struct resolve_out {
 	GString *json_buf;
 	unsigned int json_n;
 	GHashTable *printed;
+	struct modalias_table *table; /* --explain: each module's weak dependencies */
 };
 
 static void emit(struct resolve_out *o, const char *alias, const struct modalias_result *res)
@@ -64,6 +65,11 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 					printf("    %s  (%s:%u)\n", modalias_result_get_pattern(res, i, k), origin, line);
 				else
 					printf("    %s  (%s)\n", modalias_result_get_pattern(res, i, k), origin);
+			}
+			{
+				g_autofree char *weak = module_weakdeps(o->table, modalias_result_get_module(res, i));
+				if (weak)
+					printf("    weak dependencies: %s (not loaded with it)\n", weak);
 			}
 		}
 		return;
@@ -123,6 +129,7 @@ int cmd_resolve(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	t = tables.table;
+	o.table = t;
 	o.printed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	o.json_buf = g_string_new("[");
 	if (o.lines) {

@@ -22,3 +22,12 @@ const char *module_state(const struct cli_devices *dv, struct modalias_table *ta
 		return "blacklisted";
 	return "available";
 }
+
+char *module_weakdeps(struct modalias_table *table, const char *module)
+{
+	const char *const *deps = NULL;
+
+	if (modalias_table_get_weakdeps(table, module, &deps) <= 0)
+		return NULL;
+	return g_strjoinv(" ", (char **)deps);
+}

@@ -117,7 +117,11 @@ struct modalias_table {
 	 * (table_own*()) point into this */
 	void *mapping;
 	size_t mapping_size;
+	/* modules.weakdep, read when first asked (weakdep.c); not cached */
+	struct weakdeps *weakdeps;
 };
+
+void weakdeps_free(struct weakdeps *w);
 
 /* ---- the arrays of a table, described once (table-arrays.c) --------------
  *

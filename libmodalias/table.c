@@ -231,6 +231,7 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 	if (REF_DEC(t->refcount) > 0)
 		return t;
 	table_arrays_release(t);
+	weakdeps_free(t->weakdeps);
 	modalias_ctx_unref(t->ctx);
 	free(t);
 	return NULL;

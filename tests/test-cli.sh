@@ -523,5 +523,28 @@ check "load --json -- -hmac test:dev:abc" 0 load-dashdash "" -- "$cli" load --js
 	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" -- -hmac test:dev:abc
 check "parse -- -x:y" 0 parse-dashdash "" -- "$cli" parse -- -x:y
 check "map -- -x.ofmap" 0 map-dashdash "" -- sh -c "cd '$tmp/dash' && '$cli' map -- -x.ofmap"
+# weak dependencies (modules.weakdep, written by kmod 34's depmod for the
+# load tree's mod_weak): explain and resolve --explain show them, a dry run
+# leaves them out as modprobe -n does (sid's kmod 34's, when fetched:
+# tests/data/fetch-sid-kmod.sh)
+check "explain: a module's weak dependencies" 0 explain-weakdep "" -- "$cli" explain --no-cache \
+	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:weak
+check "resolve --explain: a module's weak dependencies" 0 resolve-explain-weakdep "" -- "$cli" resolve \
+	--no-cache --explain -d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:weak
+check "load --dry-run: weak dependencies are not loaded" 0 load-dry-weakdep "" -- "$cli" load --no-cache \
+	--dry-run -d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:weak
+n=$((n + 1))
+sid_modprobe=${MODALIAS_KMOD_SID:-}/bin/modprobe
+if [ ! -x "$sid_modprobe" ]; then
+	echo "ok $n - load --dry-run equals kmod 34's modprobe -n -v # SKIP no sid kmod (tests/data/fetch-sid-kmod.sh)"
+elif "$sid_modprobe" -n -v -d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:weak >"$tmp/modprobe" 2>&1 &&
+	"$cli" load --no-cache --dry-run -d "$L" -S 9.9.9-test -C "$L/modprobe.d" test:dev:weak >"$tmp/ours" &&
+	cmp -s "$tmp/modprobe" "$tmp/ours"; then
+	echo "ok $n - load --dry-run equals kmod 34's modprobe -n -v (weak dependencies left out)"
+else
+	echo "not ok $n - load --dry-run differs from kmod 34's modprobe -n -v"
+	diff "$tmp/modprobe" "$tmp/ours" | sed 's/^/# /'
+	fail=1
+fi
 echo "1..$n"
 exit $fail
