@@ -102,11 +102,20 @@ if command -v bash >/dev/null; then
 		inst_hook() { echo "hook $1 $2 $3"; }
 		instmods() { echo "instmods $*"; }
 		derror() { echo "error $*"; }'
+	# the image holds the load tree's mod_weak (dracut's srcmods, initdir, kernel)
+	mkdir -p "$tmp/initdir/lib/modules/9.9.9-test/kernel"
+	cp "$data_load/kernel/test/mod_weak.ko" "$tmp/initdir/lib/modules/9.9.9-test/kernel/"
 	bash -c "$standins"'
-		agent=$1 moddir=$2
+		agent=$1 moddir=$2 srcmods=$4 initdir=$5 kernel=9.9.9-test
 		. "$3"
-		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" >"$tmp/dracut" 2>&1
+		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" "$data_load" "$tmp/initdir" >"$tmp/dracut" 2>&1
 	status=$?
+	if [ $status -eq 0 ] && grep -qx "instmods mod_weakling" "$tmp/dracut"; then
+		ok "dracut module adds the weak dependencies of the modules the image holds"
+	else
+		notok "dracut module: no instmods mod_weakling (status $status)"
+		sed 's/^/# /' "$tmp/dracut"
+	fi
 	if [ $status -eq 0 ] && grep -q "^binary $agent /sbin/hotplug$" "$tmp/dracut" &&
 		grep -q '^library .*/libkmod\.so\.2$' "$tmp/dracut" &&
 		grep -q "^hook pre-trigger 50 .*/modalias-start.sh$" "$tmp/dracut"; then
@@ -126,23 +135,9 @@ if command -v bash >/dev/null; then
 		notok "dracut module without libkmod: status $status"
 		sed 's/^/# /' "$tmp/dracut"
 	fi
-	# weak dependencies: the image holds mod_weak; dracut's srcmods, initdir, kernel
-	mkdir -p "$tmp/initdir/lib/modules/9.9.9-test/kernel"
-	cp "$data_load/kernel/test/mod_weak.ko" "$tmp/initdir/lib/modules/9.9.9-test/kernel/"
-	bash -c "$standins"'
-		agent=$1 moddir=$2 srcmods=$4 initdir=$5 kernel=9.9.9-test
-		. "$3"
-		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" "$data_load" "$tmp/initdir" >"$tmp/dracut" 2>&1
-	status=$?
-	if [ $status -eq 0 ] && grep -qx "instmods mod_weakling" "$tmp/dracut"; then
-		ok "dracut module adds the weak dependencies of the modules the image holds"
-	else
-		notok "dracut module: no instmods mod_weakling (status $status)"
-		sed 's/^/# /' "$tmp/dracut"
-	fi
 else
-	skip "dracut module" "no bash"
 	skip "dracut module weak dependencies" "no bash"
+	skip "dracut module" "no bash"
 	skip "dracut module without libkmod" "no bash"
 fi
 echo "1..$n"
