@@ -1076,8 +1076,9 @@ const char *modalias_table_get_blacklist_origin(struct modalias_table *table, co
  * dependency is not loaded with its module: modprobe and
  * modalias_loader_load() leave it out; initramfs generators copy it beside
  * the module, which may ask for it later.  The file is read when first
- * asked; a table not read from a module directory, or a directory without
- * the file (depmod before kmod 33), has none.
+ * asked (that first call is not to be made from two threads at once; later
+ * ones may); a table not read from a module directory, or a directory
+ * without the file (depmod before kmod 33), has none.
  *
  * Returns: the number of weak dependencies (0 when none), or a negative
  * errno: -EINVAL for a NULL argument, -ENOMEM, or why modules.weakdep
