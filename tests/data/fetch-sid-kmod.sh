@@ -49,4 +49,10 @@ for tool in depmod modprobe; do
 		"$lib/ld-linux-x86-64.so.2" "$lib" "$tool" "$cache/root/usr/bin/kmod" > "$cache/bin/$tool"
 done
 chmod 755 "$cache/bin/run" "$cache/bin/depmod" "$cache/bin/modprobe"
-echo "$("$cache/bin/run" "$cache/root/usr/bin/kmod" --version | head -1) in $cache"
+# a root that cannot run (a sid library it lacks) is no oracle: bin/ goes
+if ! version=$("$cache/bin/run" "$cache/root/usr/bin/kmod" --version 2>&1); then
+	rm -rf "${cache:?}/bin"
+	echo "$0: sid's kmod does not run from $cache/root: $version" >&2
+	exit 1
+fi
+echo "$(echo "$version" | head -1) in $cache"
