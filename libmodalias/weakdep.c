@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "libmodalias-private.h"
-#include "read-file.h"
 #include "table-private.h"
 
 struct weakdep_module {
@@ -134,15 +133,11 @@ static int weakdeps_load(struct modalias_table *t, struct weakdeps **ret)
 		free(w);
 		return -ENOMEM;
 	}
-	r = read_file(path, READ_FILE_TABLE_MAX, 0, &w->buf, &len);
+	r = table_slurp(t, path, &w->buf, &len, true);
 	if (r == -ENOENT) {
 		dbg(t->ctx, "%s: not present: no weak dependencies (depmod before kmod 33)\n", path);
 		r = 0;
-	} else if (r < 0) {
-		char why[64];
-
-		err(t->ctx, "cannot read %s: %s\n", path, read_file_error(r, READ_FILE_TABLE_MAX, why, sizeof(why)));
-	} else {
+	} else if (r >= 0) {
 		r = weakdeps_parse(w, len);
 	}
 	free(path);
