@@ -40,6 +40,8 @@ void weakdeps_free(struct weakdeps *w)
 /* Module names as kmod compares them: '-' and '_' alike */
 static bool same_module(const char *a, const char *b)
 {
+	if (!a || !b)
+		return false;
 	for (; *a && *b; a++, b++)
 		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
 			return false;
