@@ -145,3 +145,6 @@ void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
  * not known) */
 const char *module_state(const struct cli_devices *dv, const struct cli_tables *tables,
 			 const struct modalias_result *res, unsigned int i);
+/* The module's weak dependencies (modules.weakdep, kmod >= 33), space-separated,
+ * or NULL when it has none (or the file cannot be read: the library said why). */
+char *module_weakdeps(struct modalias_table *table, const char *module);

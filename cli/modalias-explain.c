@@ -203,6 +203,11 @@ static void print_human(const struct explain *e, const struct cli_tables *tables
 			else
 				printf("    %s  (%s)\n", cli_shown(modalias_result_get_pattern(e->res, mi, k)), cli_shown(origin));
 		}
+		{
+			g_autofree char *weak = module_weakdeps(tables->table, modalias_result_get_module(e->res, mi));
+			if (weak)
+				printf("    weak dependencies: %s (not loaded with it)\n", cli_shown(weak));
+		}
 	}
 	if (e->n <= 0) {
 		if (e->near_r == -EOPNOTSUPP)
@@ -284,7 +289,19 @@ static void print_json(const struct explain *e, const struct cli_tables *tables)
 			json_string(j, origin ? origin : "");
 			g_string_append_printf(j, ", \"line\": %u}", line);
 		}
-		g_string_append(j, "]}");
+		g_string_append(j, "]");
+		{
+			const char *const *weak = NULL;
+			if (modalias_table_get_weakdeps(tables->table, modalias_result_get_module(e->res, mi), &weak) > 0) {
+				g_string_append(j, ", \"weakdeps\": [");
+				for (size_t w = 0; weak[w]; w++) {
+					g_string_append(j, w ? ", " : "");
+					json_string(j, weak[w]);
+				}
+				g_string_append(j, "]");
+			}
+		}
+		g_string_append(j, "}");
 	}
 	g_string_append(j, "],\n \"driver\": ");
 	if (e->driver)

@@ -21,6 +21,7 @@ struct resolve_out {
 	GString *json_buf;
 	unsigned int json_n;
 	GHashTable *printed;
+	struct modalias_table *table; /* --explain: each module's weak dependencies */
 };
 
 static void emit(struct resolve_out *o, const char *alias, const struct modalias_result *res)
@@ -53,17 +54,23 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 		return;
 	}
 	if (o->explain) {
-		printf("%s: %s\n", alias, n ? modalias_result_get_source(res) : "no match");
+		printf("%s: %s\n", cli_shown(alias), n ? cli_shown(modalias_result_get_source(res)) : "no match");
 		for (unsigned int i = 0; i < n; i++) {
-			printf("  %s%s\n", modalias_result_get_module(res, i),
+			printf("  %s%s\n", cli_shown(modalias_result_get_module(res, i)),
 			       modalias_result_is_builtin(res, i) ? " (builtin)" : "");
 			for (unsigned int k = 0; k < modalias_result_get_pattern_count(res, i); k++) {
 				unsigned int line = 0;
 				const char *origin = modalias_result_get_pattern_origin(res, i, k, &line);
 				if (line)
-					printf("    %s  (%s:%u)\n", modalias_result_get_pattern(res, i, k), origin, line);
+					printf("    %s  (%s:%u)\n", cli_shown(modalias_result_get_pattern(res, i, k)), cli_shown(origin),
+					       line);
 				else
-					printf("    %s  (%s)\n", modalias_result_get_pattern(res, i, k), origin);
+					printf("    %s  (%s)\n", cli_shown(modalias_result_get_pattern(res, i, k)), cli_shown(origin));
+			}
+			{
+				g_autofree char *weak = module_weakdeps(o->table, modalias_result_get_module(res, i));
+				if (weak)
+					printf("    weak dependencies: %s (not loaded with it)\n", cli_shown(weak));
 			}
 		}
 		return;
@@ -123,6 +130,7 @@ int cmd_resolve(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	t = tables.table;
+	o.table = t;
 	o.printed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	o.json_buf = g_string_new("[");
 	if (o.lines) {

@@ -24,3 +24,12 @@ const char *module_state(const struct cli_devices *dv, const struct cli_tables *
 		return "blacklisted";
 	return tables->foreign ? "not-loaded" : "available";
 }
+
+char *module_weakdeps(struct modalias_table *table, const char *module)
+{
+	const char *const *deps = NULL;
+
+	if (modalias_table_get_weakdeps(table, module, &deps) <= 0)
+		return NULL;
+	return g_strjoinv(" ", (char **)deps);
+}

@@ -1175,6 +1175,31 @@ const char *modalias_table_get_blacklist_origin(struct modalias_table *table, co
 						unsigned int *line);
 
 /**
+ * modalias_table_get_weakdeps:
+ * @table: a table.
+ * @module: a module name ('-' and '_' alike).
+ * @deps: (out) (transfer none): @module's weak dependencies, NULL-terminated,
+ *   valid as long as @table; an empty list when it has none.
+ *
+ * The weak dependencies of @module, as the modules.weakdep file of the
+ * table's module directory lists them (kmod 33's depmod and later write
+ * it from the modules' MODULE_WEAKDEP()), in that file's order.  A weak
+ * dependency is not loaded with its module: modprobe and
+ * modalias_loader_load() leave it out; initramfs generators copy it beside
+ * the module, which may ask for it later.  The file is read when first
+ * asked (that first call is not to be made from two threads at once; later
+ * ones may); a table not read from a module directory, or a directory
+ * without the file (depmod before kmod 33), has none.
+ *
+ * Returns: the number of weak dependencies (0 when none), or a negative
+ * errno: -EINVAL for a NULL argument, -ENOMEM, or why modules.weakdep
+ * cannot be read (logged, naming it).
+ *
+ * Since: 4
+ */
+int modalias_table_get_weakdeps(struct modalias_table *table, const char *module, const char *const **deps);
+
+/**
  * modalias_table_prepare:
  * @table: a table.
  *

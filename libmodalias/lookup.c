@@ -239,24 +239,82 @@ static int lookup_exact(const struct modalias_table *t, const struct layer *ly,
 	return 0;
 }
 
-/* kmod's order: by place in modules.order (then first appearance); the
- * config layer keeps its own order. */
+/* How kmod orders the modules a layer matches. */
+enum hit_order {
+	ORDER_TABLE,   /* modprobe.d: its own order */
+	ORDER_MODULES, /* by place in modules.order (then first appearance): the
+			* priority depmod gives each value of modules.alias.bin */
+	ORDER_TRIE,    /* modules.builtin.alias.bin: see trie_before() */
+};
+
+static bool is_wild(char c)
+{
+	return c == '*' || c == '?' || c == '[';
+}
+
+/* Whether kmod's walk of its index (libkmod-index.c, index_mm_searchwild)
+ * meets pattern a before pattern b, both matching the query.  Along the
+ * query's literal path it takes, at each depth, the children '*', '?' and
+ * '[' first, in that order, then goes on down (or takes the node's own
+ * values where the query ends); below a wildcard it visits every child in
+ * byte order and a node's own values after its children.  So: where a and b
+ * part in their literal head, a wildcard comes first, '*' before '?' before
+ * '['; where they part past a wildcard, the smaller byte, and a string ends
+ * after all of its extensions. */
+static bool trie_before(const char *a, const char *b)
+{
+	bool below_wild = false;
+	size_t i = 0;
+	unsigned int ca, cb;
+
+	for (; a[i] && a[i] == b[i]; i++)
+		below_wild = below_wild || is_wild(a[i]);
+	if (a[i] == b[i])
+		return false;
+	if (!below_wild && (is_wild(a[i]) || is_wild(b[i]))) {
+		static const char rank[] = "*?[";
+		ca = is_wild(a[i]) ? (unsigned int)(strchr(rank, a[i]) - rank) : 3;
+		cb = is_wild(b[i]) ? (unsigned int)(strchr(rank, b[i]) - rank) : 3;
+		return ca < cb;
+	}
+	ca = a[i] ? (unsigned char)a[i] : 256;
+	cb = b[i] ? (unsigned char)b[i] : 256;
+	return ca < cb;
+}
+
+/* Whether hit x comes before hit y in kmod's answer.  depmod gives every
+ * builtin alias the same priority, and libkmod's search puts each value it
+ * finds before the equal ones found earlier: the answer is the walk's order
+ * reversed, a pattern's own modules in modules.builtin.modinfo's order (depmod
+ * stored them reversed too). */
+static bool hit_before(const struct modalias_table *t, const struct layer *ly, enum hit_order order,
+		       uint32_t x, uint32_t y)
+{
+	if (order == ORDER_TRIE) {
+		const char *a = t->pool.buf + ly->patterns[x].str, *b = t->pool.buf + ly->patterns[y].str;
+
+		return strcmp(a, b) == 0 ? x < y : trie_before(b, a);
+	}
+	{
+		const struct module *m = &t->modules[ly->patterns[x].module];
+		const struct module *o = &t->modules[ly->patterns[y].module];
+
+		return m->prio < o->prio || (m->prio == o->prio && m->seen < o->seen);
+	}
+}
+
 static int group_modules(const struct modalias_table *t, const struct layer *ly,
-			 struct modalias_result *res, bool sort)
+			 struct modalias_result *res, enum hit_order order)
 {
 	size_t n = res->n_hits;
 
-	if (sort) {
+	if (order != ORDER_TABLE) {
 		/* insertion sort: hits are few, and it is stable */
 		for (size_t i = 1; i < n; i++) {
 			uint32_t id = res->hits[i];
-			const struct module *m = &t->modules[ly->patterns[id].module];
 			size_t j = i;
 
-			while (j > 0) {
-				const struct module *o = &t->modules[ly->patterns[res->hits[j - 1]].module];
-				if (o->prio < m->prio || (o->prio == m->prio && o->seen <= m->seen))
-					break;
+			while (j > 0 && hit_before(t, ly, order, id, res->hits[j - 1])) {
 				res->hits[j] = res->hits[j - 1];
 				j--;
 			}
@@ -380,7 +438,10 @@ MODALIAS_EXPORT int modalias_table_lookup(struct modalias_table *t, const char *
 		if (r < 0)
 			return r;
 		if (res->n_hits) {
-			r = group_modules(t, ly, res, l != LAYER_CONFIG);
+			r = group_modules(t, ly, res,
+					  l == LAYER_CONFIG	     ? ORDER_TABLE :
+					  l == LAYER_BUILTIN_ALIAS ? ORDER_TRIE :
+								     ORDER_MODULES);
 			/* in kmod's order, so the message names the module kmod fails on */
 			if (r == 0)
 				r = check_key_length(t, l, res, alias, qlen);

@@ -125,7 +125,14 @@ struct modalias_table {
 	 * (table_own*()) point into this */
 	void *mapping;
 	size_t mapping_size;
+	/* modules.weakdep, read when first asked (weakdep.c); not cached */
+	struct weakdeps *weakdeps;
 };
+
+void weakdeps_free(struct weakdeps *w);
+/* A table file, whole and bounded, its failure logged (quiet: a missing
+ * one is no error to log) (table.c) */
+int table_slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet);
 
 /* ---- the arrays of a table, described once (table-arrays.c) --------------
  *

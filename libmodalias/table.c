@@ -231,6 +231,7 @@ MODALIAS_EXPORT struct modalias_table *modalias_table_unref(struct modalias_tabl
 	if (REF_DEC(t->refcount) > 0)
 		return t;
 	table_arrays_release(t);
+	weakdeps_free(t->weakdeps);
 	modalias_ctx_unref(t->ctx);
 	free(t);
 	return NULL;
@@ -389,7 +390,7 @@ MODALIAS_EXPORT int modalias_table_load_buffer(struct modalias_table *t, const c
 
 /* A table file, whole and bounded (READ_FILE_TABLE_MAX: documented in
  * libmodalias.h); quiet: a missing file is no error here. */
-static int slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet)
+int table_slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet)
 {
 	int r = read_file(path, READ_FILE_TABLE_MAX, 0, buf, len);
 
@@ -412,7 +413,7 @@ MODALIAS_EXPORT int modalias_table_load_file(struct modalias_table *t, const cha
 		return -EINVAL;
 	if ((r = table_own(t)) < 0)
 		return r;
-	r = slurp(t, path, &buf, &len, false);
+	r = table_slurp(t, path, &buf, &len, false);
 	if (r < 0)
 		return r;
 	r = load_alias_text(t, LAYER_ALIAS, path, buf, len);
@@ -524,7 +525,7 @@ static int load_dir_file(struct modalias_table *t, const char *dir, const char *
 
 	if (!path)
 		return -ENOMEM;
-	r = slurp(t, path, &buf, &len, !required);
+	r = table_slurp(t, path, &buf, &len, !required);
 	if (r == -ENOENT && !required) {
 		info(t->ctx, "%s: not present, skipped\n", path);
 		free(path);

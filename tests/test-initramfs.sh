@@ -12,6 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${G_TEST_BUILDDIR:?}/..
 agent=${HOTPLUG_AGENT:?}
 cache=${MODALIAS_QEMU_CACHE:-$build/tests/qemu/.cache}
+data_load=$here/data/load/lib/modules/9.9.9-test
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 script=$here/../initramfs/modalias-agent.sh
@@ -69,8 +70,23 @@ if [ -f "$hf" ]; then
 		notok "initramfs-tools hook without libkmod: status $status"
 		sed 's/^/# /' "$tmp/out"
 	fi
+	# weak dependencies: the load tree's mod_weak in the initramfs brings
+	# mod_weakling (modules.weakdep, written by kmod 34's depmod), through
+	# hook-functions' manual_add_modules (recorded by a stand-in)
+	rm -rf "$d" && mkdir -p "$d/lib/modules/9.9.9-test/kernel"
+	cp "$data_load/kernel/test/mod_weak.ko" "$d/lib/modules/9.9.9-test/kernel/"
+	printf '. "%s"\nmanual_add_modules() { echo "manual_add_modules $*"; }\n' "$hf" >"$tmp/hf-weak"
+	if env DESTDIR="$d" verbose=n version=9.9.9-test MODALIAS_MODULES_DIR="$data_load" \
+		MODALIAS_WEAKDEPS="$here/../initramfs/initramfs-weakdeps" MODALIAS_HOOK_FUNCTIONS="$tmp/hf-weak" \
+		MODALIAS_HOTPLUG="$agent" sh "$build/initramfs/initramfs-tools/hooks/modalias" >"$tmp/out" 2>&1 &&
+		grep -qx 'manual_add_modules mod_weakling' "$tmp/out"; then
+		ok "initramfs-tools hook adds the weak dependencies of the modules the initramfs holds"
+	else
+		notok "initramfs-tools hook: no manual_add_modules mod_weakling"
+		sed 's/^/# /' "$tmp/out"
+	fi
 else
-	for t in "hook runs" "libraries" "fails loudly"; do
+	for t in "hook runs" "libraries" "fails loudly" "weak dependencies"; do
 		skip "initramfs-tools $t" "no hook-functions (initramfs-tools not installed, apt-get download failed)"
 	done
 fi
@@ -78,7 +94,7 @@ fi
 # ---- dracut (inst_* and derror stand in for dracut's) -----------------------------
 if command -v bash >/dev/null; then
 	# the module as built, for the agent of this build
-	sed -e "s|@sbindir@/hotplug|$agent|g" -e "s|@pkgdatadir@/modalias-agent.sh|$script|g" \
+	sed -e "s|@sbindir@/hotplug|$agent|g" -e "s|@pkgdatadir@|$here/../initramfs|g" \
 		"$here/../initramfs/dracut/module-setup.sh.in" >"$tmp/ms.sh"
 	# dracut's functions, stood in for: each says what it would install
 	standins='
@@ -88,12 +104,22 @@ if command -v bash >/dev/null; then
 		inst_simple() { echo "simple $1"; }
 		inst_script() { echo "script $1 $2"; }
 		inst_hook() { echo "hook $1 $2 $3"; }
+		instmods() { echo "instmods $*"; }
 		derror() { echo "error $*"; }'
+	# the image holds the load tree's mod_weak (dracut's srcmods, initdir, kernel)
+	mkdir -p "$tmp/initdir/lib/modules/9.9.9-test/kernel"
+	cp "$data_load/kernel/test/mod_weak.ko" "$tmp/initdir/lib/modules/9.9.9-test/kernel/"
 	bash -c "$standins"'
-		agent=$1 moddir=$2
+		agent=$1 moddir=$2 srcmods=$4 initdir=$5 kernel=9.9.9-test
 		. "$3"
-		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" >"$tmp/dracut" 2>&1
+		install' sh "$agent" "$here/../initramfs/dracut" "$tmp/ms.sh" "$data_load" "$tmp/initdir" >"$tmp/dracut" 2>&1
 	status=$?
+	if [ $status -eq 0 ] && grep -qx "instmods mod_weakling" "$tmp/dracut"; then
+		ok "dracut module adds the weak dependencies of the modules the image holds"
+	else
+		notok "dracut module: no instmods mod_weakling (status $status)"
+		sed 's/^/# /' "$tmp/dracut"
+	fi
 	if [ $status -eq 0 ] && grep -q "^binary $agent /sbin/hotplug$" "$tmp/dracut" &&
 		grep -q '^library .*/libkmod\.so\.2$' "$tmp/dracut" &&
 		grep -q "^hook pre-trigger 50 .*/modalias-start.sh$" "$tmp/dracut" &&
@@ -116,6 +142,7 @@ if command -v bash >/dev/null; then
 		sed 's/^/# /' "$tmp/dracut"
 	fi
 else
+	skip "dracut module weak dependencies" "no bash"
 	skip "dracut module" "no bash"
 	skip "dracut module without libkmod" "no bash"
 fi

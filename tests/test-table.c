@@ -493,6 +493,47 @@ static void test_blacklist_origin(void)
 	g_rmdir(dir);
 }
 
+
+/* modules.weakdep (kmod >= 33's depmod): the load fixture's, written by
+ * kmod 34's depmod from mod_weak's MODULE_WEAKDEP; none on the tables of
+ * depmod 30; an unreadable file is an error, named */
+static void test_weakdeps(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *load = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *old = g_test_build_filename(G_TEST_DIST, "data", "linux-6.1.0-57-amd64", NULL);
+	g_autofree char *tmp = g_dir_make_tmp("modalias-weakdep-XXXXXX", NULL);
+	g_autofree char *alias = g_build_filename(tmp, "modules.alias", NULL);
+	g_autofree char *weak = g_build_filename(tmp, "modules.weakdep", NULL);
+	const char *const *deps = NULL;
+	struct modalias_table *t;
+
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, load, &t), ==, 0);
+	g_assert_cmpint(modalias_table_get_weakdeps(t, "mod_weak", &deps), ==, 1);
+	g_assert_cmpstr(deps[0], ==, "mod_weakling");
+	g_assert_null(deps[1]);
+	g_assert_cmpint(modalias_table_get_weakdeps(t, "mod-weak", &deps), ==, 1);
+	g_assert_cmpint(modalias_table_get_weakdeps(t, "mod_weakling", &deps), ==, 0);
+	g_assert_null(deps[0]);
+	g_assert_cmpint(modalias_table_get_weakdeps(t, "mod_a", &deps), ==, 0);
+	g_assert_cmpint(modalias_table_get_weakdeps(t, NULL, &deps), ==, -EINVAL);
+	modalias_table_unref(t);
+
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, old, &t), ==, 0);
+	g_assert_cmpint(modalias_table_get_weakdeps(t, "snd_hda_intel", &deps), ==, 0);
+	modalias_table_unref(t);
+
+	g_assert_true(g_file_set_contents(alias, "alias test:x mod_x\n", -1, NULL));
+	g_assert_cmpint(g_mkdir(weak, 0755), ==, 0);
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, tmp, &t), >=, 0);
+	test_log_clear();
+	g_assert_cmpint(modalias_table_get_weakdeps(t, "mod_x", &deps), <, 0);
+	g_assert_nonnull(strstr(test_log_text(), weak));
+	modalias_table_unref(t);
+	test_rm_rf(tmp);
+	modalias_ctx_unref(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -505,5 +546,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/table/directory-errors", test_directory_errors);
 	g_test_add_func("/table/nearest", test_nearest);
 	g_test_add_func("/table/blacklist-origin", test_blacklist_origin);
+	g_test_add_func("/table/weakdeps", test_weakdeps);
 	return g_test_run();
 }

@@ -5,6 +5,8 @@
 # and depmod's output for them, plus the modprobe.d file the tests use.
 #
 # Usage: make-load-fixture.sh [OUTDIR]   (needs bash, gcc, depmod)
+# DEPMOD=… another depmod: the tree's is kmod 34's (it writes modules.weakdep),
+# DEPMOD=tests/.kmod-sid/bin/depmod (tests/data/fetch-sid-kmod.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/load}
@@ -14,7 +16,7 @@ mod=$out/lib/modules/$ver
 rm -rf "$out"
 mkdir -p "$mod/kernel/test" "$out/modprobe.d"
 
-# name | aliases (space-separated) | symbols it exports | symbols it uses
+# name | aliases (space-separated) | symbols it exports | symbols it uses | weak dependencies
 modules='
 mod_c||sym_c|
 mod_b||sym_b|sym_c
@@ -30,15 +32,18 @@ mod_live|test:dev:live||
 mod_opt|test:dev:opt||
 mod-dash|test:dev:dash||
 mod_cmd|test:dev:cmd||
+mod_weak|test:dev:weak|||mod_weakling
+mod_weakling||||
 '
 : > "$mod/modules.order"
-while IFS='|' read -r name aliases exports uses; do
+while IFS='|' read -r name aliases exports uses weakdeps; do
 	[ -n "$name" ] || continue
 	{
 		echo '	.section .modinfo,"a",@progbits'
 		for a in $aliases; do echo "	.asciz \"alias=$a\""; done
 		echo "	.asciz \"vermagic=$ver SMP mod_unload \""
 		echo "	.asciz \"name=${name//-/_}\""
+		for w in $weakdeps; do echo "	.asciz \"weakdep=$w\""; done
 		if [ -n "$exports" ]; then
 			echo '	.section __ksymtab_strings,"a",@progbits'
 			echo "	.asciz \"$exports\""
@@ -57,7 +62,11 @@ done <<< "$modules"
 echo "kernel/test/mod_builtin.ko" > "$mod/modules.builtin"
 printf 'mod_builtin.alias=test:dev:builtin\0mod_builtin.description=a builtin\0' > "$mod/modules.builtin.modinfo"
 
+# kmod 34's depmod reads ROOT/usr/lib/modules, 30's ROOT/lib/modules
+mkdir -p "$out/usr"
+ln -s ../lib "$out/usr/lib"
 "$depmod" -b "$out" "$ver"
+rm -r "$out/usr"
 
 cat > "$out/modprobe.d/test.conf" <<'CONF'
 # the load tests' configuration
@@ -88,5 +97,8 @@ a blacklist, options and an install command.
 | mod-dash | '-' in a file name |
 | mod_cmd | install command |
 | mod_builtin | builtin, with an alias |
+| mod_weak (weakdep: mod_weakling) | a weak dependency (modules.weakdep, depmod ≥ 33): not loaded, shown by explain |
 MD
+echo "
+depmod: $("$depmod" --version | head -1)." >> "$out/README.md"
 echo "wrote $out"

@@ -1,8 +1,14 @@
 #!/bin/bash
 # Regenerates tests/data/linux-KVER/: Debian's real depmod output for the
-# kernel package linux-image-KVER of architecture ARCH (index files, no
-# whole .ko files).  The output directory is itself a valid kmod module
-# directory, read by the oracle test (tests/test-oracle.c) with libkmod.
+# kernel KVER of architecture ARCH (index files, no whole .ko files).  The
+# output directory is itself a valid kmod module directory, read by the
+# oracle test (tests/test-oracle.c) with libkmod.
+#
+# Both shapes of Debian's kernel packages: linux-image-KVER with the
+# modules in it (up to 6.x), or a small linux-image-KVER depending on
+# linux-modules-KVER (the .ko.xz modules) and linux-base-KVER
+# (modules.builtin, modules.builtin.modinfo, modules.order) since 7.x; the
+# modules below /lib/modules or /usr/lib/modules, compressed or not.
 #
 # With MODINFO_SYSFS=CAPTURE (a sysfs capture below this directory), the
 # modules that serve its devices, as kmod answers (modprobe --show-depends
@@ -15,13 +21,23 @@
 # .ko file, so that
 # loading there (dry runs) sees no module file, as before.
 #
-# Usage: regenerate-debian.sh KVER [ARCH] [OUTDIR]
+# Usage: [SUITE=S] [KMOD=K] regenerate-debian.sh KVER [ARCH] [OUTDIR]
 #   KVER    the kernel's release, as in /lib/modules: 6.1.0-57-amd64,
-#           6.12.118+deb12-arm64, …  (the package is linux-image-KVER)
+#           6.12.118+deb12-arm64, 7.2.13+deb14-amd64, …
 #   ARCH    the package's architecture (default: the last '-' part of
 #           KVER, e.g. amd64, arm64).  A foreign one needs
 #           `dpkg --add-architecture ARCH && apt-get update` first.
 #   OUTDIR  defaults to linux-KVER/ next to this script.
+#   SUITE   fetch from that Debian suite (sid, trixie-security, …) rather
+#           than the host's own sources: its package lists are kept in a
+#           scratch directory (apt-suite.sh), nothing is installed.
+#   KMOD    whose depmod and modprobe: `system` (default, the host's) or
+#           the cache directory of fetch-sid-kmod.sh (sid's kmod, run under
+#           sid's loader; fetched there first when missing).
+#   DEB     one or more .deb files (space-separated) instead of downloading.
+#   WORKDIR where the packages are downloaded and unpacked (default: a
+#           temporary directory, removed at the end; a given one is kept,
+#           and its .deb files reused).
 #
 # The fixtures of this tree, one line each (a new kernel is one more line
 # here and one in tests/test-oracle.c):
@@ -30,11 +46,14 @@
 #     regenerate-debian.sh 6.1.0-57-amd64   (bookworm; the aliases: an Intel AX201, a Broadcom BCM43430 on SDIO)
 #   regenerate-debian.sh 6.12.118+deb12-amd64    (bookworm-security)
 #   regenerate-debian.sh 6.12.118+deb12-arm64    (bookworm-security)
+#   SUITE=trixie-security KMOD=tests/.kmod-sid regenerate-debian.sh 6.12.118+deb13-amd64
+#   SUITE=sid KMOD=tests/.kmod-sid regenerate-debian.sh 7.2.13+deb14-amd64
+# (KMOD as seen from the tree's top directory)
 #
 # Needs apt-get (access to Debian's archive), dpkg-deb and depmod (kmod);
-# objcopy (binutils) with MODINFO_SYSFS.
+# objcopy (binutils) with MODINFO_SYSFS, xz for compressed modules there.
 # Idempotent: the index files in OUTDIR are overwritten, nothing else is
-# touched.  Set DEB=/path/to/linux-image-KVER_*.deb to skip the download.
+# touched.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 3 ]; then
@@ -47,21 +66,64 @@ arch=${2:-${kver##*-}}
 out=${3:-$here/linux-$kver}
 pkg=linux-image-$kver
 
-tmp=$(mktemp -d)
-chmod 755 "$tmp"   # lets apt-get download as user _apt
-trap 'rm -rf "$tmp"' EXIT
-
-if [ -n "${DEB:-}" ]; then
-	deb=$(readlink -f "$DEB")
+if [ -n "${WORKDIR:-}" ]; then
+	mkdir -p "$WORKDIR"
+	tmp=$(cd "$WORKDIR" && pwd)
+	rm -rf "$tmp/root"
 else
-	(cd "$tmp" && apt-get download "$pkg:$arch" >/dev/null)
-	deb=$(ls "$tmp/${pkg}"_*.deb)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
+chmod 755 "$tmp"   # lets apt-get download as user _apt
+
+case ${KMOD:=system} in
+system)
+	depmod=depmod modprobe=modprobe ;;
+*)
+	mkdir -p "$KMOD"
+	KMOD=$(cd "$KMOD" && pwd)
+	[ -x "$KMOD/bin/depmod" ] || "$here/fetch-sid-kmod.sh" "$KMOD" >&2
+	depmod=$KMOD/bin/depmod modprobe=$KMOD/bin/modprobe ;;
+esac
+
+# shellcheck source=tests/data/apt-suite.sh
+. "$here/apt-suite.sh"
+APT_OPTS=()
+[ -n "${SUITE:-}" ] && apt_suite "$tmp/apt" "$SUITE"
+if [ -n "${DEB:-}" ]; then
+	# shellcheck disable=SC2086
+	debs=$(readlink -f $DEB)
+else
+	# since 7.x the image is a small package; the modules and the index
+	# files depmod needs are in linux-modules-KVER and linux-base-KVER
+	pkgs=$pkg
+	deps=$(apt-cache "${APT_OPTS[@]}" depends "$pkg:$arch" 2>/dev/null || true)
+	if grep -qxF "  Depends: linux-modules-$kver" <<< "$deps"; then
+		pkgs="$pkg linux-modules-$kver linux-base-$kver"
+	fi
+	for p in $pkgs; do
+		ls "$tmp/debs/${p}"_*_"$arch".deb >/dev/null 2>&1 || apt_download "$tmp/debs" "$p:$arch"
+	done
+	debs=$(for p in $pkgs; do ls "$tmp/debs/${p}"_*_"$arch".deb; done)
 fi
 
-dpkg-deb -x "$deb" "$tmp/root"
-# depmod's warnings (unmatched brackets, …) are part of the record
-depmod -b "$tmp/root" "$kver" 2> "$tmp/depmod.err" || { cat "$tmp/depmod.err" >&2; exit 1; }
+for deb in $debs; do
+	dpkg-deb -x "$deb" "$tmp/root"
+done
+# the modules below /lib/modules (Debian 12) or /usr/lib/modules (13 on):
+# a lib -> usr/lib link serves depmod 30 (/lib/modules) and 34 (/usr/lib/modules)
+if [ -d "$tmp/root/usr/lib/modules" ] && [ ! -e "$tmp/root/lib" ]; then
+	ln -s usr/lib "$tmp/root/lib"
+fi
+if [ -d "$tmp/root/lib/modules" ] && [ ! -e "$tmp/root/usr/lib/modules" ]; then
+	mkdir -p "$tmp/root/usr/lib"
+	ln -s ../../lib/modules "$tmp/root/usr/lib/modules"
+fi
 moddir=$tmp/root/lib/modules/$kver
+[ -f "$moddir/modules.order" ] || { echo "$0: no $kver modules in $debs" >&2; exit 1; }
+# depmod's warnings (unmatched brackets, …) are part of the record
+"$depmod" -b "$tmp/root" "$kver" 2> "$tmp/depmod.err" || { cat "$tmp/depmod.err" >&2; exit 1; }
+kmod_version=$("$depmod" --version | head -1)
 
 files="modules.alias modules.alias.bin modules.builtin modules.builtin.bin
        modules.builtin.alias.bin modules.builtin.modinfo modules.dep
@@ -87,13 +149,19 @@ if [ -n "${MODINFO_SYSFS:-}" ]; then
 		find "$here/$MODINFO_SYSFS/devices" -name modalias -type f -print0 | sort -z | xargs -0 cat
 		for alias in ${MODINFO_ALIASES:-}; do echo "$alias"; done
 	} | sort -u | while IFS= read -r alias; do
-			modprobe -d "$tmp/root" -S "$kver" -C /dev/null --show-depends -- "$alias" 2>/dev/null |
+			"$modprobe" -d "$tmp/root" -S "$kver" -C /dev/null --show-depends -- "$alias" 2>/dev/null |
 				awk '$1 == "insmod" { print $2 }' || true
 		done | sort -u > "$tmp/kos"
 	while IFS= read -r ko; do
 		rel=${ko#"$moddir"/}
 		mkdir -p "$mi/$(dirname "$rel")"
-		objcopy -j .modinfo "$ko" "$mi/$rel"
+		case $ko in
+		*.xz)
+			xz -dc "$ko" > "$tmp/ko"
+			objcopy -j .modinfo "$tmp/ko" "$tmp/ko.mi"
+			xz -c "$tmp/ko.mi" > "$mi/$rel" ;;
+		*) objcopy -j .modinfo "$ko" "$mi/$rel" ;;
+		esac
 		chmod 0644 "$mi/$rel"
 	done < "$tmp/kos"
 	kept=$(wc -l < "$tmp/kos")
@@ -109,20 +177,21 @@ if [ -n "${MODINFO_SYSFS:-}" ]; then
 	} > "$mi/README.md"
 fi
 
-version=$(dpkg-deb -f "$deb" Version)
 {
 	echo "# linux-$kver: Debian depmod output"
 	echo
 	echo "Index files only (no \`.ko\` files) produced by kmod's \`depmod\` from"
 	echo "Debian's real kernel package:"
 	echo
-	echo "- package: \`$pkg\` ($arch), version \`$version\` (\`dpkg-deb -f\`)"
-	echo "- commands: \`apt-get download $pkg:$arch\`, \`dpkg-deb -x *.deb ROOT\`,"
-	echo "  \`depmod -b ROOT $kver\` ($(depmod --version | head -1)),"
-	echo "  then the index files of \`ROOT/lib/modules/$kver/\` were copied here"
+	for deb in $debs; do
+		echo "- package: \`$(dpkg-deb -f "$deb" Package)\` ($arch), version \`$(dpkg-deb -f "$deb" Version)\` (\`dpkg-deb -f\`)"
+	done
+	echo "- commands: \`apt-get download$(for deb in $debs; do printf ' %s:%s' "$(dpkg-deb -f "$deb" Package)" "$arch"; done)\`${SUITE:+ (from $SUITE)}, \`dpkg-deb -x *.deb ROOT\`,"
+	echo "  \`depmod -b ROOT $kver\` ($kmod_version$([ "$KMOD" = system ] || echo ", Debian sid's, run by fetch-sid-kmod.sh's loader")),"
+	echo "  then the index files of \`ROOT/${moddir#"$tmp/root/"}/\` were copied here"
 	echo "- depmod's warnings: $(if [ -s "$tmp/depmod.err" ]; then echo; sed 's/^/  /' "$tmp/depmod.err"; else echo none; fi)"
 	echo "- generated: $(date -u +%Y-%m-%d) on $(. /etc/os-release && echo "$PRETTY_NAME")"
-	echo "- regenerate: \`${MODINFO_SYSFS:+MODINFO_SYSFS=$MODINFO_SYSFS }${MODINFO_ALIASES:+MODINFO_ALIASES=\"$MODINFO_ALIASES\" }tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
+	echo "- regenerate: \`${MODINFO_SYSFS:+MODINFO_SYSFS=$MODINFO_SYSFS }${MODINFO_ALIASES:+MODINFO_ALIASES=\"$MODINFO_ALIASES\" }${SUITE:+SUITE=$SUITE }$([ "$KMOD" = system ] || echo "KMOD=tests/.kmod-sid ")tests/data/regenerate-debian.sh $kver $arch [OUTDIR]\`"
 	echo
 	echo "This directory is a valid kmod module directory, e.g."
 	echo "\`kmod_new(\"tests/data/linux-$kver\", (const char *[]){NULL})\`."
