@@ -72,7 +72,7 @@ int settle_run(void)
 	gint64 end = g_get_monotonic_time() + (gint64)settings.settle * G_USEC_PER_SEC;
 	char req[CONTROL_REQUEST_MAX], reply[32];
 	size_t len;
-	int fd, n;
+	int fd;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		fprintf(stderr, "hotplug: --control-socket=%s: too long\n", path);
@@ -110,6 +110,7 @@ int settle_run(void)
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		gint64 left = (end - g_get_monotonic_time()) / 1000;
 		ssize_t got;
+		int n = 0;
 
 		if (left <= 0 || (n = poll(&p, 1, (int)left)) == 0) {
 			fprintf(stderr, "hotplug: --settle: the daemon was still busy after %d s\n", settings.settle);

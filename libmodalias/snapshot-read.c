@@ -461,11 +461,12 @@ static bool one_failure(struct parser *ps, struct modalias_snapshot *snap)
 {
 	struct failure_read fr = { NULL };
 	const char *at;
-	int r = 0;
 
 	skip_ws(ps);
 	at = ps->p;
 	if (object(ps, failure_member, &fr)) {
+		int r;
+
 		if (!fr.file || !*fr.file || !fr.err)
 			fail_at(ps, at, -EBADMSG, "a firmware failure needs its \"file\" and \"errno\"");
 		else if ((r = modalias_snapshot_add_firmware_failure(snap, fr.devpath, fr.file, (int)-fr.err)) < 0)

@@ -91,7 +91,6 @@ static int write_temp(const struct trust_parent *at, const char *data, size_t le
 int write_file_replace(const char *path, const void *data, size_t len, mode_t mode, struct trust_why *why)
 {
 	struct trust_parent at;
-	char tmp[NAME_MAX + 1];
 	struct stat st;
 	int r;
 
@@ -109,6 +108,8 @@ int write_file_replace(const char *path, const void *data, size_t len, mode_t mo
 		return r;
 	r = check_existing(&at, why);
 	if (r == 0) {
+		char tmp[NAME_MAX + 1];
+
 		r = write_temp(&at, data, len, mode, tmp);
 		if (r == 0 && renameat(at.fd, tmp, at.fd, at.name) < 0) {
 			r = -errno;
