@@ -121,6 +121,18 @@ struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, co
 /* {"modalias": …, "bus": …, "fields": {"name": "value" | ["v", …]}} */
 void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
 
+/* ---- modalias-names.c: a device's names (pci.ids, usb.ids) ------------------ */
+
+/* DEV's names as a person reads them: "VENDOR DEVICE (CLASS)", each part
+ * left out when the databases ($MODALIAS_IDS_DIR, else the system's) have
+ * none; NULL when they have no name at all (g_free() it).  The databases
+ * are read on the first call. */
+char *dev_name_text(struct modalias_ctx *ctx, const struct modalias_dev *dev);
+
+/* Appends DEV's names to the JSON object in J, as its members
+ * "vendor_name", "device_name", "class_name" (each only when known) */
+void dev_names_json(GString *j, struct modalias_ctx *ctx, const struct modalias_dev *dev);
+
 /* ---- modalias-state.c: modules and drivers as the system stands ------------- */
 
 /* Module I of RES: "builtin", "loaded" (DV's module is loaded), "blacklisted"

@@ -22,6 +22,7 @@ enum change { SAME, GAINED, LOST, BUILTIN, CHANGED, N_CHANGES };
 static const char *const change_names[N_CHANGES] = { "same", "gained", "lost", "builtin", "changed" };
 
 struct diff_state {
+	struct modalias_ctx *ctx;
 	struct modalias_table *from, *to;
 	struct modalias_result *res;
 	gboolean json, all;
@@ -124,6 +125,7 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		json_string(st->out, devpath);
 		g_string_append(st->out, ", \"modalias\": ");
 		json_string(st->out, alias);
+		dev_names_json(st->out, st->ctx, dev);
 		g_string_append(st->out, ", \"from\": ");
 		json_list(st->out, from);
 		g_string_append(st->out, ", \"to\": ");
@@ -169,7 +171,8 @@ int cmd_diff(int argc, char **argv)
 		  "Neither read nor write the index cache ($MODALIAS_CACHE_DIR)", NULL },
 		{ "all", 'a', 0, G_OPTION_ARG_NONE, &st.all, "Print the devices that stay the same too", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
-		  "Print a JSON array of {devpath, modalias, from: [...], to: [...], change}", NULL },
+		  "Print a JSON array of {devpath, modalias, vendor_name, device_name, class_name, from: [...], "
+		  "to: [...], change}", NULL },
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
@@ -193,6 +196,7 @@ int cmd_diff(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	ctx = open_devices(&src, "diff", &dv);
+	st.ctx = ctx;
 	spec_for(&from_spec, &spec, argv[1]);
 	spec_for(&to_spec, &spec, argv[2]);
 	if (open_tables(ctx, &from_spec, "diff", 0, &from) < 0 || open_tables(ctx, &to_spec, "diff", 0, &to) < 0 ||

@@ -157,6 +157,12 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 		printf("  from %s %s\n", e->from, e->from_path);
 	else
 		printf("  from %s\n", e->from);
+	{
+		g_autofree char *name = dev_name_text(ctx, e->dev);
+
+		if (name)
+			printf("name:     %s\n", name);
+	}
 	if (e->n > 0)
 		printf("match:    %s\n", modalias_result_get_source(e->res));
 	else
@@ -224,6 +230,7 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, struct
 		g_string_append(j, "null");
 	g_string_append(j, ", \"modalias\": ");
 	json_string(j, e->alias);
+	dev_names_json(j, ctx, e->dev);
 	g_string_append(j, ", \"from\": ");
 	json_string(j, e->from);
 	g_string_append(j, ", \"from_path\": ");
@@ -351,8 +358,8 @@ int cmd_explain(int argc, char **argv)
 		DEVICE_OPTION_ENTRIES(src),
 		TABLE_OPTION_ENTRIES(spec),
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
-		  "Print one JSON object {devpath, modalias, from, from_path, source, modules, driver, "
-		  "driver_override, verdict, nearest}", NULL },
+		  "Print one JSON object {devpath, modalias, vendor_name, device_name, class_name, from, "
+		  "from_path, source, modules, driver, driver_override, verdict, nearest}", NULL },
 		{ NULL }
 	};
 	struct explain e = { 0 };

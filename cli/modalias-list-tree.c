@@ -21,9 +21,10 @@
 
 /* The columns of a line (SIZE_MAX: no limit, nothing is cut), and of each
  * column: the device (its devpath, or its branch of the tree), the
- * modalias and the modules (the last column, never padded) */
+ * modalias, the modules and the device's name (the last column, never
+ * padded; 0: left out) */
 struct list_layout {
-	size_t width, dev, alias, modules;
+	size_t width, dev, alias, modules, name;
 };
 
 /* The columns the character at S takes (a byte that starts no UTF-8
@@ -86,23 +87,38 @@ static void gap(GString *out, size_t used, size_t w)
 	g_string_append(out, "  ");
 }
 
+/* A name column narrower than this is left out */
+#define NAME_MIN 12
+
 /*
- * The widths for rows whose widest device, modalias and modules columns
- * are DEV, ALIAS and MODULES (HAS_MODULES: that column is there) in a line
- * of WIDTH columns: all of each when that fits; else the device column
- * takes at most half the line, the modalias what the widest modules leave
- * of the rest but at least half of it, and the modules what remains.
+ * The widths for rows whose widest device, modalias, modules and name
+ * columns are DEV, ALIAS, MODULES and NAME (HAS_MODULES: that column is
+ * there) in a line of WIDTH columns: all of each when that fits; else the
+ * name gives way first: it takes what the others leave, or when they do
+ * not fit either, a third of what the device column leaves, and it is left
+ * out when that is under NAME_MIN columns; the device column takes at most
+ * half the line, the modalias what the widest modules leave of the rest but
+ * at least half of it, and the modules what remains.
  */
-static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias, size_t modules,
+static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias, size_t modules, size_t name,
 		   bool has_modules)
 {
 	size_t sep = has_modules ? 4 : 2, rest;
 
-	*l = (struct list_layout){ width, dev, alias, modules };
-	if (width == SIZE_MAX || dev + alias + modules + sep <= width)
+	*l = (struct list_layout){ width, dev, alias, modules, name };
+	if (width == SIZE_MAX || dev + alias + modules + sep + (name ? name + 2 : 0) <= width)
 		return;
+	l->name = 0;
+	if (dev + alias + modules + sep + 2 + NAME_MIN <= width) {
+		l->name = width - (dev + alias + modules + sep + 2);
+		return;
+	}
 	l->dev = MIN(dev, MAX(width / 2, 1));
 	rest = width > l->dev + sep + 2 ? width - l->dev - sep : 2;
+	if (name && rest / 3 >= NAME_MIN + 2) {
+		l->name = MIN(name, rest / 3 - 2);
+		rest -= l->name + 2;
+	}
 	if (!has_modules) {
 		l->alias = MIN(alias, rest);
 		return;
@@ -112,49 +128,62 @@ static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias
 }
 
 /* Ends LINE, whose device column (USED columns of it) is written, with
- * ROW's modalias and modules (none: a tree node that has no modalias),
- * and writes it */
+ * ROW's modalias, modules and name (none: a tree node that has no
+ * modalias), and writes it */
 static void put_line(GString *line, size_t used, const struct list_row *row, const struct list_layout *l)
 {
+	bool name = row && row->name && l->name;
+
 	if (row) {
 		gap(line, used, l->dev);
-		if (!row->modules) {
-			append_cut(line, row->modalias, l->alias, false);
-		} else if (l->width == SIZE_MAX) {
+		if (l->width == SIZE_MAX) {
 			/* no width: the modalias column is not padded to the
 			 * longest (a cpu's, a thousand characters) */
-			g_string_append_printf(line, "%s  %s", row->modalias, row->modules);
+			g_string_append(line, row->modalias);
+			if (row->modules)
+				g_string_append_printf(line, "  %s", row->modules);
+		} else if (!row->modules) {
+			used = append_cut(line, row->modalias, l->alias, false);
+			if (name)
+				gap(line, used, l->alias);
 		} else {
 			gap(line, append_cut(line, row->modalias, l->alias, false), l->alias);
-			append_cut(line, row->modules, l->modules, false);
+			used = append_cut(line, row->modules, l->modules, false);
+			if (name)
+				gap(line, used, l->modules);
 		}
+		if (name && l->width == SIZE_MAX)
+			g_string_append_printf(line, "  %s", row->name);
+		else if (name)
+			append_cut(line, row->name, l->name, false);
 	}
 	g_string_append_c(line, '\n');
 	cli_output_puts(line->str);
 	g_string_truncate(line, 0);
 }
 
-/* The widest modalias and modules of ROW into *ALIAS and *MODULES */
-static void measure_row(const struct list_row *row, size_t *alias, size_t *modules)
+/* The widest modalias, modules and name of ROW into W */
+static void measure_row(const struct list_row *row, struct list_layout *w)
 {
-	*alias = MAX(*alias, text_cols(row->modalias));
+	w->alias = MAX(w->alias, text_cols(row->modalias));
 	if (row->modules)
-		*modules = MAX(*modules, text_cols(row->modules));
+		w->modules = MAX(w->modules, text_cols(row->modules));
+	if (row->name)
+		w->name = MAX(w->name, text_cols(row->name));
 }
 
 void list_print_columns(GPtrArray *rows, size_t width, bool has_modules)
 {
 	g_autoptr(GString) line = g_string_new(NULL);
-	size_t dev = 0, alias = 0, modules = 0;
-	struct list_layout l;
+	struct list_layout w = { 0 }, l;
 
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
-		dev = MAX(dev, text_cols(row->devpath));
-		measure_row(row, &alias, &modules);
+		w.dev = MAX(w.dev, text_cols(row->devpath));
+		measure_row(row, &w);
 	}
-	layout(&l, width, dev, alias, modules, has_modules);
+	layout(&l, width, w.dev, w.alias, w.modules, w.name, has_modules);
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
@@ -205,7 +234,7 @@ static void tree_measure(const struct tree_node *n, size_t d, struct list_layout
 	for (; n; n = n->next) {
 		w->dev = MAX(w->dev, 2 * d + text_cols(n->name));
 		if (n->row)
-			measure_row(n->row, &w->alias, &w->modules);
+			measure_row(n->row, w);
 		tree_measure(n->child, d + 1, w);
 	}
 }
@@ -261,7 +290,7 @@ void list_print_tree(GPtrArray *rows, size_t width, bool has_modules)
 		n->row = row;
 	}
 	tree_measure(top.child, 0, &w);
-	layout(&l, width, w.dev, w.alias, w.modules, has_modules);
+	layout(&l, width, w.dev, w.alias, w.modules, w.name, has_modules);
 	tree_print(top.child, 0, prefix, line, &l);
 }
 

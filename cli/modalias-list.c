@@ -27,6 +27,7 @@ struct list_state {
 	GString *out; /* the JSON array, else the line being written */
 	GPtrArray *rows; /* of struct list_row: the human output, else NULL */
 	struct cli_devices dv;
+	struct modalias_ctx *ctx;
 	struct modalias_table *table;
 	struct modalias_result *res;
 };
@@ -38,6 +39,7 @@ static void row_free(void *p)
 	g_free(row->devpath);
 	g_free(row->modalias);
 	g_free(row->modules);
+	g_free(row->name);
 	g_free(row);
 }
 
@@ -63,6 +65,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		json_string(st->out, devpath);
 		g_string_append(st->out, ", \"modalias\": ");
 		json_string(st->out, s);
+		dev_names_json(st->out, st->ctx, dev);
 		g_string_append(st->out, ", \"modules\": [");
 		for (int i = 0; i < n; i++) {
 			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
@@ -88,6 +91,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		row->devpath = g_strdup(devpath);
 		row->modalias = g_strdup(s);
 		row->modules = mods ? g_string_free(mods, FALSE) : NULL;
+		row->name = dev_name_text(st->ctx, dev);
 		g_ptr_array_add(st->rows, row);
 		free(s);
 		return 0;
@@ -115,7 +119,8 @@ int cmd_list(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "no-modules", 'n', 0, G_OPTION_ARG_NONE, &no_modules, "Leave the module column out", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
-		  "Print a JSON array of {devpath, modalias, modules: [{name, state}]}", NULL },
+		  "Print a JSON array of {devpath, modalias, vendor_name, device_name, class_name, "
+		  "modules: [{name, state}]}", NULL },
 		{ "tree", 't', 0, G_OPTION_ARG_NONE, &tree,
 		  "Draw the devices as a tree, each by its name (parents that have no modalias too)", NULL },
 		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
@@ -152,6 +157,7 @@ int cmd_list(int argc, char **argv)
 	if (!st.json && (tree || width))
 		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "list", &st.dv);
+	st.ctx = ctx;
 	if (!no_modules) {
 		r = open_tables(ctx, &spec, "list", 0, &tables);
 		if (r < 0 || modalias_result_new(&st.res) < 0) {

@@ -18,6 +18,7 @@ struct list_row {
 	char *devpath;
 	char *modalias;
 	char *modules; /* "MODULE:STATE …" or "none"; NULL: no module column */
+	char *name;    /* "VENDOR DEVICE (CLASS)" (dev_name_text()), or NULL */
 };
 
 /* The width of the terminal on standard output (TIOCGWINSZ, else $COLUMNS,
@@ -25,13 +26,14 @@ struct list_row {
 size_t list_terminal_width(void);
 
 /*
- * ROWS (of struct list_row) one a line: DEVPATH MODALIAS MODULES aligned
- * in columns two spaces apart, within WIDTH columns when everything does
- * not fit: the devpath column then takes at most half the line (a longer
- * devpath loses its start to an ellipsis), the modalias what the widest
- * modules leave of the rest but at least half of it, the modules what
- * remains (each cut with an ellipsis at its end).  HAS_MODULES: the rows
- * have a module column.
+ * ROWS (of struct list_row) one a line: DEVPATH MODALIAS MODULES NAME
+ * aligned in columns two spaces apart, within WIDTH columns when everything
+ * does not fit: the name gives way first (what the others leave, or a third
+ * of what the devpath leaves, or nothing under 12 columns), the devpath
+ * column then takes at most half the line (a longer devpath loses its start
+ * to an ellipsis), the modalias what the widest modules leave of the rest
+ * but at least half of it, the modules what remains (each cut with an
+ * ellipsis at its end).  HAS_MODULES: the rows have a module column.
  */
 void list_print_columns(GPtrArray *rows, size_t width, bool has_modules);
 

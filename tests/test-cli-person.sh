@@ -1,0 +1,83 @@
+#!/bin/sh
+# The modalias CLI as a person meets it (issue 25): device names from the
+# machine's pci.ids and usb.ids, one meaning per option, a word for what
+# was not found, --quiet, one-line errors that say what to do, one table
+# of exit statuses, ASCII where the locale is not UTF-8.  TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+golden="$here/golden"
+data="$here/data"
+cli=${MODALIAS_CLI:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$here/cli-lib.sh"
+LM="$data/linux-6.1.0-57-amd64"
+Q35="$data/sysfs/qemu-q35"
+
+# has NAME TEXT: the last check's standard output holds the line TEXT
+# (a fixed string) somewhere
+has() {
+	n=$((n + 1))
+	why=""
+	grep -q -F -e "$2" "$tmp/out" || why="the output does not say '$2'"
+	report "$1" "$why" "$tmp/out" out
+}
+# lacks NAME TEXT: it does not
+lacks() {
+	n=$((n + 1))
+	why=""
+	! grep -q -F -e "$2" "$tmp/out" || why="the output says '$2'"
+	report "$1" "$why" "$tmp/out" out
+}
+
+# ---- names: Debian's pci.ids and usb.ids (.ci/install-deps installs them) ---------------
+ids=/usr/share/misc
+SATA='82801IR/IO/IH (ICH9R/DO/DH) 6 port SATA Controller [AHCI mode]'
+if [ -r "$ids/pci.ids" ] && [ -r "$ids/usb.ids" ]; then
+	check "list --tree names the devices" 0 - "" -- \
+		env MODALIAS_IDS_DIR= "$cli" list --tree --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	has "list --tree: the SATA controller by its pci.ids name" "ahci:available  Intel Corporation $SATA (SATA controller)"
+	has "list --tree: the tablet by its usb.ids name and interface class" \
+		"usbhid:available  Adomax Technology Co., Ltd QEMU Tablet (Human Interface Device)"
+	check "list --width=200 has a name column" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --width=200 --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	has "list --width=200: the name, cut last" "ahci:available                       Intel Corporation 82801IR/IO/IH …"
+	check "list --width=60: the name column gives way first" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --width=60 --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	lacks "list --width=60: no name" "Intel"
+	has "list --width=60: the modules stay" "  ahci:availab…"
+	check "list piped: the tab-separated fields, no name" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	lacks "list piped: no name" "Intel"
+	check "list --json: vendor_name, device_name, class_name" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --json --sysfs "$Q35" --no-modules
+	has "list --json: the SATA controller's names" \
+		"\"modalias\": \"pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01\", \"vendor_name\": \"Intel Corporation\", \"device_name\": \"$SATA\", \"class_name\": \"SATA controller\""
+	check "explain names the device" 0 - "" -- env MODALIAS_IDS_DIR="$ids" "$cli" explain \
+		--sysfs "$Q35" --moddir "$LM" -C /dev/null /devices/pci0000:00/0000:00:1f.2
+	has "explain: a name line" "name:     Intel Corporation $SATA (SATA controller)"
+	check "explain --json names a bare modalias" 0 - "" -- env MODALIAS_IDS_DIR="$ids" "$cli" explain --json \
+		--moddir "$LM" -C /dev/null usb:v0627p0001d0000dc00dsc00dp00ic03isc00ip00in00
+	has "explain --json: the tablet's names" \
+		'"vendor_name": "Adomax Technology Co., Ltd", "device_name": "QEMU Tablet", "class_name": "Human Interface Device"'
+	check "diff --json names the devices" 0 - "" -- env MODALIAS_IDS_DIR="$ids" "$cli" diff --all --json \
+		--sysfs "$Q35" -C /dev/null "$LM" "$LM"
+	has "diff --json: the SATA controller's names" "\"vendor_name\": \"Intel Corporation\", \"device_name\": \"$SATA\""
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP Debian's pci.ids and usb.ids are not installed (.ci/install-deps installs them)"
+fi
+# a database is read only by a command that prints names: pci.ids a
+# directory, which -v reports when it is read
+mkdir -p "$tmp/ids/pci.ids"
+check "list piped reads no database" 0 - "" -- \
+	env MODALIAS_IDS_DIR="$tmp/ids" "$cli" list -v --no-modules --sysfs "$Q35"
+n=$((n + 1))
+why=""
+! grep -q "pci.ids" "$tmp/err" || why="pci.ids was read"
+report "list piped: pci.ids not read" "$why" "$tmp/err" err
+check "list --tree reads pci.ids (a directory: no names, no error)" 0 - "cannot read $tmp/ids/pci.ids: Is a directory" -- \
+	env MODALIAS_IDS_DIR="$tmp/ids" "$cli" list -v --tree --no-modules --sysfs "$Q35"
+
+echo "1..$n"
+exit $fail
