@@ -45,10 +45,14 @@ int cmd_snapshot(int argc, char **argv);
 
 /* -v given, counted (twice: debug messages) */
 extern int verbosity;
+/* --settings FILE (before or after the command): modalias.conf; NULL:
+ * the default file */
+extern const char *settings_file;
 
-/* Parses the options of command CMD (ENTRIES, and -v): '--' ends them,
- * an unknown option is a usage error naming it, a flag given a value too;
- * exits 2 on a usage error.  After '--', every argument is the command's,
+/* Parses the options of command CMD (ENTRIES, -v and --settings): '--'
+ * ends them, an unknown option is a usage error naming it, a flag given a
+ * value too; then reads modalias.conf into config; exits 2 on a usage
+ * error or a modalias.conf that cannot be read.  After '--', every argument is the command's,
  * whatever it starts with. */
 void parse_options(const char *cmd, const char *params, const char *summary, const GOptionEntry *entries,
 		   int *argc, char ***argv);
@@ -85,8 +89,7 @@ struct device_source {
 
 /* ---- modalias-setup.c: what a command starts from --------------------------- */
 
-/* The settings of modalias.conf (--config before the command), read by
- * main() before the command runs */
+/* The settings of modalias.conf (--settings), read by parse_options() */
 extern struct cli_config config;
 
 /* The library context: its log on standard error ("modalias: …"), at -v's

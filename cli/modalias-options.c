@@ -1,7 +1,8 @@
 /*
  * cli/modalias-options.c - the option rules every modalias command shares:
  * GOption made strict ('--' ends the options, an unknown option or a flag
- * given a value is a usage error naming it: exit 2) and -v.
+ * given a value is a usage error naming it: exit 2), -v and --settings
+ * (modalias.conf, read once the options are parsed).
  *
  * This file parses a command line; it may not know what any command does
  * with its options (but which noun its arguments are, for the messages).
@@ -16,6 +17,7 @@
 #include "modalias-commands.h"
 
 int verbosity;
+const char *settings_file;
 
 static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
 {
@@ -23,9 +25,20 @@ static gboolean opt_verbose(const char *name, const char *value, gpointer data, 
 	return TRUE;
 }
 
+static gboolean opt_settings(const char *name, const char *value, gpointer data, GError **error)
+{
+	static char *copy; /* GOption's value does not outlive the parse */
+
+	g_free(copy);
+	settings_file = copy = g_strdup(value);
+	return TRUE;
+}
+
 static const GOptionEntry common_entries[] = {
 	{ "verbose", 'v', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_verbose,
 	  "Log more (repeat for debug messages)", NULL },
+	{ "settings", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_settings,
+	  "Read this modalias.conf instead of " CLI_CONFIG_DEFAULT " (as before the command)", "FILE" },
 	{ NULL }
 };
 
@@ -74,6 +87,8 @@ static bool option_takes_next(const GOptionEntry *e)
 		return false;
 	return true;
 }
+
+static void load_settings(void);
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -165,4 +180,19 @@ void parse_options(const char *cmd, const char *params, const char *summary, con
 	memmove(*argv + *argc, *argv + end + 1, (size_t)rest * sizeof(char *));
 	*argc += rest;
 	(*argv)[*argc] = NULL;
+	load_settings();
+}
+
+/* modalias.conf (--settings, before or after the command), for the
+ * command to run with; exits 2 when it cannot be read */
+static void load_settings(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GString) warnings = g_string_new(NULL);
+
+	if (!cli_config_load(settings_file, &config, warnings, &error)) {
+		fprintf(stderr, "modalias: %s\n", error->message);
+		exit(CLI_EXIT_USAGE);
+	}
+	fputs(warnings->str, stderr);
 }

@@ -79,5 +79,49 @@ report "list piped: pci.ids not read" "$why" "$tmp/err" err
 check "list --tree reads pci.ids (a directory: no names, no error)" 0 - "cannot read $tmp/ids/pci.ids: Is a directory" -- \
 	env MODALIAS_IDS_DIR="$tmp/ids" "$cli" list -v --tree --no-modules --sysfs "$Q35"
 
+# ---- one meaning per option: -C/--config modprobe.d, --settings modalias.conf -----------
+agent=${HOTPLUG_AGENT:?}
+printf 'alias custom:thing e1000e\n' >"$tmp/modprobe.conf"
+printf '[modules]\ndirectory=%s\n' "$LM" >"$tmp/settings.conf"
+for where in before after; do
+	if [ $where = before ]; then
+		set -- "$cli" --config="$tmp/modprobe.conf" resolve -m "$LM" custom:thing
+	else
+		set -- "$cli" resolve -m "$LM" --config="$tmp/modprobe.conf" custom:thing
+	fi
+	check "--config $where the command: modprobe.d" 0 - "" -- "$@"
+	has "--config $where the command: the modprobe.d alias answers" "e1000e"
+	if [ $where = before ]; then
+		set -- "$cli" --settings="$tmp/settings.conf" resolve -C "$tmp/modprobe.conf" custom:thing
+	else
+		set -- "$cli" resolve -C "$tmp/modprobe.conf" --settings "$tmp/settings.conf" custom:thing
+	fi
+	check "--settings $where the command: modalias.conf's module directory" 0 - "" -- "$@"
+	has "--settings $where the command: the answer from its directory" "e1000e"
+done
+check "-C before the command, -C after it: the last wins, as after it" 1 - "" -- \
+	"$cli" -C "$tmp/modprobe.conf" resolve -m "$LM" -C /dev/null custom:thing
+check "--config given a modalias.conf (the old meaning before the command): one line naming --settings" 2 - \
+	"^modalias resolve: $tmp/settings.conf is a modalias.conf (\[GROUP\] lines): -C/--config names a modprobe.d file, as for modprobe; give modalias.conf with --settings=FILE\$" -- \
+	"$cli" --config="$tmp/settings.conf" resolve -m "$LM" custom:thing
+check "modalias --settings without a FILE" 2 - "^modalias: --settings needs a FILE\$" -- "$cli" --settings
+check "hotplug -C/--config: modprobe.d, as in modalias" 0 - "" -- env -i ACTION=add MODALIAS=custom:thing \
+	"$agent" --stderr --dry-run -m "$LM" --config "$tmp/modprobe.conf" --hotplug-dir /nonexistent usb
+has "hotplug --config: the modprobe.d alias answers" "load e1000e"
+check "hotplug --settings: modalias.conf" 0 - "" -- env -i ACTION=add MODALIAS=custom:thing \
+	"$agent" --stderr --dry-run --settings "$tmp/settings.conf" -C "$tmp/modprobe.conf" --hotplug-dir /nonexistent usb
+has "hotplug --settings: its module directory" "load e1000e"
+check "hotplug --config given a modalias.conf: one line naming --settings" 1 - \
+	"^hotplug: $tmp/settings.conf is a modalias.conf (\[GROUP\] lines): -C/--config names a modprobe.d file, as for modprobe; give modalias.conf with --settings=FILE\$" -- \
+	env -i ACTION=add MODALIAS=custom:thing "$agent" --stderr --dry-run -m "$LM" --config "$tmp/settings.conf" \
+	--hotplug-dir /nonexistent usb
+check "hotplug -c (the old spelling): still modalias.conf, with a deprecation message" 0 - \
+	"^hotplug: -c is deprecated: give modalias.conf with --settings=FILE (-C/--config names modprobe.d)\$" -- \
+	env -i ACTION=add MODALIAS=custom:thing "$agent" --stderr --dry-run -c "$tmp/settings.conf" \
+	-C "$tmp/modprobe.conf" --hotplug-dir /nonexistent usb
+has "hotplug -c: its module directory" "load e1000e"
+check "hotplug --version" 0 - "" -- "$agent" --version
+has "hotplug --version: the version" "hotplug (libmodalias) "
+
 echo "1..$n"
 exit $fail

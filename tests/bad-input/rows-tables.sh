@@ -99,7 +99,7 @@ chmod 000 "$r/m/modules.alias"
 row alias-unreadable in: 'modules.alias mode 000, run as nobody' \
 	err: "modalias: cannot open @TMP@/r/m/modules.alias: Permission denied
 modalias resolve: cannot load the module tables of @TMP@/r/m: Permission denied" exit: 2 out: '' \
-	skip-unless: have_setpriv -- as_nobody "$cli" --config /dev/null resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+	skip-unless: have_setpriv -- as_nobody "$cli" --settings /dev/null resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 fresh
 mkdir "$r/m"
 row alias-missing in: 'a module directory without modules.alias' \
