@@ -49,6 +49,18 @@ extern int verbosity;
  * the default file */
 extern const char *settings_file;
 
+/* -q/--quiet given: standard output goes to /dev/null (nothing printed,
+ * the exit status only); what is no error (a summary, "no module") is not
+ * said on standard error either */
+extern bool quiet;
+gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error);
+#define QUIET_OPTION_ENTRY                                                                       \
+	{ "quiet", 'q', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_quiet,        \
+	  "Print nothing: the exit status only (errors still on standard error)", NULL }
+
+/* "modalias CMD: ALIAS: no module" on standard error (not with --quiet) */
+void say_no_module(const char *cmd, const char *alias);
+
 /* Parses the options of command CMD (ENTRIES, -v and --settings): '--'
  * ends them, an unknown option is a usage error naming it, a flag given a
  * value too; then reads modalias.conf into config; exits 2 on a usage

@@ -360,6 +360,7 @@ int cmd_explain(int argc, char **argv)
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
 		  "Print one JSON object {devpath, modalias, vendor_name, device_name, class_name, from, "
 		  "from_path, source, modules, driver, driver_override, verdict, nearest}", NULL },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	struct explain e = { 0 };
@@ -373,7 +374,8 @@ int cmd_explain(int argc, char **argv)
 		      "bound in sysfs and any driver_override; when nothing matches, the nearest\n"
 		      "patterns of its bus and the first field that differs.  DEVPATH starts with '/'\n"
 		      "or 'devices/' (below the sysfs root, or in the snapshot); anything else is a\nmodalias.\n"
-		      "Exit status: 0 a module matches, 1 none does, 2 usage or input error.",
+		      "Exit status: 0 a module matches, 1 none does (or the device has no modalias),\n"
+		      "2 usage or input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);

@@ -54,6 +54,7 @@ struct fw_state {
 	gboolean json, missing_only;
 	GString *out;
 	unsigned int json_n, devices, present, missing, errors;
+	unsigned int walked; /* devices with a modalias (none: exit 1) */
 };
 
 static void entry_clear(void *p)
@@ -198,6 +199,7 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 		st->errors++;
 		return 0;
 	}
+	st->walked++;
 	n = modalias_table_lookup(st->table, alias, st->res);
 	free(alias);
 	for (int i = 0; i < n; i++) {
@@ -289,6 +291,7 @@ int cmd_firmware(int argc, char **argv)
 		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only the missing files", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, module, for, file, state: present|missing, path}", NULL },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	g_autofree char *kver = NULL;
@@ -301,8 +304,8 @@ int cmd_firmware(int argc, char **argv)
 		      "search path (firmware_class.path, /lib/firmware/updates/KVER,\n"
 		      "/lib/firmware/updates, /lib/firmware/KVER, /lib/firmware; as FILE, FILE.zst or\n"
 		      "FILE.xz), grouped by ""device, then a summary.\n"
-		      "Exit status: 0 every file present, 1 some missing, 2 an error (a module whose\n"
-		      "modinfo cannot be read included).",
+		      "Exit status: 0 every file present, 1 some missing (or there is no device), 2 usage\n"
+		      "or input error (a module whose modinfo cannot be read included), 3 write error.",
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		cli_tables_spec_clear(&spec);
@@ -365,5 +368,5 @@ int cmd_firmware(int argc, char **argv)
 	modalias_ctx_unref(st.ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;
-	return st.missing ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
+	return st.missing || !st.walked ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
 }

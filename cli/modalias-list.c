@@ -137,7 +137,9 @@ int cmd_list(int argc, char **argv)
 		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
 		      "its width (else $COLUMNS, else 80); --width=N does so for N columns wherever\n"
 		      "the output goes.  --tree draws the devices below /devices as a tree (piped\n"
-		      "without --width, nothing cut).",
+		      "without --width, nothing cut).\n"
+		      "Exit status: 0 a device found, 1 none, 2 usage or input error (a device whose\n"
+		      "modalias cannot be read included), 3 write error.",
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1) {

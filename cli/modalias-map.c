@@ -94,7 +94,9 @@ int cmd_map(int argc, char **argv)
 
 	parse_options("map", "FILE… | --to-aliases FILE… | --match BUS FIELD=VALUE… FILE",
 		      "Read legacy module-init-tools map files (modules.usbmap, …, user maps):\n"
-		      "print their entries, their alias patterns, or the modules that match IDs.",
+		      "print their entries, their alias patterns, or the modules that match IDs.\n"
+		      "Exit status: 0 read (--match: an entry matches), 1 --match: none does, 2 usage or\n"
+		      "input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (dialect && strcmp(dialect, "2.6") == 0)
 		flags = MODALIAS_MAP_DIALECT_2_6;

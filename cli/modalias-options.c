@@ -9,15 +9,19 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "modalias-commands.h"
 
 int verbosity;
 const char *settings_file;
+bool quiet;
 
 static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
 {
@@ -89,6 +93,30 @@ static bool option_takes_next(const GOptionEntry *e)
 }
 
 static void load_settings(void);
+
+gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	/* nothing on standard output, whatever the command would print */
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--quiet: cannot open /dev/null: %s",
+			    g_strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return FALSE;
+	}
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	quiet = true;
+	return TRUE;
+}
+
+void say_no_module(const char *cmd, const char *alias)
+{
+	if (!quiet)
+		fprintf(stderr, "modalias %s: %.*s: no module\n", cmd, ECHO(alias));
+}
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {

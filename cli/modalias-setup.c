@@ -98,7 +98,8 @@ int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, co
 	g_autofree char *dir = cli_module_dir(spec, &config);
 	g_autofree char *bundled = NULL;
 
-	if (!cli_module_dir_named(spec, &config) && !g_file_test(dir, G_FILE_TEST_IS_DIR) && (bundled = bundled_dir()))
+	if (!cli_module_dir_named(spec, &config) && !g_file_test(dir, G_FILE_TEST_IS_DIR) && (bundled = bundled_dir()) &&
+	    !quiet)
 		fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)\n", cmd, dir, bundled);
 	return cli_tables_open(ctx, spec, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
 }

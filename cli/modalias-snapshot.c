@@ -90,8 +90,9 @@ int cmd_snapshot(int argc, char **argv)
 		      "of each device's devpath, subsystem, modalias, bound driver and driver_override,\n"
 		      "and the modules loaded, with the kernel release and architecture, for list, diff,\n"
 		      "firmware, explain and hotplug --dry-run --coldplug to read with --snapshot FILE.\n"
-		      "Exit status: 0 written, 1 no device found (written all the same), 2 an error\n"
-		      "(a device whose modalias cannot be read is recorded with its error, and counts).",
+		      "Exit status: 0 written, 1 no device found (written all the same), 2 usage or input\n"
+		      "error (a device whose modalias cannot be read is recorded with its error, and\n"
+		      "counts), 3 write error.",
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		device_source_clear(&src);

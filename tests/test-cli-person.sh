@@ -123,5 +123,55 @@ has "hotplug -c: its module directory" "load e1000e"
 check "hotplug --version" 0 - "" -- "$agent" --version
 has "hotplug --version: the version" "hotplug (libmodalias) "
 
+# ---- say what was not found; --quiet -------------------------------------------------------
+A=pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+check "resolve: an alias without a module is named, exit 1" 1 - "^modalias resolve: nosuch:x: no module\$" -- \
+	"$cli" resolve -m "$LM" -C /dev/null "$A" nosuch:x
+has "resolve: the others still answer" "e1000e"
+check "resolve garbage: said, exit 1" 1 - "^modalias resolve: garbage: no module\$" -- \
+	"$cli" resolve -m "$LM" -C /dev/null garbage
+check "resolve: every alias answered, exit 0" 0 - "" -- "$cli" resolve -m "$LM" -C /dev/null "$A"
+check "load -n garbage: said, exit 1" 1 - "^modalias load: garbage: no module\$" -- \
+	"$cli" load -n -m "$LM" -C /dev/null garbage
+printf 'blacklist e1000e\n' >"$tmp/blacklist.conf"
+check "load -n of a blacklisted module says so, with the file and line" 0 - "" -- \
+	"$cli" load -n -m "$LM" -C "$tmp/blacklist.conf" "$A"
+has "load -n: the blacklisted module" "# e1000e: blacklisted ($tmp/blacklist.conf:1)"
+for q in -q --quiet; do
+	check "resolve $q: nothing printed, the status" 1 - "" -- "$cli" resolve $q -m "$LM" -C /dev/null "$A" nosuch:x
+	n=$((n + 1))
+	why=""
+	[ -s "$tmp/out" ] && why="stdout not empty"
+	[ -s "$tmp/err" ] && why="${why:+$why; }stderr not empty"
+	report "resolve $q: nothing on either stream" "$why" "$tmp/out" out "$tmp/err" err
+done
+check "resolve -q: an error is still said" 2 - "unknown option --frob" -- "$cli" resolve -q --frob x
+check "load -n -q: nothing printed" 0 - "" -- "$cli" load -n -q -m "$LM" -C /dev/null "$A"
+n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"
+report "load -n -q: stdout empty" "$why" "$tmp/out" out
+check "explain -q: the status only" 1 - "" -- "$cli" explain -q -m "$LM" -C /dev/null nosuch:x
+n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"; [ -s "$tmp/err" ] && why="stderr not empty"
+report "explain -q: nothing on either stream" "$why" "$tmp/out" out "$tmp/err" err
+check "diff -q as a gate: no device loses its driver" 0 - "" -- "$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" "$LM"
+n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"; [ -s "$tmp/err" ] && why="stderr not empty"
+report "diff -q: no summary either" "$why" "$tmp/out" out "$tmp/err" err
+check "diff -q: a real error is still said" 2 - "cannot load the module tables of /nonexistent" -- \
+	"$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" /nonexistent
+check "firmware -q: the status only (a file missing)" 1 - "" -- "$cli" firmware -q --sysfs "$Q35" -C /dev/null \
+	-m "$data/linux-6.1.0-57-amd64+modinfo" --firmware-path "$data/firmware/lib/firmware"
+n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"
+report "firmware -q: stdout empty" "$why" "$tmp/out" out
+
+# ---- exit statuses: zero devices is exit 1 for list, firmware and diff alike -----------------
+mkdir -p "$tmp/empty/devices"
+check "list: zero devices, exit 1" 1 - "^0 devices, 0 without a driver\$" -- \
+	"$cli" list --sysfs "$tmp/empty" -m "$LM" -C /dev/null
+check "firmware: zero devices, exit 1" 1 - "" -- "$cli" firmware --sysfs "$tmp/empty" -m "$LM" -C /dev/null
+check "diff: zero devices, exit 1" 1 - "^0 devices: 0 same" -- "$cli" diff --sysfs "$tmp/empty" -C /dev/null "$LM" "$LM"
+for c in resolve load list explain firmware diff snapshot build parse map; do
+	check "$c --help: an exit status table" 0 - "" -- "$cli" $c --help
+	has "$c --help: the exit statuses" "Exit status: 0 "
+done
+
 echo "1..$n"
 exit $fail

@@ -187,9 +187,9 @@ check "resolve a pci alias (e1000e)" 0 resolve-pci "" -- "$cli" resolve -m "$D" 
 	pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
 check "resolve several, each module once" 0 resolve-several "" -- "$cli" resolve -m "$D" -C /dev/null \
 	hid:b0003g0001v0000046Dp0000C52B hid:b0003g0001v0000046Dp0000C52C snd-hda-intel
-check "resolve --explain" 0 resolve-explain "" -- "$cli" resolve -m "$D" -C /dev/null --explain \
+check "resolve --explain (nosuch:thing has no module: exit 1)" 1 resolve-explain "^modalias resolve: nosuch:thing: no module$" -- "$cli" resolve -m "$D" -C /dev/null --explain \
 	hid:b0003g0001v0000046Dp0000C52B crypto-md5 nosuch:thing
-check "resolve --json" 0 resolve-json "" -- "$cli" resolve -m "$D" -C /dev/null --json \
+check "resolve --json (dmi:… has no module: exit 1)" 1 resolve-json "no module$" -- "$cli" resolve -m "$D" -C /dev/null --json \
 	hid:b0003g0001v0000046Dp0000C52B 'dmi:bvn"quoted"\back:' acpi:PNP0C0A:
 n=$((n + 1))
 if "$cli" resolve -m "$D" -C /dev/null --json hid:b0003g0001v0000046Dp0000C52B 'x"y\z' nosuch: |
@@ -519,7 +519,7 @@ check "resolve --json -- -hmac acpi:PNP0C0A: ('--' is no alias)" 0 resolve-dashd
 	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- -hmac acpi:PNP0C0A:
 check "resolve --json -- --explain (an option after '--' is an alias)" 1 resolve-dashdash-option "" -- \
 	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- --explain
-check "load --json -- -hmac test:dev:abc" 0 load-dashdash "" -- "$cli" load --json --no-cache --dry-run \
+check "load --json -- -hmac test:dev:abc (-hmac has no module: exit 1)" 1 load-dashdash "^modalias load: -hmac: no module$" -- "$cli" load --json --no-cache --dry-run \
 	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" -- -hmac test:dev:abc
 check "parse -- -x:y" 0 parse-dashdash "" -- "$cli" parse -- -x:y
 check "map -- -x.ofmap" 0 map-dashdash "" -- sh -c "cd '$tmp/dash' && '$cli' map -- -x.ofmap"
