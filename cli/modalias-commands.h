@@ -118,6 +118,19 @@ struct modalias_ctx *new_ctx(const char *sysfs);
  * are both given or the snapshot cannot be read.  SRC's strings are
  * freed. */
 struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv);
+/* While BUF is not NULL, the library's messages of CTX go into BUF instead
+ * of standard error, for the command to say them in one line of its own
+ * (say_captured()); ctx_capture(ctx, NULL) prints them again. */
+void ctx_capture(struct modalias_ctx *ctx, GString *buf);
+/* "modalias CMD: " then the captured messages of BUF (each line a
+ * sentence, joined with "; "), or FALLBACK when there is none, and
+ * "; HINT" (what to do) when HINT is not NULL: one line */
+void say_captured(const char *cmd, GString *buf, const char *fallback, const char *hint);
+
+/* The captured messages of BUF said as the library's log says them
+ * ("modalias: MESSAGE" a line) */
+void say_log(const GString *buf);
+
 /* SRC's strings freed (a command that ends before open_devices()) */
 void device_source_clear(struct device_source *src);
 

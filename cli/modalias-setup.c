@@ -18,11 +18,39 @@
 
 struct cli_config config;
 
+/* The library's log: standard error, or the GString of ctx_capture() */
 static void log_to_stderr(void *data, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args)
 {
+	if (data) {
+		g_string_append_vprintf(data, format, args);
+		return;
+	}
 	fputs("modalias: ", stderr);
 	vfprintf(stderr, format, args);
+}
+
+void ctx_capture(struct modalias_ctx *ctx, GString *buf)
+{
+	modalias_ctx_set_log_fn(ctx, log_to_stderr, buf);
+}
+
+void say_log(const GString *buf)
+{
+	g_auto(GStrv) lines = g_strsplit(buf->str, "\n", -1);
+
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "modalias: %s\n", *l);
+}
+
+void say_captured(const char *cmd, GString *buf, const char *fallback, const char *hint)
+{
+	g_autofree char *text = g_strchomp(g_strdup(buf->str));
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_autofree char *joined = g_strjoinv("; ", lines);
+
+	fprintf(stderr, "modalias %s: %s%s%s\n", cmd, *joined ? joined : fallback, hint ? "; " : "", hint ? hint : "");
 }
 
 struct modalias_ctx *new_ctx(const char *sysfs)
@@ -46,6 +74,33 @@ struct modalias_ctx *new_ctx(const char *sysfs)
 	return ctx;
 }
 
+/* Exits 2 when ROOT is a directory without devices/ in it (a directory of
+ * sysfs given for its root, as /sys/devices), naming the root to give */
+static void check_sysfs_root(const char *cmd, const char *root)
+{
+	g_autofree char *devices = g_build_filename(root, "devices", NULL);
+	g_autofree char *parent = NULL, *parent_devices = NULL;
+	const char *p;
+
+	if (!g_file_test(root, G_FILE_TEST_IS_DIR) || g_file_test(devices, G_FILE_TEST_IS_DIR))
+		return; /* the walk says why it cannot read it */
+	/* the root is the directory above the first "devices" component */
+	p = strstr(root, "/devices");
+	while (p && p[8] != '/' && p[8] != '\0')
+		p = strstr(p + 1, "/devices");
+	if (p) {
+		parent = g_strndup(root, (size_t)(p - root));
+		parent_devices = g_build_filename(*parent ? parent : "/", "devices", NULL);
+	}
+	if (parent && g_file_test(parent_devices, G_FILE_TEST_IS_DIR))
+		fprintf(stderr, "modalias %s: %s is not a sysfs root (it has no devices/): give the sysfs root, --sysfs=%s\n",
+			cmd, root, *parent ? parent : "/");
+	else
+		fprintf(stderr, "modalias %s: %s is not a sysfs root (it has no devices/): give the sysfs root "
+				"(/sys, or the top of a captured tree)\n", cmd, root);
+	exit(CLI_EXIT_USAGE);
+}
+
 struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv)
 {
 	struct modalias_ctx *ctx;
@@ -56,6 +111,8 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 		exit(CLI_EXIT_USAGE);
 	}
 	ctx = new_ctx(src->sysfs ? src->sysfs : config.sysfs);
+	if (!src->snapshot)
+		check_sysfs_root(cmd, modalias_ctx_get_sysfs_root(ctx));
 	r = cli_devices_open(dv, ctx, src->snapshot);
 	if (r < 0) {
 		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, src->snapshot, cli_devices_error(r));

@@ -173,5 +173,47 @@ for c in resolve load list explain firmware diff snapshot build parse map; do
 	has "$c --help: the exit statuses" "Exit status: 0 "
 done
 
+# ---- errors: one line, naming the variable, file or field, and what to do ------------------
+# one_line NAME: the last check's standard error is exactly one line
+one_line() {
+	n=$((n + 1))
+	why=""
+	[ "$(wc -l <"$tmp/err")" = 1 ] || why="$(wc -l <"$tmp/err") lines on standard error"
+	report "$1: one line" "$why" "$tmp/err" err
+}
+check "build --env without PCI_ID: the variable and what to give" 2 - \
+	"^modalias build: pci event: variable PCI_ID is not set: no device with a modalias; give MODALIAS, the legacy variables, or DEVPATH of a device under --sysfs\$" -- \
+	env -i "$cli" build --env pci
+one_line "build --env without PCI_ID"
+check "build --env --sysfs DIR: \$DEVPATH under DIR (pci, no legacy variables)" 0 - "" -- \
+	env -i SUBSYSTEM=pci DEVPATH=/devices/pci0000:00/0000:00:1f.2 "$cli" build --env --sysfs "$Q35"
+has "build --env --sysfs: the SATA controller's modalias" "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01"
+check "build --env --sysfs DIR: \$DEVPATH under DIR (usb)" 0 - "" -- \
+	env -i DEVPATH=/devices/pci0000:00/0000:00:03.0/usb1/1-1/1-1:1.0 "$cli" build --env usb --sysfs "$Q35"
+has "build --env --sysfs: the tablet's modalias" "usb:v0627p0001d0000dc00dsc00dp00ic03isc00ip00in00"
+check "build --env: the legacy variables still win over \$DEVPATH" 0 - "" -- \
+	env -i SUBSYSTEM=pci PCI_ID=8086:1E31 PCI_SUBSYS_ID=17AA:21FB PCI_CLASS=C0330 \
+	DEVPATH=/devices/pci0000:00/0000:00:1f.2 "$cli" build --env --sysfs "$Q35"
+has "build --env: the variables' modalias" "pci:v00008086d00001E31sv000017AAsd000021FBbc0Csc03i30"
+check "map /etc/passwd: not a map file, give --type" 2 - \
+	"^modalias map: /etc/passwd: not a known map file (neither its name nor its header says which); give its type with --type=TYPE (usb, pci, ieee1394, ccw, isapnp, input, of, serio)\$" -- \
+	"$cli" map /etc/passwd
+one_line "map /etc/passwd"
+check "build pci devic=10d3: the bus's fields and --fields pci" 2 - \
+	"^modalias build: unknown field 'devic' of bus pci; its fields: vendor, device, subvendor, subdevice, baseclass, subclass, interface, class (see 'modalias build --fields pci')\$" -- \
+	"$cli" build pci devic=10d3
+one_line "build pci devic=10d3"
+check "map --match usb nosuch=1: the same hint" 2 - "^modalias map: unknown field 'nosuch' of bus usb; its fields: idVendor, " -- \
+	"$cli" map --match usb nosuch=1 "$data/linux-2.6.35.7-samsung/modules.usbmap"
+for d in "$Q35/devices" "$Q35/devices/pci0000:00"; do
+	check "list --sysfs ${d#"$data/"}: give the sysfs root" 2 - \
+		"^modalias list: $d is not a sysfs root (it has no devices/): give the sysfs root, --sysfs=$Q35\$" -- \
+		"$cli" list --no-modules --sysfs "$d"
+	one_line "list --sysfs ${d#"$data/"}"
+done
+check "explain --sysfs of no sysfs tree at all: give the sysfs root" 2 - \
+	"^modalias explain: $tmp is not a sysfs root (it has no devices/): give the sysfs root (/sys, or the top of a captured tree)\$" -- \
+	"$cli" explain --sysfs "$tmp" -m "$LM" -C /dev/null /devices/x
+
 echo "1..$n"
 exit $fail

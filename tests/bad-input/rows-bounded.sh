@@ -25,8 +25,7 @@ row read-conf-table-pagemap in: '`--settings`: `[modules] tables=/proc/self/page
 modalias resolve: /proc/self/pagemap (from @TMP@/r/c.conf): File too large" exit: 2 out: '' \
 	-- t10 "$cli" --settings "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
 row read-map-pagemap in: '`map /proc/self/pagemap`' \
-	err: "modalias: cannot read /proc/self/pagemap: larger than 64 MiB
-modalias map: cannot read /proc/self/pagemap: File too large" exit: 2 out: '' \
+	err: "modalias map: cannot read /proc/self/pagemap: larger than 64 MiB" exit: 2 out: '' \
 	-- t10 "$cli" map /proc/self/pagemap
 row read-conf-pagemap in: '`--settings /proc/self/pagemap`' \
 	err: "modalias: /proc/self/pagemap: larger than 1 MiB" exit: 2 out: '' \

@@ -99,8 +99,7 @@ modalias resolve: acme:long: no module" exit: 1 out: 'snd_ens1370' \
 	fixed: 'libmodalias/table.c `modalias_table_load_config`: the name stopped the whole configuration with ENAMETOOLONG, then a NULL iterator went to kmod_config_iter_free_iter() and every command reading that file crashed (SIGSEGV)' \
 	-- "$cli" resolve --no-cache -m "$D" -C "$r/long.conf" acme:good acme:long
 row build-unknown-field in: '`build usb nosuch=1`' \
-	err: "modalias: unknown field 'nosuch' of bus usb
-modalias build: bad field 'nosuch=1'" exit: 2 out: '' \
+	err: "modalias build: unknown field 'nosuch' of bus usb; its fields: idVendor, idProduct, bcdDevice, bDeviceClass, bDeviceSubClass, bDeviceProtocol, bInterfaceClass, bInterfaceSubClass, bInterfaceProtocol, bInterfaceNumber (see 'modalias build --fields usb')" exit: 2 out: '' \
 	fixed: 'libmodalias/dev.c `field_of`: an unknown field was "usb has no field" from set and add, and was not logged by set_uint, unset, get_count, get and get_uint (the front ends said ENOENT'"'"'s "No such file or directory")' \
 	-- "$cli" build usb nosuch=1
 
