@@ -209,7 +209,8 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, struc
 			printf("           %s\n", it->pattern);
 		}
 		if (e->near.total > e->near.items->len)
-			printf("           … and %u more\n", e->near.total - e->near.items->len);
+			printf("           %s and %u more\n", cli_output_glyphs()->ellipsis,
+			       e->near.total - e->near.items->len);
 	}
 	if (e->devpath) {
 		printf("bound:    %s\n", e->driver ? e->driver : "none");

@@ -1,7 +1,8 @@
 /*
  * cli/modalias-list-tree.c - the human output of modalias list
  * (modalias-list.h): its columns aligned, and cut with an ellipsis to fit
- * a terminal's width; the devices drawn as a tree, as lsblk draws disks.
+ * a terminal's width; the devices drawn as a tree, as lsblk draws disks
+ * (in ASCII where the locale's charset is not UTF-8: cli_output_glyphs()).
  *
  * This file lays out rows that modalias-list.c collected; it may not read
  * sysfs or the module tables.
@@ -53,29 +54,42 @@ static size_t text_cols(const char *s)
 /* Appends S to OUT in at most W columns (at least 1): whole when it fits,
  * else cut with an ellipsis at its end (FRONT: at its start, keeping its
  * end, as a devpath's end names the device); returns the columns used */
+/* The ellipsis in at most W columns (ASCII's "..." may be cut to "." or
+ * ".."); returns the columns used */
+static size_t put_ellipsis(GString *out, size_t w)
+{
+	const struct cli_glyphs *g = cli_output_glyphs();
+
+	if (g->ellipsis_cols <= w) {
+		g_string_append(out, g->ellipsis);
+		return g->ellipsis_cols;
+	}
+	g_string_append_len(out, "...", (gssize)w); /* ASCII's, narrower than 3 */
+	return w;
+}
+
 static size_t append_cut(GString *out, const char *s, size_t w, bool front)
 {
-	size_t n = text_cols(s), len, c;
+	size_t n = text_cols(s), len, c, e = MIN(cli_output_glyphs()->ellipsis_cols, w);
 
 	if (n <= w) {
 		g_string_append(out, s);
 		return n;
 	}
 	if (front) {
-		g_string_append(out, "…");
-		for (; n > w - 1; s += len)
+		put_ellipsis(out, w);
+		for (; n > w - e; s += len)
 			n -= char_cols(s, &len);
 		g_string_append(out, s);
-		return n + 1;
+		return n + e;
 	}
 	for (n = 0; *s; s += len, n += c) {
 		c = char_cols(s, &len);
-		if (n + c > w - 1)
+		if (n + c > w - e)
 			break;
 		g_string_append_len(out, s, (gssize)len);
 	}
-	g_string_append(out, "…");
-	return n + 1;
+	return n + put_ellipsis(out, w);
 }
 
 /* Spaces from column USED to column W, then the two between columns (a
@@ -245,19 +259,20 @@ static void tree_measure(const struct tree_node *n, size_t d, struct list_layout
 static void tree_print(const struct tree_node *n, size_t d, GString *prefix, GString *line,
 		       const struct list_layout *l)
 {
+	const struct cli_glyphs *g = cli_output_glyphs();
 	size_t plen = prefix->len;
 
 	for (; n; n = n->next) {
 		size_t used = 2 * d;
 
 		if (d)
-			g_string_append_printf(line, "%s%s", prefix->str, n->next ? "├─" : "└─");
+			g_string_append_printf(line, "%s%s", prefix->str, n->next ? g->branch : g->last);
 		used += append_cut(line, n->name, l->dev > used ? l->dev - used : 1, false);
 		put_line(line, used, n->row, l);
 		if (!n->child)
 			continue;
 		if (d)
-			g_string_append(prefix, n->next ? "│ " : "  ");
+			g_string_append(prefix, n->next ? g->pipe : "  ");
 		tree_print(n->child, d + 1, prefix, line, l);
 		g_string_truncate(prefix, plen);
 	}

@@ -12,6 +12,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,9 @@ int main(int argc, char **argv)
 	int i, used;
 
 	cli_output_init("modalias");
+	/* the charset only (cli_output_glyphs()): messages stay untranslated,
+	 * numbers and sorting C's */
+	setlocale(LC_CTYPE, "");
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

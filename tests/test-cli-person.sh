@@ -215,5 +215,22 @@ check "explain --sysfs of no sysfs tree at all: give the sysfs root" 2 - \
 	"^modalias explain: $tmp is not a sysfs root (it has no devices/): give the sysfs root (/sys, or the top of a captured tree)\$" -- \
 	"$cli" explain --sysfs "$tmp" -m "$LM" -C /dev/null /devices/x
 
+# ---- a locale whose charset is not UTF-8: the tree and the ellipsis in ASCII ---------------
+check "list --tree -w 60 under LC_ALL=C: ASCII" 0 - "" -- \
+	env LC_ALL=C "$cli" list --tree --width=60 --sysfs "$Q35" -m "$LM" -C /dev/null
+n=$((n + 1))
+why=""
+LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/out" && why="a byte that is not ASCII"
+report "list --tree under LC_ALL=C: ASCII only" "$why" "$tmp/out" out
+has "list --tree under LC_ALL=C: a branch" "|-0000:00:02.0"
+has "list --tree under LC_ALL=C: a last branch and a pipe" "| | \`-"
+has "list --tree under LC_ALL=C: the ellipsis" "..."
+check "list --tree -w 60 under LC_ALL=C.UTF-8: UTF-8" 0 - "" -- \
+	env LC_ALL=C.UTF-8 "$cli" list --tree --width=60 --sysfs "$Q35" -m "$LM" -C /dev/null
+has "list --tree under C.UTF-8: the UTF-8 branch" "├─0000:00:02.0"
+check "explain under LC_ALL=C: the ellipsis of the nearest patterns" 1 - "" -- \
+	env LC_ALL=C "$cli" explain -m "$LM" -C /dev/null usb:v0403pFFFFd0000dc00dsc00dp00icFFiscFFipFFin00
+has "explain under LC_ALL=C: '...'" "           ... and "
+
 echo "1..$n"
 exit $fail
