@@ -29,6 +29,17 @@ lacks() {
 	! grep -q -F -e "$2" "$tmp/out" || why="the output says '$2'"
 	report "$1" "$why" "$tmp/out" out
 }
+# silent NAME out|err…: the last check printed nothing on these streams
+silent() {
+	name=$1
+	shift
+	n=$((n + 1))
+	why=""
+	for s in "$@"; do
+		[ -s "$tmp/$s" ] && why="${why:+$why; }std$s not empty"
+	done
+	report "$name" "$why" "$tmp/out" out "$tmp/err" err
+}
 
 # ---- names: Debian's pci.ids and usb.ids (.ci/install-deps installs them) ---------------
 ids=/usr/share/misc
@@ -139,28 +150,20 @@ check "load -n of a blacklisted module says so, with the file and line" 0 - "" -
 has "load -n: the blacklisted module" "# e1000e: blacklisted ($tmp/blacklist.conf:1)"
 for q in -q --quiet; do
 	check "resolve $q: nothing printed, the status" 1 - "" -- "$cli" resolve $q -m "$LM" -C /dev/null "$A" nosuch:x
-	n=$((n + 1))
-	why=""
-	[ -s "$tmp/out" ] && why="stdout not empty"
-	[ -s "$tmp/err" ] && why="${why:+$why; }stderr not empty"
-	report "resolve $q: nothing on either stream" "$why" "$tmp/out" out "$tmp/err" err
+	silent "resolve $q: nothing on either stream" out err
 done
 check "resolve -q: an error is still said" 2 - "unknown option --frob" -- "$cli" resolve -q --frob x
 check "load -n -q: nothing printed" 0 - "" -- "$cli" load -n -q -m "$LM" -C /dev/null "$A"
-n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"
-report "load -n -q: stdout empty" "$why" "$tmp/out" out
+silent "load -n -q: stdout empty" out
 check "explain -q: the status only" 1 - "" -- "$cli" explain -q -m "$LM" -C /dev/null nosuch:x
-n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"; [ -s "$tmp/err" ] && why="stderr not empty"
-report "explain -q: nothing on either stream" "$why" "$tmp/out" out "$tmp/err" err
+silent "explain -q: nothing on either stream" out err
 check "diff -q as a gate: no device loses its driver" 0 - "" -- "$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" "$LM"
-n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"; [ -s "$tmp/err" ] && why="stderr not empty"
-report "diff -q: no summary either" "$why" "$tmp/out" out "$tmp/err" err
+silent "diff -q: no summary either" out err
 check "diff -q: a real error is still said" 2 - "cannot load the module tables of /nonexistent" -- \
 	"$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" /nonexistent
 check "firmware -q: the status only (a file missing)" 1 - "" -- "$cli" firmware -q --sysfs "$Q35" -C /dev/null \
 	-m "$data/linux-6.1.0-57-amd64+modinfo" --firmware-path "$data/firmware/lib/firmware"
-n=$((n + 1)); why=""; [ -s "$tmp/out" ] && why="stdout not empty"
-report "firmware -q: stdout empty" "$why" "$tmp/out" out
+silent "firmware -q: stdout empty" out
 
 # ---- exit statuses: zero devices is exit 1 for list, firmware and diff alike -----------------
 mkdir -p "$tmp/empty/devices"
