@@ -42,8 +42,9 @@ struct names_entry {
 struct names_db {
 	bool loaded;
 	char *text;
-	struct names_entry *vendors, *classes; /* each sorted by id */
-	size_t n_vendors, n_classes;
+	/* each sorted by id; a device's id is its vendor's << 16 | its own */
+	struct names_entry *vendors, *devices, *classes;
+	size_t n_vendors, n_devices, n_classes;
 };
 
 struct modalias_names {
@@ -104,7 +105,7 @@ static int entry_add(struct names_entry **v, size_t *n, size_t *cap, unsigned in
  * (usb.ids' "HID", "L", …) ends the block before it. */
 static int db_index(struct names_db *db, char *text, size_t len)
 {
-	size_t cap_v = 0, cap_c = 0;
+	size_t cap_v = 0, cap_d = 0, cap_c = 0;
 	struct names_entry *cur = NULL;
 	bool cur_is_vendor = false;
 	char *end = text + len;
@@ -122,6 +123,11 @@ static int db_index(struct names_db *db, char *text, size_t len)
 		if (line[0] == '\t') {
 			if (cur)
 				cur->end = next;
+			/* a vendor's device: indexed too (Intel has thousands) */
+			if (cur && cur_is_vendor && (id = hex_id(line + 1, 4)) >= 0 &&
+			    entry_add(&db->devices, &db->n_devices, &cap_d, cur->id << 16 | (unsigned int)id,
+				      name_after(line + 1, 4), next) < 0)
+				return -ENOMEM;
 			continue;
 		}
 		if (line[0] == '#' || line[0] == '\0')
@@ -145,6 +151,7 @@ static int db_index(struct names_db *db, char *text, size_t len)
 		cur = cur_is_vendor ? &db->vendors[db->n_vendors - 1] : &db->classes[db->n_classes - 1];
 	}
 	qsort(db->vendors, db->n_vendors, sizeof(*db->vendors), entry_cmp);
+	qsort(db->devices, db->n_devices, sizeof(*db->devices), entry_cmp);
 	qsort(db->classes, db->n_classes, sizeof(*db->classes), entry_cmp);
 	return 0;
 }
@@ -153,6 +160,7 @@ static void db_clear(struct names_db *db)
 {
 	free(db->text);
 	free(db->vendors);
+	free(db->devices);
 	free(db->classes);
 	memset(db, 0, sizeof(*db));
 }
@@ -279,8 +287,7 @@ MODALIAS_EXPORT int modalias_names_lookup_ids(struct modalias_names *names, cons
 					      unsigned int device, const char **vendor_name,
 					      const char **device_name)
 {
-	const struct names_entry *v = NULL;
-	const char *block, *dn = NULL;
+	const struct names_entry *v = NULL, *d = NULL;
 	int id;
 
 	if (!names || !bus)
@@ -290,16 +297,14 @@ MODALIAS_EXPORT int modalias_names_lookup_ids(struct modalias_names *names, cons
 		const struct names_db *db = db_get(names, (enum names_db_id)id);
 
 		v = entry_find(db->vendors, db->n_vendors, vendor);
-	}
-	if (v && device <= 0xffff) {
-		block = v->block;
-		dn = block_find(&block, v->end, 1, 4, device);
+		if (v && device <= 0xffff)
+			d = entry_find(db->devices, db->n_devices, vendor << 16 | device);
 	}
 	if (vendor_name)
 		*vendor_name = v ? v->name : NULL;
 	if (device_name)
-		*device_name = dn;
-	return (v != NULL) + (dn != NULL);
+		*device_name = d ? d->name : NULL;
+	return (v != NULL) + (d != NULL);
 }
 
 /* The class name of a device of database ID: pci the subclass's name
