@@ -49,17 +49,14 @@ extern int verbosity;
  * the default file */
 extern const char *settings_file;
 
-/* -q/--quiet given: standard output goes to /dev/null (nothing printed,
- * the exit status only); what is no error (a summary, "no module") is not
- * said on standard error either */
+/* -q/--quiet given: once the options are parsed, standard output goes to
+ * /dev/null (nothing printed, the exit status only); what is no error (a
+ * summary, "no module") is not said on standard error either */
 extern bool quiet;
 gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error);
 #define QUIET_OPTION_ENTRY                                                                       \
 	{ "quiet", 'q', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_quiet,        \
 	  "Print nothing: the exit status only (errors still on standard error)", NULL }
-
-/* "modalias CMD: ALIAS: no module" on standard error (not with --quiet) */
-void say_no_module(const char *cmd, const char *alias);
 
 /* Parses the options of command CMD (ENTRIES, -v and --settings): '--'
  * ends them, an unknown option is a usage error naming it, a flag given a
@@ -118,6 +115,9 @@ struct modalias_ctx *new_ctx(const char *sysfs);
  * are both given or the snapshot cannot be read.  SRC's strings are
  * freed. */
 struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv);
+/* "modalias CMD: ALIAS: no module" on standard error (not with --quiet) */
+void say_no_module(const char *cmd, const char *alias);
+
 /* While BUF is not NULL, the library's messages of CTX go into BUF instead
  * of standard error, for the command to say them in one line of its own
  * (say_captured()); ctx_capture(ctx, NULL) prints them again. */

@@ -1,8 +1,9 @@
 /*
  * cli/modalias-options.c - the option rules every modalias command shares:
  * GOption made strict ('--' ends the options, an unknown option or a flag
- * given a value is a usage error naming it: exit 2), -v and --settings
- * (modalias.conf, read once the options are parsed).
+ * given a value is a usage error naming it: exit 2), -v, --settings
+ * (modalias.conf, read once the options are parsed) and the -q/--quiet of
+ * the commands that have it (standard output to /dev/null).
  *
  * This file parses a command line; it may not know what any command does
  * with its options (but which noun its arguments are, for the messages).
@@ -96,26 +97,22 @@ static void load_settings(void);
 
 gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error)
 {
-	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-	/* nothing on standard output, whatever the command would print */
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "--quiet: cannot open /dev/null: %s",
-			    g_strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return FALSE;
-	}
-	if (fd != STDOUT_FILENO)
-		close(fd);
 	quiet = true;
 	return TRUE;
 }
 
-void say_no_module(const char *cmd, const char *alias)
+/* --quiet: nothing on standard output, whatever the command would print
+ * (once the options are parsed: --help still prints) */
+static void quiet_stdout(const char *cmd)
 {
-	if (!quiet)
-		fprintf(stderr, "modalias %s: %.*s: no module\n", cmd, ECHO(alias));
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "modalias %s: --quiet: cannot open /dev/null: %s\n", cmd, g_strerror(errno));
+		exit(CLI_EXIT_USAGE);
+	}
+	if (fd != STDOUT_FILENO)
+		close(fd);
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -208,6 +205,8 @@ void parse_options(const char *cmd, const char *params, const char *summary, con
 	memmove(*argv + *argc, *argv + end + 1, (size_t)rest * sizeof(char *));
 	*argc += rest;
 	(*argv)[*argc] = NULL;
+	if (quiet)
+		quiet_stdout(cmd);
 	load_settings();
 }
 

@@ -1,11 +1,13 @@
 /*
  * cli/modalias-setup.c - what a modalias command starts from: modalias.conf's
- * settings, the library context with its log on standard error, and the
- * module tables (libcli's cli_tables_open(), with the bundled Debian 6.1
- * table where a machine has none).
+ * settings, the library context with its log on standard error (or kept,
+ * for a command's one-line message: ctx_capture(), say_captured()), the
+ * devices (a --sysfs that is no sysfs root refused), and the module tables
+ * (libcli's cli_tables_open(), with the bundled Debian 6.1 table where a
+ * machine has none).
  *
- * This file sets things up; it may not look anything up or print a
- * command's output.
+ * This file sets things up and says what went wrong on standard error; it
+ * may not look anything up or print a command's output.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -28,6 +30,12 @@ static void log_to_stderr(void *data, int priority, const char *file, int line, 
 	}
 	fputs("modalias: ", stderr);
 	vfprintf(stderr, format, args);
+}
+
+void say_no_module(const char *cmd, const char *alias)
+{
+	if (!quiet)
+		fprintf(stderr, "modalias %s: %.*s: no module\n", cmd, ECHO(alias));
 }
 
 void ctx_capture(struct modalias_ctx *ctx, GString *buf)
