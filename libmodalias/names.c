@@ -165,41 +165,49 @@ static void db_clear(struct names_db *db)
 	memset(db, 0, sizeof(*db));
 }
 
-/* Reads database ID on its first use; an absent or unreadable file leaves
- * it empty (logged at info level), a failed allocation too (at err) */
+/* Reads database ID into DB from the first directory that has it; an
+ * absent file leaves it empty, an unreadable one too (logged at info
+ * level), a failed allocation too (at err) */
+static void db_load(struct modalias_names *names, struct names_db *db, enum names_db_id id)
+{
+	const char *const *dirs = names->dir ? (const char *const *)&names->dir : default_dirs;
+	size_t n_dirs = names->dir ? 1 : ARRAY_SIZE(default_dirs);
+
+	for (size_t i = 0; i < n_dirs; i++) {
+		char *path = NULL, *text;
+		size_t len;
+		int r;
+
+		if (asprintf(&path, "%s/%s", dirs[i], db_files[id]) < 0) {
+			err(names->ctx, "cannot read %s: %s\n", db_files[id], strerror(ENOMEM));
+			return;
+		}
+		r = read_file(path, NAMES_FILE_MAX, 0, &text, &len);
+		if (r == 0) {
+			db->text = text;
+			r = db_index(db, text, len);
+			if (r < 0) {
+				err(names->ctx, "cannot index %s: %s\n", path, strerror(-r));
+				db_clear(db);
+			}
+		} else if (r != -ENOENT) {
+			info(names->ctx, "cannot read %s: %s\n", path, strerror(-r));
+		}
+		free(path);
+		if (r != -ENOENT)
+			return;
+	}
+}
+
+/* Database ID, read on its first use */
 static struct names_db *db_get(struct modalias_names *names, enum names_db_id id)
 {
 	struct names_db *db = &names->db[id];
 
 	pthread_mutex_lock(&names->lock);
 	if (!db->loaded) {
-		const char *const *dirs = names->dir ? (const char *const *)&names->dir : default_dirs;
-		size_t n_dirs = names->dir ? 1 : ARRAY_SIZE(default_dirs);
-		int r = -ENOENT;
-
+		db_load(names, db, id);
 		db->loaded = true;
-		for (size_t i = 0; i < n_dirs && r == -ENOENT; i++) {
-			char *path = NULL, *text;
-			size_t len;
-
-			if (asprintf(&path, "%s/%s", dirs[i], db_files[id]) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			r = read_file(path, NAMES_FILE_MAX, 0, &text, &len);
-			if (r == 0) {
-				db->text = text;
-				r = db_index(db, text, len);
-				if (r < 0) {
-					err(names->ctx, "cannot index %s: %s\n", path, strerror(-r));
-					db_clear(db);
-					db->loaded = true;
-				}
-			} else if (r != -ENOENT) {
-				info(names->ctx, "cannot read %s: %s\n", path, strerror(-r));
-			}
-			free(path);
-		}
 	}
 	pthread_mutex_unlock(&names->lock);
 	return db;
