@@ -127,8 +127,10 @@ int main(int argc, char **argv)
 	 * given after it */
 	args = g_new0(char *, (size_t)(argc - i) + 2);
 	args[0] = argv[i];
-	if (modprobe_d)
-		args[1] = forward = g_strconcat("--config=", modprobe_d, NULL);
+	if (modprobe_d) {
+		forward = g_strconcat("--config=", modprobe_d, NULL);
+		args[1] = forward;
+	}
 	memcpy(args + 1 + !!modprobe_d, argv + i + 1, (size_t)(argc - i - 1) * sizeof(char *));
 	for (size_t k = 0; k < G_N_ELEMENTS(commands); k++)
 		if (strcmp(argv[i], commands[k].name) == 0) {
