@@ -287,3 +287,18 @@ void cli_config_clear(struct cli_config *cfg)
 	g_free(cfg->coldplug);
 	memset(cfg, 0, sizeof(*cfg));
 }
+
+bool cli_config_is_settings(const char *path)
+{
+	g_autofree char *text = NULL;
+	const char *p;
+
+	if (read_file(path, READ_FILE_CONFIG_MAX, 0, &text, NULL) < 0)
+		return false; /* a directory, /dev/null: modprobe.d's reader says */
+	for (p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0')) {
+		p += strspn(p, " \t");
+		if (*p != '\n' && *p != '#' && *p != ';')
+			return *p == '[';
+	}
+	return false;
+}

@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include <stdbool.h>
+
 #include <glib.h>
 
 struct cli_config {
@@ -46,5 +48,10 @@ struct cli_config {
  */
 gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error);
 void cli_config_clear(struct cli_config *cfg);
+/* Whether PATH is a modalias.conf rather than a modprobe.d file: a regular
+ * file whose first line that is neither blank nor a comment is a
+ * "[GROUP]" line (no modprobe.d line starts with '[').  -C/--config names
+ * modprobe.d in both programs; modalias.conf is --settings. */
+bool cli_config_is_settings(const char *path);
 /* "err" "3" "info" … → 0..7, or -1 */
 int cli_log_level_parse(const char *s);

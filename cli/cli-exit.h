@@ -15,7 +15,8 @@
 enum cli_exit {
 	CLI_EXIT_FOUND = 0,   /* modalias: something found */
 	CLI_EXIT_OK = 0,      /* hotplug: done (whatever the handlers did) */
-	CLI_EXIT_NOTHING = 1, /* modalias: nothing found */
+	CLI_EXIT_NOTHING = 1, /* modalias: what the command looks for is not there (its
+			       * --help and modalias(1) say what, command by command) */
 	CLI_EXIT_FAIL = 1,    /* hotplug: the daemon cannot start */
 	CLI_EXIT_USAGE = 2,   /* a usage or input error, the message naming it */
 	CLI_EXIT_WRITE = 3,   /* standard output cannot be written (cli-output.h) */

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,14 @@
 #include "json.h"
 
 static const char *prog_name = "modalias";
+
+const struct cli_glyphs *cli_output_glyphs(void)
+{
+	static const struct cli_glyphs utf8 = { "├─", "└─", "│ ", "…", 1 };
+	static const struct cli_glyphs ascii = { "|-", "`-", "| ", "...", 3 };
+
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0 ? &utf8 : &ascii;
+}
 
 /* Standard output cannot be written: errno E (0: not known). */
 G_NORETURN static void write_failed(int e)

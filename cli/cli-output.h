@@ -26,6 +26,16 @@
  */
 void cli_output_init(const char *prog);
 
+/* The glyphs a human output draws with: UTF-8 ones when the charset of the
+ * locale's LC_CTYPE (the program's setlocale(LC_CTYPE, "")) is UTF-8, else
+ * ASCII, as lsblk falls back: a tree's branches "|-", "`-" and "| " for
+ * "├─", "└─" and "│ ", and "..." for "…" (ELLIPSIS_COLS columns). */
+struct cli_glyphs {
+	const char *branch, *last, *pipe, *ellipsis;
+	size_t ellipsis_cols;
+};
+const struct cli_glyphs *cli_output_glyphs(void);
+
 /* Flushes standard output now; when it cannot be written, ends the program
  * as above at once (output written line by line: the agent's dry run). */
 void cli_output_flush(void);

@@ -126,6 +126,14 @@ static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, 
 	int r;
 
 	paths = cli_modprobe_paths(spec, cfg, buf, &none);
+	if (spec->modprobe_d && cli_config_is_settings(spec->modprobe_d)) {
+		/* hotplug's --config and modalias's --config before the command
+		 * named modalias.conf once */
+		report_printf(report, data, LOG_ERR,
+			      "%s is a modalias.conf ([GROUP] lines): -C/--config names a modprobe.d file, as for "
+			      "modprobe; give modalias.conf with --settings=FILE", spec->modprobe_d);
+		return -EINVAL;
+	}
 	r = none ? 0 : modalias_table_load_config(t->table, paths);
 	if (r < 0) {
 		report_printf(report, data, LOG_ERR, "cannot read the modprobe configuration: %s", strerror(-r));

@@ -42,7 +42,8 @@ struct hotplug_settings {
 	char *sysfs;                   /* --sysfs, [agent] sysfs; NULL: /sys */
 	char *snapshot;                /* --snapshot: a dry-run coldplug of its devices */
 	struct cli_tables_spec tables; /* -d, -S, -m, -C */
-	char *config_file;             /* --config: modalias.conf */
+	char *config_file;             /* --settings: modalias.conf */
+	gboolean version;              /* --version */
 	char *log_level_name;
 	char *coldplug_mode;           /* --coldplug=MODE: "resolve" or "trigger" */
 	gboolean daemon, dry_run, trust_any_sender, coldplug_flag, force_stderr;
@@ -62,7 +63,7 @@ extern struct cli_config config;
 
 /* The command line (*ARGC and *ARGV left with the operands) and
  * modalias.conf into settings and config: 0, or the exit status of a usage
- * error, which is printed. */
+ * error, which is printed; --version prints the version and exits 0. */
 int settings_load(int *argc, char ***argv);
 /* modalias.conf read again (SIGHUP); false, and logged, when it cannot be */
 bool settings_reload(void);

@@ -93,6 +93,17 @@ static gboolean opt_coldplug(const char *name, const char *value, gpointer data,
 	return TRUE;
 }
 
+/* -c FILE: modalias.conf, the old spelling of --settings (--config names
+ * modprobe.d now, as in modalias and modprobe) */
+static gboolean opt_old_c(const char *name, const char *value, gpointer data, GError **error)
+{
+	fprintf(stderr, "hotplug: -c is deprecated: give modalias.conf with --settings=FILE "
+			"(-C/--config names modprobe.d)\n");
+	g_free(settings.config_file);
+	settings.config_file = g_strdup(value);
+	return TRUE;
+}
+
 static gboolean opt_settle(const char *name, const char *value, gpointer data, GError **error)
 {
 	char *end;
@@ -120,13 +131,19 @@ int settings_load(int *argc, char ***argv)
 		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &settings.tables.root, "Modules are in ROOT/lib/modules/VERSION", "ROOT" },
 		{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &settings.tables.version, "Kernel version", "VERSION" },
 		{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &settings.tables.moddir, "The module directory itself", "DIR" },
-		{ "modprobe-config", 'C', 0, G_OPTION_ARG_FILENAME, &settings.tables.modprobe_d,
-		  "modprobe.d file or directory (/dev/null: none)", "FILE" },
+		{ "config", 'C', 0, G_OPTION_ARG_FILENAME, &settings.tables.modprobe_d,
+		  "modprobe.d file or directory (/dev/null: none), as for modprobe", "FILE" },
+		{ "modprobe-config", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &settings.tables.modprobe_d, NULL,
+		  NULL },
 		{ "hotplug-dir", 0, 0, G_OPTION_ARG_FILENAME, &settings.hotplug_dir, "Handlers' directory (/etc/hotplug.d)", "DIR" },
 		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &settings.sysfs, "Sysfs root (/sys)", "DIR" },
 		{ "snapshot", 0, 0, G_OPTION_ARG_FILENAME, &settings.snapshot,
 		  "With --dry-run --coldplug: the devices of this snapshot (modalias snapshot), not sysfs", "FILE" },
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &settings.config_file, "modalias.conf to read", "FILE" },
+		{ "settings", 0, 0, G_OPTION_ARG_FILENAME, &settings.config_file,
+		  "modalias.conf to read instead of " CLI_CONFIG_DEFAULT, "FILE" },
+		{ "old-c", 'c', G_OPTION_FLAG_HIDDEN | G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_old_c,
+		  NULL, NULL },
+		{ "version", 'V', 0, G_OPTION_ARG_NONE, &settings.version, "Print the version and exit", NULL },
 		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &settings.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
 		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &settings.max_parallel, "Unrelated events handled at once", "N" },
 		{ "settle", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_settle,
@@ -151,6 +168,10 @@ int settings_load(int *argc, char ***argv)
 	if (!g_option_context_parse(oc, argc, argv, &error)) {
 		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", error->message);
 		return CLI_EXIT_USAGE;
+	}
+	if (settings.version) {
+		printf("hotplug (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		exit(CLI_EXIT_OK); /* standard output checked there (cli_output_init()) */
 	}
 	/* GLib keeps a "--" that comes before an argument starting with '-':
 	 * it only ends the options (hotplug -- -x: the subsystem "-x") */

@@ -18,6 +18,18 @@
 
 #include "modalias-commands.h"
 
+/* "its fields: A, B, …; see 'modalias build --fields BUS'" (g_free() it) */
+static char *fields_hint(const char *bus)
+{
+	GString *s = g_string_new("its fields: ");
+	const char *f;
+
+	for (unsigned int i = 0; (f = modalias_bus_field_name(bus, i)); i++)
+		g_string_append_printf(s, i ? ", %s" : "%s", f);
+	g_string_append_printf(s, " (see 'modalias build --fields %s')", bus);
+	return g_string_free(s, FALSE);
+}
+
 struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, const char *bus, char **args, int n)
 {
 	struct modalias_dev *dev;
@@ -36,11 +48,22 @@ struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, co
 			return NULL;
 		}
 		*eq = '\0';
-		r = modalias_dev_add(dev, args[i], eq + 1);
+		{
+			g_autoptr(GString) why = g_string_new(NULL);
+
+			/* the library names the field and the reason: one line */
+			ctx_capture(ctx, why);
+			r = modalias_dev_add(dev, args[i], eq + 1);
+			ctx_capture(ctx, NULL);
+			if (r < 0) {
+				g_autofree char *hint = r == -ENOENT ? fields_hint(bus) : NULL;
+				g_autofree char *fallback = g_strdup_printf("bad field '%.*s'", ECHO(args[i]));
+
+				say_captured(cmd, why, fallback, hint);
+			}
+		}
 		*eq = '=';
 		if (r < 0) {
-			/* the library named the field and the reason */
-			fprintf(stderr, "modalias %s: bad field '%.*s'\n", cmd, ECHO(args[i]));
 			modalias_dev_unref(dev);
 			return NULL;
 		}
@@ -75,13 +98,46 @@ static int list_fields(const char *bus)
 	return CLI_EXIT_FOUND;
 }
 
+/*
+ * The device of the event in the environment: its MODALIAS, else its
+ * legacy variables, else the device at $DEVPATH under the sysfs root
+ * (modalias_dev_new_from_sysfs(): its modalias attribute, uevent or id
+ * attributes).  On failure, why in one line naming the variable, and
+ * what to give.
+ */
+static int dev_from_env(struct modalias_ctx *ctx, const char *bus, struct modalias_dev **dev)
+{
+	g_autoptr(GString) why = g_string_new(NULL);
+	const char *devpath = getenv("DEVPATH");
+	int r;
+
+	ctx_capture(ctx, why);
+	r = modalias_dev_new_from_env(ctx, bus, (const char *const *)environ, dev);
+	if (r == -ENOENT && devpath) {
+		g_autoptr(GString) sysfs_why = g_string_new(NULL);
+
+		ctx_capture(ctx, sysfs_why);
+		r = modalias_dev_new_from_sysfs(ctx, devpath, dev);
+		if (r < 0)
+			g_string_append_printf(why, "DEVPATH %s under %s: %s\n", devpath, modalias_ctx_get_sysfs_root(ctx),
+					       sysfs_why->len ? sysfs_why->str : g_strerror(-r));
+	}
+	ctx_capture(ctx, NULL);
+	if (r < 0)
+		say_captured("build", why, g_strerror(-r),
+			     r == -ENOENT ? "give MODALIAS, the legacy variables, or DEVPATH of a device under --sysfs"
+					  : NULL);
+	return r;
+}
+
 int cmd_build(int argc, char **argv)
 {
 	gboolean from_env = FALSE, fields = FALSE, buses = FALSE, json = FALSE;
 	g_autofree char *sysfs = NULL;
 	const GOptionEntry entries[] = {
 		{ "env", 'e', 0, G_OPTION_ARG_NONE, &from_env,
-		  "Build from the kernel event in the environment (MODALIAS, or the legacy variables); BUS defaults to $SUBSYSTEM", NULL },
+		  "Build from the kernel event in the environment (MODALIAS, else the legacy variables, else the "
+		  "device at $DEVPATH under the sysfs root); BUS defaults to $SUBSYSTEM", NULL },
 		{ "sysfs", 0, 0, G_OPTION_ARG_FILENAME, &sysfs,
 		  "Sysfs root for --env lookups of $DEVPATH (default /sys)", "DIR" },
 		{ "fields", 'f', 0, G_OPTION_ARG_NONE, &fields, "List the fields of BUS", NULL },
@@ -95,7 +151,8 @@ int cmd_build(int argc, char **argv)
 
 	parse_options("build", "BUS [FIELD=VALUE…] | --env [BUS]",
 		      "Print the modalias the kernel writes for a device with these IDs.\n"
-		      "Numbers are hexadecimal; a list field may be given several times.",
+		      "Numbers are hexadecimal; a list field may be given several times.\n"
+		      "Exit status: 0 printed (1 is not used), 2 usage or input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (buses) {
 		const char *b;
@@ -122,9 +179,8 @@ int cmd_build(int argc, char **argv)
 		/* why an event has no modalias is the answer here, not noise */
 		if (modalias_ctx_get_log_priority(ctx) < LOG_INFO)
 			modalias_ctx_set_log_priority(ctx, LOG_INFO);
-		r = modalias_dev_new_from_env(ctx, argc == 2 ? argv[1] : NULL, (const char *const *)environ, &dev);
+		r = dev_from_env(ctx, argc == 2 ? argv[1] : NULL, &dev);
 		if (r < 0) {
-			fprintf(stderr, "modalias build: no modalias from the environment: %s\n", strerror(-r));
 			modalias_ctx_unref(ctx);
 			return CLI_EXIT_USAGE;
 		}

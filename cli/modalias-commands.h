@@ -45,10 +45,23 @@ int cmd_snapshot(int argc, char **argv);
 
 /* -v given, counted (twice: debug messages) */
 extern int verbosity;
+/* --settings FILE (before or after the command): modalias.conf; NULL:
+ * the default file */
+extern const char *settings_file;
 
-/* Parses the options of command CMD (ENTRIES, and -v): '--' ends them,
- * an unknown option is a usage error naming it, a flag given a value too;
- * exits 2 on a usage error.  After '--', every argument is the command's,
+/* -q/--quiet given: once the options are parsed, standard output goes to
+ * /dev/null (nothing printed, the exit status only); what is no error (a
+ * summary, "no module") is not said on standard error either */
+extern bool quiet;
+gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error);
+#define QUIET_OPTION_ENTRY                                                                       \
+	{ "quiet", 'q', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_quiet,        \
+	  "Print nothing: the exit status only (errors still on standard error)", NULL }
+
+/* Parses the options of command CMD (ENTRIES, -v and --settings): '--'
+ * ends them, an unknown option is a usage error naming it, a flag given a
+ * value too; then reads modalias.conf into config; exits 2 on a usage
+ * error or a modalias.conf that cannot be read.  After '--', every argument is the command's,
  * whatever it starts with. */
 void parse_options(const char *cmd, const char *params, const char *summary, const GOptionEntry *entries,
 		   int *argc, char ***argv);
@@ -85,8 +98,7 @@ struct device_source {
 
 /* ---- modalias-setup.c: what a command starts from --------------------------- */
 
-/* The settings of modalias.conf (--config before the command), read by
- * main() before the command runs */
+/* The settings of modalias.conf (--settings), read by parse_options() */
 extern struct cli_config config;
 
 /* The library context: its log on standard error ("modalias: …"), at -v's
@@ -99,6 +111,22 @@ struct modalias_ctx *new_ctx(const char *sysfs);
  * are both given or the snapshot cannot be read.  SRC's strings are
  * freed. */
 struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv);
+/* "modalias CMD: ALIAS: no module" on standard error (not with --quiet) */
+void say_no_module(const char *cmd, const char *alias);
+
+/* While BUF is not NULL, the library's messages of CTX go into BUF instead
+ * of standard error, for the command to say them in one line of its own
+ * (say_captured()); ctx_capture(ctx, NULL) prints them again. */
+void ctx_capture(struct modalias_ctx *ctx, GString *buf);
+/* "modalias CMD: " then the captured messages of BUF (each line a
+ * sentence, joined with "; "), or FALLBACK when there is none, and
+ * "; HINT" (what to do) when HINT is not NULL: one line */
+void say_captured(const char *cmd, GString *buf, const char *fallback, const char *hint);
+
+/* The captured messages of BUF said as the library's log says them
+ * ("modalias: MESSAGE" a line) */
+void say_log(const GString *buf);
+
 /* SRC's strings freed (a command that ends before open_devices()) */
 void device_source_clear(struct device_source *src);
 
@@ -135,6 +163,18 @@ struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, co
 
 /* {"modalias": …, "bus": …, "fields": {"name": "value" | ["v", …]}} */
 void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
+
+/* ---- modalias-names.c: a device's names (pci.ids, usb.ids) ------------------ */
+
+/* DEV's names as a person reads them: "VENDOR DEVICE (CLASS)", each part
+ * left out when the databases ($MODALIAS_IDS_DIR, else the system's) have
+ * none; NULL when they have no name at all (g_free() it).  The databases
+ * are read on the first call. */
+char *dev_name_text(struct modalias_ctx *ctx, const struct modalias_dev *dev);
+
+/* Appends DEV's names to the JSON object in J, as its members
+ * "vendor_name", "device_name", "class_name" (each only when known) */
+void dev_names_json(GString *j, struct modalias_ctx *ctx, const struct modalias_dev *dev);
 
 /* ---- modalias-state.c: modules and drivers as the system stands ------------- */
 

@@ -23,6 +23,7 @@ enum change { SAME, GAINED, LOST, BUILTIN, CHANGED, N_CHANGES };
 static const char *const change_names[N_CHANGES] = { "same", "gained", "lost", "builtin", "changed" };
 
 struct diff_state {
+	struct modalias_ctx *ctx;
 	struct modalias_table *from, *to;
 	struct modalias_result *res;
 	gboolean json, all;
@@ -130,6 +131,7 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		json_string(st->out, devpath);
 		g_string_append(st->out, ", \"modalias\": ");
 		json_string(st->out, alias);
+		dev_names_json(st->out, st->ctx, dev);
 		g_string_append(st->out, ", \"from\": ");
 		json_list(st->out, from);
 		g_string_append(st->out, ", \"to\": ");
@@ -175,7 +177,9 @@ int cmd_diff(int argc, char **argv)
 		  "Neither read nor write the index cache ($MODALIAS_CACHE_DIR)", NULL },
 		{ "all", 'a', 0, G_OPTION_ARG_NONE, &st.all, "Print the devices that stay the same too", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
-		  "Print a JSON array of {devpath, modalias, from: [...], to: [...], change}", NULL },
+		  "Print a JSON array of {devpath, modalias, vendor_name, device_name, class_name, from: [...], "
+		  "to: [...], change}", NULL },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
@@ -186,8 +190,9 @@ int cmd_diff(int argc, char **argv)
 		      "and kernel TO would load (a version under -d ROOT, or a module directory:\n"
 		      "anything with a '/'), and the change: same, gained, lost, builtin (built into\n"
 		      "TO) or changed.  Prints CHANGE<TAB>DEVPATH<TAB>MODALIAS<TAB>FROM -> TO for each\n"
-		      "device that changes, then a summary on standard error.  Exit status 1 when a\n"
-		      "device loses its driver.",
+		      "device that changes, then a summary on standard error.\n"
+		      "Exit status: 0 no device loses its driver, 1 one does (or there is no device),\n"
+		      "2 usage or input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (argc != 3) {
 		if (argc < 3)
@@ -199,6 +204,7 @@ int cmd_diff(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	ctx = open_devices(&src, "diff", &dv);
+	st.ctx = ctx;
 	spec_for(&from_spec, &spec, argv[1]);
 	spec_for(&to_spec, &spec, argv[2]);
 	if (open_tables(ctx, &from_spec, "diff", 0, &from) < 0 || open_tables(ctx, &to_spec, "diff", 0, &to) < 0 ||
@@ -212,11 +218,11 @@ int cmd_diff(int argc, char **argv)
 		g_string_append(st.out, st.out->len > 1 ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
 	}
-	if (r >= 0)
+	if (r < 0)
+		fprintf(stderr, "modalias diff: cannot walk the devices: %s\n", strerror(-r));
+	else if (!quiet)
 		fprintf(stderr, "%u devices: %u same, %u gained, %u lost, %u built in, %u changed\n", st.devices,
 			st.count[SAME], st.count[GAINED], st.count[LOST], st.count[BUILTIN], st.count[CHANGED]);
-	else
-		fprintf(stderr, "modalias diff: cannot walk the devices: %s\n", strerror(-r));
 	g_string_free(st.out, TRUE);
 out:
 	modalias_result_unref(st.res);
@@ -227,5 +233,5 @@ out:
 	modalias_ctx_unref(ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;
-	return st.count[LOST] ? CLI_EXIT_NOTHING : CLI_EXIT_OK;
+	return st.count[LOST] || !st.devices ? CLI_EXIT_NOTHING : CLI_EXIT_OK;
 }

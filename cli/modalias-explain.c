@@ -164,7 +164,7 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 		g_string_truncate(v, v->len - 1);
 }
 
-static void print_human(const struct explain *e, const struct cli_tables *tables)
+static void print_human(const struct explain *e, struct modalias_ctx *ctx, const struct cli_tables *tables)
 {
 	if (e->devpath)
 		printf("device:   %s\n", cli_shown(e->devpath));
@@ -173,6 +173,12 @@ static void print_human(const struct explain *e, const struct cli_tables *tables
 		printf("  from %s %s\n", e->from, cli_shown(e->from_path));
 	else
 		printf("  from %s\n", e->from);
+	{
+		g_autofree char *name = dev_name_text(ctx, e->dev);
+
+		if (name)
+			printf("name:     %s\n", cli_shown(name));
+	}
 	if (e->n > 0)
 		printf("match:    %s\n", modalias_result_get_source(e->res));
 	else
@@ -227,7 +233,8 @@ static void print_human(const struct explain *e, const struct cli_tables *tables
 			printf("           %s\n", cli_shown(it->pattern));
 		}
 		if (e->near.total > e->near.items->len)
-			printf("           … and %u more\n", e->near.total - e->near.items->len);
+			printf("           %s and %u more\n", cli_output_glyphs()->ellipsis,
+			       e->near.total - e->near.items->len);
 	}
 	if (e->devpath) {
 		printf("bound:    %s\n", e->driver ? cli_shown(e->driver) : "none");
@@ -237,7 +244,7 @@ static void print_human(const struct explain *e, const struct cli_tables *tables
 	printf("%s\n", cli_shown(e->verdict->str));
 }
 
-static void print_json(const struct explain *e, const struct cli_tables *tables)
+static void print_json(const struct explain *e, struct modalias_ctx *ctx, const struct cli_tables *tables)
 {
 	GString *j = g_string_new("{\"devpath\": ");
 
@@ -247,6 +254,7 @@ static void print_json(const struct explain *e, const struct cli_tables *tables)
 		g_string_append(j, "null");
 	g_string_append(j, ", \"modalias\": ");
 	json_string(j, e->alias);
+	dev_names_json(j, ctx, e->dev);
 	g_string_append(j, ", \"from\": ");
 	json_string(j, e->from);
 	g_string_append(j, ", \"from_path\": ");
@@ -416,7 +424,8 @@ static char *devpath_named(const struct cli_devices *dv, const char *name, const
 	}
 	cli_devices_foreach(dv, find_named, &nm); /* unreadable: no device is so named */
 	if (nm.devpaths->len == 0) {
-		fprintf(stderr, "modalias explain: no device that has a modalias is named '%.*s' in %s: "
+		if (!quiet)
+			fprintf(stderr, "modalias explain: no device that has a modalias is named '%.*s' in %s: "
 				"it is taken as a modalias\n", ECHO(name), cli_shown(where));
 	} else if (nm.devpaths->len == 1) {
 		devpath = g_strdup(g_ptr_array_index(nm.devpaths, 0));
@@ -443,8 +452,9 @@ int cmd_explain(int argc, char **argv)
 		DEVICE_OPTION_ENTRIES(src),
 		TABLE_OPTION_ENTRIES(spec),
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
-		  "Print one JSON object {devpath, modalias, from, from_path, source, modules, driver, "
-		  "driver_override, verdict, nearest}", NULL },
+		  "Print one JSON object {devpath, modalias, vendor_name, device_name, class_name, from, "
+		  "from_path, source, modules, driver, driver_override, verdict, nearest}", NULL },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	struct explain e = { 0 };
@@ -462,7 +472,8 @@ int cmd_explain(int argc, char **argv)
 		      "devpath (0000:00:03.0, 1-1:1.0, virtio0), looked for there; anything else is a\n"
 		      "modalias.\n"
 		      "Exit status: 0 the device has a driver (one is bound, or a module matches),\n"
-		      "1 it has none, 2 usage or input error (a DEVICE that names several devices).",
+		      "1 it has none, 2 usage or input error (a DEVICE that names several devices),\n"
+		      "3 write error.",
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);
@@ -554,9 +565,9 @@ int cmd_explain(int argc, char **argv)
 		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
 	judge(&e, &tables);
 	if (json)
-		print_json(&e, &tables);
+		print_json(&e, ctx, &tables);
 	else
-		print_human(&e, &tables);
+		print_human(&e, ctx, &tables);
 	/* does this device have a driver: one bound, or a module that matches */
 	ret = e.n > 0 || e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
 out:

@@ -82,6 +82,7 @@ struct fw_state {
 	unsigned int json_n, devices, entries, errors;
 	unsigned int served[2], missing[2]; /* by FROM_MODULE, FROM_DEPENDENCY */
 	unsigned int failed, failed_missing;
+	unsigned int walked;  /* devices with a modalias (none: exit 1) */
 	bool needed_missing; /* exit 1 */
 };
 
@@ -368,6 +369,7 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 		st->errors++;
 		return 0;
 	}
+	st->walked++;
 	n = modalias_table_lookup(st->table, alias, st->res);
 	free(alias);
 	for (int i = 0; i < n; i++)
@@ -488,6 +490,7 @@ int cmd_firmware(int argc, char **argv)
 		  "Print a JSON array of {devpath, source: module|dependency|kernel log, module, for, "
 		  "state: served|missing, [errno,] files: [{file, path}]}",
 		  NULL },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	g_autofree char *kver = NULL, *log_said = NULL;
@@ -502,9 +505,10 @@ int cmd_firmware(int argc, char **argv)
 		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz).  A\n"
 		      "module is served when one of the files it declares is present (-v: every file);\n"
 		      "its dependencies' firmware is reported apart.  A summary goes to standard error.\n"
-		      "Exit status: 0 nothing missing, 1 a device's module has none of its files or a\n"
-		      "load the kernel log says failed is still missing, 2 an error (a module whose\n"
-		      "modinfo cannot be read, a --firmware-path that is not a directory).",
+		      "Exit status: 0 nothing missing, 1 a device's module has none of its files, a\n"
+		      "load the kernel log says failed is still missing, or there is no device, 2 usage\n"
+		      "or input error (a module whose modinfo cannot be read, a --firmware-path that is\n"
+		      "not a directory), 3 write error.",
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1)
@@ -572,15 +576,15 @@ int cmd_firmware(int argc, char **argv)
 	} else {
 		cli_output_check();
 	}
-	if (r >= 0)
+	if (r < 0)
+		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
+	else if (!quiet)
 		fprintf(stderr,
 			"%u devices ask for firmware: %u modules served, %u missing; their dependencies (not counted): "
 			"%u served, %u missing; the kernel log: %u failed loads, %u still missing%s\n",
 			st.devices, st.served[FROM_MODULE], st.missing[FROM_MODULE], st.served[FROM_DEPENDENCY],
 			st.missing[FROM_DEPENDENCY], st.failed, st.failed_missing,
 			st.errors ? " (some modules not read: see above)" : "");
-	else
-		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
 	g_string_free(st.out, TRUE);
 	g_array_unref(st.failures);
 	g_hash_table_unref(st.by_module);
@@ -593,5 +597,5 @@ int cmd_firmware(int argc, char **argv)
 	modalias_ctx_unref(st.ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;
-	return st.needed_missing ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
+	return st.needed_missing || !st.walked ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
 }

@@ -1,7 +1,8 @@
 /*
  * cli/modalias-list-tree.c - the human output of modalias list
  * (modalias-list.h): its columns aligned, and cut with an ellipsis to fit
- * a terminal's width; the devices drawn as a tree, as lsblk draws disks.
+ * a terminal's width; the devices drawn as a tree, as lsblk draws disks
+ * (in ASCII where the locale's charset is not UTF-8: cli_output_glyphs()).
  *
  * This file lays out rows that modalias-list.c collected; it may not read
  * sysfs or the module tables.
@@ -21,10 +22,10 @@
 
 /* The columns of a line (SIZE_MAX: no limit, nothing is cut), and of each
  * column: the device (its devpath, or its branch of the tree), the
- * modalias, the driver bound and the modules (the last column, never
- * padded) */
+ * modalias, the driver bound, the modules and the device's name (the last
+ * column, never padded; 0: left out) */
 struct list_layout {
-	size_t width, dev, alias, driver, modules;
+	size_t width, dev, alias, driver, modules, name;
 };
 
 /* The columns the character at S takes (a byte that starts no UTF-8
@@ -53,29 +54,42 @@ static size_t text_cols(const char *s)
 /* Appends S to OUT in at most W columns (at least 1): whole when it fits,
  * else cut with an ellipsis at its end (FRONT: at its start, keeping its
  * end, as a devpath's end names the device); returns the columns used */
+/* The ellipsis in at most W columns (ASCII's "..." may be cut to "." or
+ * ".."); returns the columns used */
+static size_t put_ellipsis(GString *out, size_t w)
+{
+	const struct cli_glyphs *g = cli_output_glyphs();
+
+	if (g->ellipsis_cols <= w) {
+		g_string_append(out, g->ellipsis);
+		return g->ellipsis_cols;
+	}
+	g_string_append_len(out, "...", (gssize)w); /* ASCII's, narrower than 3 */
+	return w;
+}
+
 static size_t append_cut(GString *out, const char *s, size_t w, bool front)
 {
-	size_t n = text_cols(s), len, c;
+	size_t n = text_cols(s), len, c, e = MIN(cli_output_glyphs()->ellipsis_cols, w);
 
 	if (n <= w) {
 		g_string_append(out, s);
 		return n;
 	}
 	if (front) {
-		g_string_append(out, "…");
-		for (; n > w - 1; s += len)
+		put_ellipsis(out, w);
+		for (; n > w - e; s += len)
 			n -= char_cols(s, &len);
 		g_string_append(out, s);
-		return n + 1;
+		return n + e;
 	}
 	for (n = 0; *s; s += len, n += c) {
 		c = char_cols(s, &len);
-		if (n + c > w - 1)
+		if (n + c > w - e)
 			break;
 		g_string_append_len(out, s, (gssize)len);
 	}
-	g_string_append(out, "…");
-	return n + 1;
+	return n + put_ellipsis(out, w);
 }
 
 /* Spaces from column USED to column W, then the two between columns (a
@@ -87,83 +101,108 @@ static void gap(GString *out, size_t used, size_t w)
 	g_string_append(out, "  ");
 }
 
+/* A name column narrower than this is left out */
+#define NAME_MIN 12
+
 /*
- * The widths for rows whose widest device, modalias, driver and modules
- * columns are DEV, ALIAS, DRIVER and MODULES (HAS_MODULES: that column is
- * there) in a line of WIDTH columns: all of each when that fits; else the
- * driver column takes at most a sixth of the line, the device column at
- * most half of what is left, the modalias what the widest modules leave of
- * the rest but at least half of it, and the modules what remains.
+ * The widths for rows whose widest columns are W's (HAS_MODULES: the
+ * module column is there) in a line of WIDTH columns: all of each when that
+ * fits; else the name gives way first: it takes what the others leave, or
+ * when they do not fit either, a third of what the device column leaves,
+ * and it is left out when that is under NAME_MIN columns; the driver column
+ * takes at most a sixth of the line, the device column at most half of what
+ * is left, the modalias what the widest modules leave of the rest but at
+ * least half of it, and the modules what remains.
  */
-static void layout(struct list_layout *l, size_t width, size_t dev, size_t alias, size_t driver, size_t modules,
-		   bool has_modules)
+static void layout(struct list_layout *l, size_t width, const struct list_layout *w, bool has_modules)
 {
 	size_t sep = has_modules ? 4 : 2, rest;
+	/* everything but the name: the columns and the gaps between them */
+	size_t fixed = w->dev + w->alias + w->driver + w->modules + sep + 2;
 
-	*l = (struct list_layout){ width, dev, alias, driver, modules };
-	if (width == SIZE_MAX || dev + alias + driver + modules + sep + 2 <= width)
+	*l = *w;
+	l->width = width;
+	if (width == SIZE_MAX || fixed + (w->name ? w->name + 2 : 0) <= width)
 		return;
-	l->driver = MIN(driver, MAX(width / 6, 1));
-	width = width > l->driver + 2 + 1 ? width - l->driver - 2 : 1;
-	l->dev = MIN(dev, MAX(width / 2, 1));
-	rest = width > l->dev + sep + 2 ? width - l->dev - sep : 2;
-	if (!has_modules) {
-		l->alias = MIN(alias, rest);
+	l->name = 0;
+	if (w->name && fixed + 2 + NAME_MIN <= width) {
+		l->name = width - (fixed + 2);
 		return;
 	}
-	l->alias = MIN(alias, MAX(rest > modules ? rest - modules : 0, (rest + 1) / 2));
+	l->driver = MIN(w->driver, MAX(width / 6, 1));
+	width = width > l->driver + 2 + 1 ? width - l->driver - 2 : 1;
+	l->dev = MIN(w->dev, MAX(width / 2, 1));
+	rest = width > l->dev + sep + 2 ? width - l->dev - sep : 2;
+	if (w->name && rest / 3 >= NAME_MIN + 2) {
+		l->name = MIN(w->name, rest / 3 - 2);
+		rest -= l->name + 2;
+	}
+	if (!has_modules) {
+		l->alias = MIN(w->alias, rest);
+		return;
+	}
+	l->alias = MIN(w->alias, MAX(rest > w->modules ? rest - w->modules : 0, (rest + 1) / 2));
 	l->modules = rest - l->alias;
 }
 
 /* Ends LINE, whose device column (USED columns of it) is written, with
- * ROW's modalias, driver and modules (none: a tree node that has no
+ * ROW's modalias, driver, modules and name (none: a tree node that has no
  * modalias), and writes it */
 static void put_line(GString *line, size_t used, const struct list_row *row, const struct list_layout *l)
 {
+	bool name = row && row->name && l->name;
+
 	if (row) {
 		gap(line, used, l->dev);
 		if (l->width == SIZE_MAX) {
 			/* no width: the modalias column is not padded to the
 			 * longest (a cpu's, a thousand characters) */
-			g_string_append_printf(line, "%s  %s%s%s", row->modalias, row->driver, row->modules ? "  " : "",
-					       row->modules ? row->modules : "");
+			g_string_append_printf(line, "%s  %s", row->modalias, row->driver);
+			if (row->modules)
+				g_string_append_printf(line, "  %s", row->modules);
 		} else {
 			gap(line, append_cut(line, row->modalias, l->alias, false), l->alias);
 			used = append_cut(line, row->driver, l->driver, false);
 			if (row->modules) {
 				gap(line, used, l->driver);
-				append_cut(line, row->modules, l->modules, false);
+				used = append_cut(line, row->modules, l->modules, false);
 			}
+			if (name)
+				gap(line, used, row->modules ? l->modules : l->driver);
 		}
+		if (name && l->width == SIZE_MAX)
+			g_string_append_printf(line, "  %s", row->name);
+		else if (name)
+			append_cut(line, row->name, l->name, false);
 	}
 	g_string_append_c(line, '\n');
 	cli_output_puts(line->str);
 	g_string_truncate(line, 0);
 }
 
-/* The widest modalias, driver and modules of ROW into *ALIAS, *DRIVER
- * and *MODULES */
-static void measure_row(const struct list_row *row, size_t *alias, size_t *driver, size_t *modules)
+/* The widest modalias, driver, modules and name of ROW into W */
+static void measure_row(const struct list_row *row, struct list_layout *w)
 {
-	*alias = MAX(*alias, text_cols(row->modalias));
-	*driver = MAX(*driver, text_cols(row->driver));
+	w->alias = MAX(w->alias, text_cols(row->modalias));
+	w->driver = MAX(w->driver, text_cols(row->driver));
 	if (row->modules)
-		*modules = MAX(*modules, text_cols(row->modules));
+		w->modules = MAX(w->modules, text_cols(row->modules));
+	if (row->name)
+		w->name = MAX(w->name, text_cols(row->name));
 }
 
 void list_print_columns(GPtrArray *rows, size_t width, bool has_modules)
 {
 	g_autoptr(GString) line = g_string_new(NULL);
-	size_t dev = 0, alias = 0, driver = 0, modules = 0;
-	struct list_layout l;
+	struct list_layout w = { 0 }, l;
 
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
-		dev = MAX(dev, text_cols(row->devpath));
-		measure_row(row, &alias, &driver, &modules);
+		w.dev = MAX(w.dev, text_cols(row->devpath));
+		measure_row(row, &w);
 	}
-	layout(&l, width, dev, alias, driver, modules, has_modules);
+	layout(&l, width, &w, has_modules);
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
@@ -214,7 +253,7 @@ static void tree_measure(const struct tree_node *n, size_t d, struct list_layout
 	for (; n; n = n->next) {
 		w->dev = MAX(w->dev, 2 * d + text_cols(n->name));
 		if (n->row)
-			measure_row(n->row, &w->alias, &w->driver, &w->modules);
+			measure_row(n->row, w);
 		tree_measure(n->child, d + 1, w);
 	}
 }
@@ -225,19 +264,20 @@ static void tree_measure(const struct tree_node *n, size_t d, struct list_layout
 static void tree_print(const struct tree_node *n, size_t d, GString *prefix, GString *line,
 		       const struct list_layout *l)
 {
+	const struct cli_glyphs *g = cli_output_glyphs();
 	size_t plen = prefix->len;
 
 	for (; n; n = n->next) {
 		size_t used = 2 * d;
 
 		if (d)
-			g_string_append_printf(line, "%s%s", prefix->str, n->next ? "├─" : "└─");
+			g_string_append_printf(line, "%s%s", prefix->str, n->next ? g->branch : g->last);
 		used += append_cut(line, n->name, l->dev > used ? l->dev - used : 1, false);
 		put_line(line, used, n->row, l);
 		if (!n->child)
 			continue;
 		if (d)
-			g_string_append(prefix, n->next ? "│ " : "  ");
+			g_string_append(prefix, n->next ? g->pipe : "  ");
 		tree_print(n->child, d + 1, prefix, line, l);
 		g_string_truncate(prefix, plen);
 	}
@@ -270,7 +310,7 @@ void list_print_tree(GPtrArray *rows, size_t width, bool has_modules)
 		n->row = row;
 	}
 	tree_measure(top.child, 0, &w);
-	layout(&l, width, w.dev, w.alias, w.driver, w.modules, has_modules);
+	layout(&l, width, &w, has_modules);
 	tree_print(top.child, 0, prefix, line, &l);
 }
 

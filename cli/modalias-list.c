@@ -30,6 +30,7 @@ struct list_state {
 	GPtrArray *rows; /* of struct list_row: the human output, else NULL */
 	struct cli_devices dv;
 	struct cli_tables *tables; /* NULL: no module column */
+	struct modalias_ctx *ctx;
 	struct modalias_result *res;
 };
 
@@ -41,6 +42,7 @@ static void row_free(void *p)
 	g_free(row->modalias);
 	g_free(row->driver);
 	g_free(row->modules);
+	g_free(row->name);
 	g_free(row);
 }
 
@@ -73,6 +75,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			json_string(st->out, driver);
 		else
 			g_string_append(st->out, "null");
+		dev_names_json(st->out, st->ctx, dev);
 		g_string_append(st->out, ", \"modules\": [");
 		for (int i = 0; i < n; i++) {
 			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
@@ -101,6 +104,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		row->driver = g_strdup(driver ? cli_shown(driver) : "-");
 		g_free(driver);
 		row->modules = mods ? g_string_free(mods, FALSE) : NULL;
+		row->name = dev_name_text(st->ctx, dev);
 		g_ptr_array_add(st->rows, row);
 		free(s);
 		return 0;
@@ -130,7 +134,8 @@ int cmd_list(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "no-modules", 'n', 0, G_OPTION_ARG_NONE, &no_modules, "Leave the module column out", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
-		  "Print a JSON array of {devpath, modalias, driver, modules: [{name, state}]}", NULL },
+		  "Print a JSON array of {devpath, modalias, driver, vendor_name, device_name, class_name, "
+		  "modules: [{name, state}]}", NULL },
 		{ "tree", 't', 0, G_OPTION_ARG_NONE, &tree,
 		  "Draw the devices as a tree, each by its name (parents that have no modalias too)", NULL },
 		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
@@ -149,7 +154,9 @@ int cmd_list(int argc, char **argv)
 		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
 		      "its width (else $COLUMNS, else 80); --width=N does so for N columns wherever\n"
 		      "the output goes.  --tree draws the devices below /devices as a tree (piped\n"
-		      "without --width, nothing cut).",
+		      "without --width, nothing cut).\n"
+		      "Exit status: 0 a device found, 1 none, 2 usage or input error (a device whose\n"
+		      "modalias cannot be read included), 3 write error.",
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1) {
@@ -169,6 +176,7 @@ int cmd_list(int argc, char **argv)
 	if (!st.json && (tree || width))
 		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "list", &st.dv);
+	st.ctx = ctx;
 	if (!no_modules) {
 		r = open_machine_tables(ctx, &st.dv, &spec, "list", 0, &tables);
 		if (r < 0 || modalias_result_new(&st.res) < 0) {

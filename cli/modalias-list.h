@@ -19,6 +19,7 @@ struct list_row {
 	char *modalias;
 	char *driver;  /* the driver bound, "-" when none */
 	char *modules; /* "MODULE:STATE …" or "none"; NULL: no module column */
+	char *name;    /* "VENDOR DEVICE (CLASS)" (dev_name_text()), or NULL */
 };
 
 /* The width of the terminal on standard output (TIOCGWINSZ, else $COLUMNS,
@@ -26,14 +27,15 @@ struct list_row {
 size_t list_terminal_width(void);
 
 /*
- * ROWS (of struct list_row) one a line: DEVPATH MODALIAS DRIVER MODULES
- * aligned in columns two spaces apart, within WIDTH columns when
- * everything does not fit: the driver column then takes at most a sixth
- * of the line, the devpath column at most half of what is left (a longer
- * devpath loses its start to an ellipsis), the modalias what the widest
- * modules leave of the rest but at least half of it, the modules what
- * remains (each cut with an ellipsis at its end).  HAS_MODULES: the rows
- * have a module column.
+ * ROWS (of struct list_row) one a line: DEVPATH MODALIAS DRIVER MODULES NAME
+ * aligned in columns two spaces apart, within WIDTH columns when everything
+ * does not fit: the name gives way first (what the others leave, or a third
+ * of what the devpath leaves, or nothing under 12 columns), the driver
+ * column then takes at most a sixth of the line, the devpath column at most
+ * half of what is left (a longer devpath loses its start to an ellipsis),
+ * the modalias what the widest modules leave of the rest but at least half
+ * of it, the modules what remains (each cut with an ellipsis at its end).
+ * HAS_MODULES: the rows have a module column.
  */
 void list_print_columns(GPtrArray *rows, size_t width, bool has_modules);
 

@@ -17,10 +17,26 @@
 #include "modalias-commands.h"
 
 struct load_out {
+	struct modalias_table *table;
 	gboolean json, dry;
 	GString *out;
 	unsigned int n_modules, failed;
 };
+
+/* "# MODULE: blacklisted (FILE:LINE)": a comment, as the lines of a dry run
+ * are commands */
+static void print_blacklisted(struct modalias_table *table, const char *module)
+{
+	unsigned int line = 0;
+	const char *file = modalias_table_get_blacklist_origin(table, module, &line);
+
+	if (file && line)
+		printf("# %s: blacklisted (%s:%u)\n", module, file, line);
+	else if (file)
+		printf("# %s: blacklisted (%s)\n", module, file);
+	else
+		printf("# %s: blacklisted\n", module);
+}
 
 static void on_module(void *data, const char *module, const char *detail, const char *options,
 		      enum modalias_load_state state, int err)
@@ -52,6 +68,8 @@ static void on_module(void *data, const char *module, const char *detail, const 
 			fprintf(stderr, "modalias load: module '%.*s' not found\n", ECHO(module));
 		else if (state == MODALIAS_LOAD_NOT_FOUND)
 			fprintf(stderr, "modalias load: '%.*s' is not a module name (%s)\n", ECHO(module), strerror(-err));
+		else if (state == MODALIAS_LOAD_BLACKLISTED)
+			print_blacklisted(o->table, module);
 		else if (verbosity)
 			printf("# %s: %s\n", module, modalias_load_state_name(state));
 		return;
@@ -73,18 +91,23 @@ int cmd_load(int argc, char **argv)
 		{ "show", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o.dry, NULL, NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &o.json,
 		  "Print a JSON array of {alias, modules: [{name, state, detail, options, errno}]}", NULL },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
 	struct cli_tables tables;
-	unsigned int resolved = 0;
+	unsigned int unresolved = 0;
 	bool bad = false;
 	int r;
 
 	parse_options("load", "ALIAS…",
 		      "Insert the modules of each ALIAS with their dependencies and softdeps, as udev does:\n"
 		      "modprobe.d blacklists apply, builtin and loaded modules are skipped.  One line per module:\n"
-		      "MODULE<TAB>STATE[<TAB>PATH] (inserted, already loaded, builtin, blacklisted, failed, not found).",
+		      "MODULE<TAB>STATE[<TAB>PATH] (inserted, already loaded, builtin, blacklisted, failed, not found);\n"
+		      "--dry-run: what modprobe -n -v prints, and '# MODULE: blacklisted (FILE:LINE)'.  An ALIAS\n"
+		      "that has no module is named on standard error (\"modalias load: ALIAS: no module\").\n"
+		      "Exit status: 0 every ALIAS has a module and each was loaded (or would be), 1 an ALIAS\n"
+		      "has none or a module failed, 2 usage or input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (argc < 2) {
 		usage_error("load", "an ALIAS is needed");
@@ -98,10 +121,11 @@ int cmd_load(int argc, char **argv)
 		modalias_ctx_unref(ctx);
 		return CLI_EXIT_USAGE;
 	}
+	o.table = tables.table;
 	o.out = g_string_new("[");
 	for (int i = 1; i < argc; i++) {
 		struct modalias_result *res;
-		unsigned int before = o.n_modules, failed_before = o.failed;
+		unsigned int failed_before = o.failed;
 
 		if (o.json) {
 			g_string_append(o.out, i > 1 ? ",\n  {\"alias\": " : "\n  {\"alias\": ");
@@ -119,11 +143,12 @@ int cmd_load(int argc, char **argv)
 			continue;
 		}
 		if (modalias_result_new(&res) == 0) {
-			resolved += modalias_table_lookup(tables.table, argv[i], res) > 0;
+			if (modalias_table_lookup(tables.table, argv[i], res) == 0) {
+				unresolved++;
+				say_no_module("load", argv[i]);
+			}
 			modalias_result_unref(res);
 		}
-		if (!o.json && o.n_modules == before && !o.dry)
-			fprintf(stderr, "modalias load: no module for '%.*s'\n", ECHO(argv[i]));
 	}
 	if (o.json) {
 		g_string_append(o.out, argc > 1 ? "\n]\n" : "]\n");
@@ -132,5 +157,5 @@ int cmd_load(int argc, char **argv)
 	g_string_free(o.out, TRUE);
 	cli_tables_close(&tables);
 	modalias_ctx_unref(ctx);
-	return cli_exit_status(bad, resolved && !o.failed);
+	return cli_exit_status(bad, !unresolved && !o.failed);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "modalias-commands.h"
 
@@ -70,6 +71,18 @@ static void print_entry(const struct modalias_map *m, unsigned int i, GString *j
 		putchar('\n');
 }
 
+/* "give its type with --type=TYPE (usb, pci, …)" (g_free() it) */
+static char *type_hint(void)
+{
+	GString *s = g_string_new("give its type with --type=TYPE (");
+	const char *t;
+
+	for (int i = 0; (t = modalias_map_type_name(i)); i++)
+		g_string_append_printf(s, i ? ", %s" : "%s", t);
+	g_string_append_c(s, ')');
+	return g_string_free(s, FALSE);
+}
+
 int cmd_map(int argc, char **argv)
 {
 	gboolean json = FALSE, to_aliases = FALSE, match = FALSE;
@@ -94,7 +107,9 @@ int cmd_map(int argc, char **argv)
 
 	parse_options("map", "FILE… | --to-aliases FILE… | --match BUS FIELD=VALUE… FILE",
 		      "Read legacy module-init-tools map files (modules.usbmap, …, user maps):\n"
-		      "print their entries, their alias patterns, or the modules that match IDs.",
+		      "print their entries, their alias patterns, or the modules that match IDs.\n"
+		      "Exit status: 0 read (--match: an entry matches), 1 --match: none does, 2 usage or\n"
+		      "input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (dialect && strcmp(dialect, "2.6") == 0)
 		flags = MODALIAS_MAP_DIALECT_2_6;
@@ -122,15 +137,26 @@ int cmd_map(int argc, char **argv)
 	if (json)
 		out = g_string_new("[");
 	for (int f = first; f <= last; f++) {
+		g_autoptr(GString) why = g_string_new(NULL);
 		struct modalias_map *m;
-		int r = modalias_map_new_from_file(ctx, argv[f], type, &m);
-		int n;
+		struct stat st;
+		int r, n;
 
+		ctx_capture(ctx, why);
+		r = modalias_map_new_from_file(ctx, argv[f], type, &m);
+		ctx_capture(ctx, NULL);
 		if (r < 0) {
-			fprintf(stderr, "modalias map: cannot read %s: %s\n", argv[f], strerror(-r));
+			g_autofree char *fallback = g_strdup_printf("cannot read %s: %s", argv[f], strerror(-r));
+			/* a regular file of no type it can tell */
+			bool untyped = r == -EINVAL && type < 0 && stat(argv[f], &st) == 0 && S_ISREG(st.st_mode);
+
+			g_autofree char *hint = untyped ? type_hint() : NULL;
+
+			say_captured("map", why, fallback, hint);
 			ret = CLI_EXIT_USAGE;
 			continue;
 		}
+		say_log(why); /* the bad rows, named (counted below) */
 		if (r > 0) {
 			/* each bad row was named by the library */
 			fprintf(stderr, "modalias map: %s: %d bad rows skipped\n", argv[f], r);

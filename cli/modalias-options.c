@@ -1,21 +1,28 @@
 /*
  * cli/modalias-options.c - the option rules every modalias command shares:
  * GOption made strict ('--' ends the options, an unknown option or a flag
- * given a value is a usage error naming it: exit 2) and -v.
+ * given a value is a usage error naming it: exit 2), -v, --settings
+ * (modalias.conf, read once the options are parsed) and the -q/--quiet of
+ * the commands that have it (standard output to /dev/null).
  *
  * This file parses a command line; it may not know what any command does
  * with its options (but which noun its arguments are, for the messages).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "modalias-commands.h"
 
 int verbosity;
+const char *settings_file;
+bool quiet;
 
 static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
 {
@@ -23,9 +30,20 @@ static gboolean opt_verbose(const char *name, const char *value, gpointer data, 
 	return TRUE;
 }
 
+static gboolean opt_settings(const char *name, const char *value, gpointer data, GError **error)
+{
+	static char *copy; /* GOption's value does not outlive the parse */
+
+	g_free(copy);
+	settings_file = copy = g_strdup(value);
+	return TRUE;
+}
+
 static const GOptionEntry common_entries[] = {
 	{ "verbose", 'v', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_verbose,
 	  "Log more (repeat for debug messages)", NULL },
+	{ "settings", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_settings,
+	  "Read this modalias.conf instead of " CLI_CONFIG_DEFAULT " (as before the command)", "FILE" },
 	{ NULL }
 };
 
@@ -73,6 +91,28 @@ static bool option_takes_next(const GOptionEntry *e)
 	if (e->arg == G_OPTION_ARG_CALLBACK && (e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG)))
 		return false;
 	return true;
+}
+
+static void load_settings(void);
+
+gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error)
+{
+	quiet = true;
+	return TRUE;
+}
+
+/* --quiet: nothing on standard output, whatever the command would print
+ * (once the options are parsed: --help still prints) */
+static void quiet_stdout(const char *cmd)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "modalias %s: --quiet: cannot open /dev/null: %s\n", cmd, g_strerror(errno));
+		exit(CLI_EXIT_USAGE);
+	}
+	if (fd != STDOUT_FILENO)
+		close(fd);
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -165,4 +205,21 @@ void parse_options(const char *cmd, const char *params, const char *summary, con
 	memmove(*argv + *argc, *argv + end + 1, (size_t)rest * sizeof(char *));
 	*argc += rest;
 	(*argv)[*argc] = NULL;
+	if (quiet)
+		quiet_stdout(cmd);
+	load_settings();
+}
+
+/* modalias.conf (--settings, before or after the command), for the
+ * command to run with; exits 2 when it cannot be read */
+static void load_settings(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GString) warnings = g_string_new(NULL);
+
+	if (!cli_config_load(settings_file, &config, warnings, &error)) {
+		fprintf(stderr, "modalias: %s\n", error->message);
+		exit(CLI_EXIT_USAGE);
+	}
+	fputs(warnings->str, stderr);
 }

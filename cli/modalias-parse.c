@@ -85,7 +85,10 @@ int cmd_parse(int argc, char **argv)
 	GString *j = g_string_new("[");
 	unsigned int n_json = 0;
 
-	parse_options("parse", "ALIAS…", "Take modalias strings apart into their bus and named fields.",
+	parse_options("parse", "ALIAS…",
+		      "Take modalias strings apart into their bus and named fields.\n"
+		      "Exit status: 0 every ALIAS parsed (1 is not used), 2 usage or input error (an ALIAS\n"
+		      "that does not parse), 3 write error.",
 		      entries, &argc, &argv);
 	if (argc < 2) {
 		usage_error("parse", "an ALIAS is needed");

@@ -100,20 +100,24 @@ int cmd_resolve(int argc, char **argv)
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &o.json, "Print a JSON array of {alias, source, modules}", NULL },
 		{ "explain", 'x', 0, G_OPTION_ARG_NONE, &o.explain,
 		  "Say which source and which pattern of which file matched", NULL },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
 	struct cli_tables tables;
 	struct modalias_table *t;
 	struct modalias_result *res;
-	unsigned int resolved = 0;
+	unsigned int resolved = 0, unresolved = 0;
 	bool bad = false;
 	int r;
 
 	parse_options("resolve", "ALIAS… | -",
 		      "Print the modules that would be loaded for each ALIAS, as 'modprobe -R' does:\n"
-		      "one per line, each once, in modules.order order.  With '-', aliases are read\n"
-		      "one per line from standard input and each gives one line ALIAS<TAB>MODULES.",
+		      "one per line, each once, in modules.order order; an ALIAS that has none is named on\n"
+		      "standard error (\"modalias resolve: ALIAS: no module\").  With '-', aliases are read\n"
+		      "one per line from standard input and each gives one line ALIAS<TAB>MODULES.\n"
+		      "Exit status: 0 every ALIAS has a module (with '-': one has), 1 one has none\n"
+		      "(with '-': none has), 2 usage or input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (argc < 2) {
 		usage_error("resolve", "an ALIAS (or '-') is needed");
@@ -181,6 +185,9 @@ int cmd_resolve(int argc, char **argv)
 				continue;
 			}
 			resolved += r > 0;
+			unresolved += r == 0;
+			if (r == 0)
+				say_no_module("resolve", argv[i]);
 			emit(&o, argv[i], res);
 		}
 	}
@@ -193,5 +200,6 @@ int cmd_resolve(int argc, char **argv)
 	modalias_result_unref(res);
 	cli_tables_close(&tables);
 	modalias_ctx_unref(ctx);
-	return cli_exit_status(bad, resolved > 0);
+	/* '-' is a filter: its output line says which have none */
+	return cli_exit_status(bad, o.lines ? resolved > 0 : unresolved == 0);
 }

@@ -1,11 +1,13 @@
 /*
  * cli/modalias-setup.c - what a modalias command starts from: modalias.conf's
- * settings, the library context with its log on standard error, and the
- * module tables (libcli's cli_tables_open(), with the bundled Debian 6.1
- * table where a machine has none).
+ * settings, the library context with its log on standard error (or kept,
+ * for a command's one-line message: ctx_capture(), say_captured()), the
+ * devices (a --sysfs that is no sysfs root refused), and the module tables
+ * (libcli's cli_tables_open(), with the bundled Debian 6.1 table where a
+ * machine has none).
  *
- * This file sets things up; it may not look anything up or print a
- * command's output.
+ * This file sets things up and says what went wrong on standard error; it
+ * may not look anything up or print a command's output.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,11 +26,45 @@ struct cli_config config;
  * and what its tables are checked against */
 static char *devices_kernel, *devices_arch;
 
+/* The library's log: standard error, or the GString of ctx_capture() */
 static void log_to_stderr(void *data, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args)
 {
+	if (data) {
+		g_string_append_vprintf(data, format, args);
+		return;
+	}
 	fputs("modalias: ", stderr);
 	vfprintf(stderr, format, args);
+}
+
+void say_no_module(const char *cmd, const char *alias)
+{
+	if (!quiet)
+		fprintf(stderr, "modalias %s: %.*s: no module\n", cmd, ECHO(alias));
+}
+
+void ctx_capture(struct modalias_ctx *ctx, GString *buf)
+{
+	modalias_ctx_set_log_fn(ctx, log_to_stderr, buf);
+}
+
+void say_log(const GString *buf)
+{
+	g_auto(GStrv) lines = g_strsplit(buf->str, "\n", -1);
+
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "modalias: %s\n", *l);
+}
+
+void say_captured(const char *cmd, GString *buf, const char *fallback, const char *hint)
+{
+	g_autofree char *text = g_strchomp(g_strdup(buf->str));
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_autofree char *joined = g_strjoinv("; ", lines);
+
+	fprintf(stderr, "modalias %s: %s%s%s\n", cmd, *joined ? joined : fallback, hint ? "; " : "", hint ? hint : "");
 }
 
 struct modalias_ctx *new_ctx(const char *sysfs)
@@ -52,6 +88,33 @@ struct modalias_ctx *new_ctx(const char *sysfs)
 	return ctx;
 }
 
+/* Exits 2 when ROOT is a directory without devices/ in it (a directory of
+ * sysfs given for its root, as /sys/devices), naming the root to give */
+static void check_sysfs_root(const char *cmd, const char *root)
+{
+	g_autofree char *devices = g_build_filename(root, "devices", NULL);
+	g_autofree char *parent = NULL, *parent_devices = NULL;
+	const char *p;
+
+	if (!g_file_test(root, G_FILE_TEST_IS_DIR) || g_file_test(devices, G_FILE_TEST_IS_DIR))
+		return; /* the walk says why it cannot read it */
+	/* the root is the directory above the first "devices" component */
+	p = strstr(root, "/devices");
+	while (p && p[8] != '/' && p[8] != '\0')
+		p = strstr(p + 1, "/devices");
+	if (p) {
+		parent = g_strndup(root, (size_t)(p - root));
+		parent_devices = g_build_filename(*parent ? parent : "/", "devices", NULL);
+	}
+	if (parent && g_file_test(parent_devices, G_FILE_TEST_IS_DIR))
+		fprintf(stderr, "modalias %s: %s is not a sysfs root (it has no devices/): give the sysfs root, --sysfs=%s\n",
+			cmd, root, *parent ? parent : "/");
+	else
+		fprintf(stderr, "modalias %s: %s is not a sysfs root (it has no devices/): give the sysfs root "
+				"(/sys, or the top of a captured tree)\n", cmd, root);
+	exit(CLI_EXIT_USAGE);
+}
+
 struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, struct cli_devices *dv)
 {
 	struct modalias_ctx *ctx;
@@ -62,6 +125,8 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 		exit(CLI_EXIT_USAGE);
 	}
 	ctx = new_ctx(src->sysfs ? src->sysfs : config.sysfs);
+	if (!src->snapshot)
+		check_sysfs_root(cmd, modalias_ctx_get_sysfs_root(ctx));
 	r = cli_devices_open(dv, ctx, src->snapshot);
 	if (r < 0) {
 		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, src->snapshot, cli_devices_error(r));
@@ -213,12 +278,12 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 		}
 		/* the bundled table is the machine's only for a snapshot of its kernel */
 		foreign = dv && bundled && !of_snapshot;
-		if (bundled)
+		if (bundled && !quiet)
 			fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, dir,
 				bundled,
 				foreign ? ", not this kernel's: module states are the machine's (loaded, builtin) or "
 					  "not-loaded; whether its kernel has a module, the table cannot tell" : "");
-	} else if (foreign) {
+	} else if (foreign && !quiet) {
 		fprintf(stderr, "modalias %s: the module tables are kernel %s's (%s), not the machine's (%s): module states "
 				"are the machine's (loaded, builtin) or not-loaded; whether its kernel has a module, the "
 				"tables cannot tell\n", cmd, version, dir, machine);

@@ -80,8 +80,9 @@ int cmd_snapshot(int argc, char **argv)
 		      "kernel release and architecture (this machine's for /sys; for a captured tree\n"
 		      "--kernel and --arch, else unknown), for list, diff, firmware, explain and\n"
 		      "hotplug --dry-run --coldplug to read with --snapshot FILE.\n"
-		      "Exit status: 0 written, 1 no device found (written all the same), 2 an error\n"
-		      "(a device whose modalias cannot be read is recorded with its error, and counts).",
+		      "Exit status: 0 written, 1 no device found (written all the same), 2 usage or input\n"
+		      "error (a device whose modalias cannot be read is recorded with its error, and\n"
+		      "counts), 3 write error.",
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		device_source_clear(&src);

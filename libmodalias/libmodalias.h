@@ -911,6 +911,113 @@ int modalias_snapshot_foreach_firmware_failure(const struct modalias_snapshot *s
 
 
 /**
+ * SECTION:names
+ *
+ * The names people know devices by: vendor, device and class names from
+ * the machine's hardware databases, pci.ids and usb.ids (the format of the
+ * pci.ids project, https://pci-ids.ucw.cz/, which usb.ids shares), as
+ * lspci and lsusb show them.  Only pci and usb devices have names.  A
+ * database is read on the first lookup that needs it (at most 16 MiB,
+ * kept until the object is freed), so making the object costs nothing;
+ * an absent or unreadable database means no names, not an error.
+ * Lookups may be made from several threads at once.
+ */
+
+/**
+ * modalias_names:
+ *
+ * Opaque object holding the hardware databases, read as they are needed.
+ *
+ * Since: 4
+ */
+struct modalias_names;
+
+/**
+ * modalias_names_new:
+ * @ctx: a context.
+ * @dir: the directory that holds pci.ids and usb.ids, or NULL for the
+ *   system's: /usr/share/misc (Debian's pci.ids and usb.ids packages), then
+ *   /usr/share/hwdata (hwdata's), the first that has the file.
+ * @ret: (out): the new object, with one reference; nothing is read yet.
+ *
+ * Returns: 0, -EINVAL for a NULL @ctx or @ret, -ENOMEM.
+ *
+ * Since: 4
+ */
+int modalias_names_new(struct modalias_ctx *ctx, const char *dir,
+		       struct modalias_names **ret);
+
+/**
+ * modalias_names_ref:
+ * @names: a names object, or NULL.
+ *
+ * Returns: @names, with one more reference.
+ *
+ * Since: 4
+ */
+struct modalias_names *modalias_names_ref(struct modalias_names *names);
+
+/**
+ * modalias_names_unref:
+ * @names: a names object, or NULL.
+ *
+ * Drops one reference and frees the object (and the databases read) with
+ * the last one.
+ *
+ * Returns: @names while references remain, NULL once it is freed.
+ *
+ * Since: 4
+ */
+struct modalias_names *modalias_names_unref(struct modalias_names *names);
+
+/**
+ * modalias_names_lookup_ids:
+ * @names: a names object.
+ * @bus: "pci" (pci.ids) or "usb" (usb.ids); any other bus has no names.
+ * @vendor: the vendor id.
+ * @device: the device (usb: product) id.
+ * @vendor_name: (out) (optional): the vendor's name ("Intel Corporation"),
+ *   or NULL when the database has none.
+ * @device_name: (out) (optional): the device's name under that vendor,
+ *   or NULL.
+ *
+ * The names stay valid until @names is freed.
+ *
+ * Returns: how many of the two names were found (0, 1 or 2), -EINVAL for
+ * a NULL @names or @bus.
+ *
+ * Since: 4
+ */
+int modalias_names_lookup_ids(struct modalias_names *names, const char *bus,
+			      unsigned int vendor, unsigned int device,
+			      const char **vendor_name, const char **device_name);
+
+/**
+ * modalias_names_lookup:
+ * @names: a names object.
+ * @dev: a device (modalias_parse() of a modalias will do).
+ * @vendor_name: (out) (optional): its vendor's name, or NULL.
+ * @device_name: (out) (optional): its device's name, or NULL.
+ * @class_name: (out) (optional): its class's name, or NULL: for pci the
+ *   subclass's name where the database has one ("SATA controller"), else the
+ *   base class's; for usb the interface class's ("Human Interface Device"),
+ *   or the device class's when the interface class is 00.
+ *
+ * The names of the ids in @dev's modalias, as modalias_names_lookup_ids()
+ * gives them, and its class.  The names stay valid until @names is freed.
+ *
+ * Returns: how many of the three names were found (0 to 3; 0 for a device
+ * of another bus), -EINVAL for a NULL @names or @dev.
+ *
+ * Since: 4
+ */
+int modalias_names_lookup(struct modalias_names *names,
+			  const struct modalias_dev *dev,
+			  const char **vendor_name, const char **device_name,
+			  const char **class_name);
+
+
+/**
  * SECTION:table
  *
  * An alias table answers "which modules does this modalias want?" the way

@@ -5,6 +5,12 @@
 
 n=0
 fail=0
+# The goldens draw trees and ellipses in UTF-8: a UTF-8 locale (make check
+# sets LC_ALL=C; the C locale draws them in ASCII)
+export LC_ALL=C.UTF-8
+# The goldens hold no device names (the machine's pci.ids and usb.ids
+# change with its packages): no databases unless a test names them
+export MODALIAS_IDS_DIR=/nonexistent
 
 # report NAME WHY [FILE LABEL]...: the TAP line of test $n ("" for WHY: it
 # passed); on failure the start of each FILE, its lines marked LABEL

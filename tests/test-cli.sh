@@ -190,9 +190,9 @@ check "resolve a pci alias (e1000e)" 0 resolve-pci "" -- "$cli" resolve -m "$D" 
 	pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
 check "resolve several, each module once" 0 resolve-several "" -- "$cli" resolve -m "$D" -C /dev/null \
 	hid:b0003g0001v0000046Dp0000C52B hid:b0003g0001v0000046Dp0000C52C snd-hda-intel
-check "resolve --explain" 0 resolve-explain "" -- "$cli" resolve -m "$D" -C /dev/null --explain \
+check "resolve --explain (nosuch:thing has no module: exit 1)" 1 resolve-explain "^modalias resolve: nosuch:thing: no module$" -- "$cli" resolve -m "$D" -C /dev/null --explain \
 	hid:b0003g0001v0000046Dp0000C52B crypto-md5 nosuch:thing
-check "resolve --json" 0 resolve-json "" -- "$cli" resolve -m "$D" -C /dev/null --json \
+check "resolve --json (dmi:… has no module: exit 1)" 1 resolve-json "no module$" -- "$cli" resolve -m "$D" -C /dev/null --json \
 	hid:b0003g0001v0000046Dp0000C52B 'dmi:bvn"quoted"\back:' acpi:PNP0C0A:
 n=$((n + 1))
 if "$cli" resolve -m "$D" -C /dev/null --json hid:b0003g0001v0000046Dp0000C52B 'x"y\z' nosuch: |
@@ -252,18 +252,18 @@ check "parse --json" 0 parse-json "" -- "$cli" parse --json 'of:NtimerT<NULL>Car
 	input:b0019v0000p0001e0000-e0,1,k74,ramlsfw
 check "list --json" 0 list-json "" -- "$cli" list --json --sysfs "$data/sysfs/qemu-q35" \
 	--moddir "$data/linux-6.1.0-57-amd64" -C /dev/null
-# modalias.conf: --config before the command
+# modalias.conf: --settings before the command
 printf '[modules]\ndirectory=%s\nblacklist=e1000e\n[log]\nlevel=err\n' "$data/linux-6.1.0-57-amd64" >"$tmp/good.conf"
 printf '[modules]\nblaklist=e1000e\n' >"$tmp/typo.conf"
 printf '[log]\nlevel=loud\n' >"$tmp/bad.conf"
-check "--config: the module directory from modalias.conf" 0 resolve-pci "" -- "$cli" --config="$tmp/good.conf" \
+check "--settings: the module directory from modalias.conf" 0 resolve-pci "" -- "$cli" --settings="$tmp/good.conf" \
 	resolve -C /dev/null pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
-check "--config: a typo is warned about with file:line" 0 - "typo.conf:2: unknown key 'blaklist' in \[modules\]" -- \
-	"$cli" --config "$tmp/typo.conf" parse platform:pcspkr
-check "--config: a bad value is an error with file:line" 2 - "bad.conf:2: \[log\] level" -- \
-	"$cli" --config="$tmp/bad.conf" parse platform:pcspkr
-check "--config: a missing file is an error" 2 - "nonexistent.conf" -- "$cli" --config=/nonexistent.conf parse platform:pcspkr
-check "list: modalias.conf's blacklist shows" 0 list-blacklisted "" -- "$cli" --config="$tmp/good.conf" list \
+check "--settings: a typo is warned about with file:line" 0 - "typo.conf:2: unknown key 'blaklist' in \[modules\]" -- \
+	"$cli" --settings "$tmp/typo.conf" parse platform:pcspkr
+check "--settings: a bad value is an error with file:line" 2 - "bad.conf:2: \[log\] level" -- \
+	"$cli" --settings="$tmp/bad.conf" parse platform:pcspkr
+check "--settings: a missing file is an error" 2 - "nonexistent.conf" -- "$cli" --settings=/nonexistent.conf parse platform:pcspkr
+check "list: modalias.conf's blacklist shows" 0 list-blacklisted "" -- "$cli" --settings="$tmp/good.conf" list \
 	--sysfs "$data/sysfs/qemu-q35" -C /dev/null
 # explain: the captured q35 guest on Debian 6.1's tables
 Q="$data/sysfs/qemu-q35"
@@ -712,7 +712,7 @@ check "resolve --json -- -hmac acpi:PNP0C0A: ('--' is no alias)" 0 resolve-dashd
 	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- -hmac acpi:PNP0C0A:
 check "resolve --json -- --explain (an option after '--' is an alias)" 1 resolve-dashdash-option "" -- \
 	"$cli" resolve --no-cache -m "$tmp/dash" -C /dev/null --json -- --explain
-check "load --json -- -hmac test:dev:abc" 0 load-dashdash "" -- "$cli" load --json --no-cache --dry-run \
+check "load --json -- -hmac test:dev:abc (-hmac has no module: exit 1)" 1 load-dashdash "^modalias load: -hmac: no module$" -- "$cli" load --json --no-cache --dry-run \
 	-d "$L" -S 9.9.9-test -C "$L/modprobe.d" -- -hmac test:dev:abc
 check "parse -- -x:y" 0 parse-dashdash "" -- "$cli" parse -- -x:y
 check "map -- -x.ofmap" 0 map-dashdash "" -- sh -c "cd '$tmp/dash' && '$cli' map -- -x.ofmap"

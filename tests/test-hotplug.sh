@@ -151,7 +151,7 @@ printf '#!/bin/sh\nsleep 1000 &\necho $$ $! >>%s/hung\nwait\n' "$tmp" >"$hp/hang
 handler "$hp/hang/20-next.hotplug"
 chmod 755 "$hp/hang/10-hang.hotplug"
 printf '[agent]\nhandler-timeout=1\n' >"$tmp/timeout.conf"
-for how in "--handler-timeout=1" "--config=$tmp/timeout.conf"; do
+for how in "--handler-timeout=1" "--settings=$tmp/timeout.conf"; do
 	: >"$log"
 	: >"$tmp/hung"
 	start=$(date +%s)

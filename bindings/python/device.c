@@ -13,6 +13,7 @@
 #include "modalias-py.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +400,39 @@ static PyObject *Device_get_modalias(DeviceObject *self, void *closure)
 	return device_format(self->dev);
 }
 
+/* The names of the process (the system's pci.ids and usb.ids), made on
+ * the first name asked for, under the GIL; NULL when it cannot be made
+ * (no names then, as without the databases) */
+static struct modalias_names *process_names(void)
+{
+	static struct modalias_names *names;
+	static bool tried;
+
+	if (!tried) {
+		struct modalias_ctx *ctx = new_ctx(NULL);
+
+		tried = true;
+		if (!ctx || modalias_names_new(ctx, NULL, &names) < 0)
+			names = NULL;
+		modalias_ctx_unref(ctx);
+		PyErr_Clear();
+	}
+	return names;
+}
+
+/* vendor_name, device_name, class_name: WHICH is 0, 1 or 2 */
+static PyObject *Device_get_name(DeviceObject *self, void *which)
+{
+	const char *name[3] = { NULL, NULL, NULL };
+	struct modalias_names *names = process_names();
+
+	if (names)
+		modalias_names_lookup(names, self->dev, &name[0], &name[1], &name[2]);
+	if (!name[(uintptr_t)which])
+		Py_RETURN_NONE;
+	return PyUnicode_DecodeUTF8(name[(uintptr_t)which], (Py_ssize_t)strlen(name[(uintptr_t)which]), "replace");
+}
+
 static PyObject *Device_subscript(DeviceObject *self, PyObject *key)
 {
 	const char *field;
@@ -762,6 +796,16 @@ static PyGetSetDef Device_getset[] = {
 	  "(a bus the library does not know has one field, 'raw').  A missing key raises\n"
 	  "KeyError, saying \"unknown field 'X' of bus Y\" for a field the bus does not have.", NULL },
 	{ "modalias", (getter)Device_get_modalias, NULL, "The modalias string (the same as str(device)).", NULL },
+	{ "vendor_name", (getter)Device_get_name, NULL,
+	  "The vendor's name in the system's pci.ids or usb.ids ('Intel Corporation'), or None\n"
+	  "(another bus, an id they do not list, no database).  The databases are read on the\n"
+	  "first name asked for.", (void *)0 },
+	{ "device_name", (getter)Device_get_name, NULL,
+	  "The device's name under its vendor in pci.ids or usb.ids ('QEMU Tablet'), or None.", (void *)1 },
+	{ "class_name", (getter)Device_get_name, NULL,
+	  "The class's name: pci the subclass's ('SATA controller'), else the class's; usb the\n"
+	  "interface class's ('Human Interface Device'), the device class's when that is 00; or None.",
+	  (void *)2 },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -210,7 +210,7 @@ confrow() { # ID INPUT ERR [fixed: …]
 	id=$1 input=$2 e=$3
 	shift 3
 	row "$id" in: "$input" err: "modalias: $e" exit: 2 out: '' unchanged: "$r" also: 'stdout: nothing; the files unchanged' "$@" \
-		-- "$cli" --config "$r/c.conf" resolve -C /dev/null acme:x
+		-- "$cli" --settings "$r/c.conf" resolve -C /dev/null acme:x
 }
 
 tree() { # a fresh copy of the captured host-vm tree in @TMP@/r/sys

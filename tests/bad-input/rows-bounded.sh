@@ -20,36 +20,35 @@ modalias resolve: cannot load the module tables of @TMP@/r/m: File too large" ex
 	fixed: 'libmodalias/table.c `slurp`, libmodalias/maps.c, cli/cli-config.c, libmodalias/sysfs.c: a file that reports size 0 and never ends was read until memory ran out; one bounded reader now (shared/read-file.c `read_file`)' \
 	-- t10 "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 conf "[modules]\ndirectory=$D\ntables=/proc/self/pagemap\n"
-row read-conf-table-pagemap in: '`--config`: `[modules] tables=/proc/self/pagemap`' \
+row read-conf-table-pagemap in: '`--settings`: `[modules] tables=/proc/self/pagemap`' \
 	err: "modalias: cannot read /proc/self/pagemap: larger than 64 MiB
 modalias resolve: /proc/self/pagemap (from @TMP@/r/c.conf): File too large" exit: 2 out: '' \
-	-- t10 "$cli" --config "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
+	-- t10 "$cli" --settings "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
 row read-map-pagemap in: '`map /proc/self/pagemap`' \
-	err: "modalias: cannot read /proc/self/pagemap: larger than 64 MiB
-modalias map: cannot read /proc/self/pagemap: File too large" exit: 2 out: '' \
+	err: "modalias map: cannot read /proc/self/pagemap: larger than 64 MiB" exit: 2 out: '' \
 	-- t10 "$cli" map /proc/self/pagemap
-row read-conf-pagemap in: '`--config /proc/self/pagemap`' \
+row read-conf-pagemap in: '`--settings /proc/self/pagemap`' \
 	err: "modalias: /proc/self/pagemap: larger than 1 MiB" exit: 2 out: '' \
-	-- t10 "$cli" --config /proc/self/pagemap parse platform:pcspkr
-row read-conf-dev-zero in: '`--config /dev/zero`' \
+	-- t10 "$cli" --settings /proc/self/pagemap parse platform:pcspkr
+row read-conf-dev-zero in: '`--settings /dev/zero`' \
 	err: "modalias: /dev/zero: not a regular file" exit: 2 out: '' also: 'refused before it is opened (it was read, to 1 MiB)' \
 	fixed: 'shared/read-file.c: `READ_FILE_DEVICE` let any character device named as a configuration be opened and read by root; now only the null device, known (O_PATH, fstat) before any open' \
-	-- t10 "$cli" --config /dev/zero parse platform:pcspkr
+	-- t10 "$cli" --settings /dev/zero parse platform:pcspkr
 fresh
 mkfifo "$r/c.conf"
-row read-conf-fifo in: '`--config` a FIFO nobody writes' \
+row read-conf-fifo in: '`--settings` a FIFO nobody writes' \
 	err: "modalias: @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
 	fixed: 'cli/cli-config.c `cli_config_load`: a FIFO as the configuration blocked the command (and the agent) for ever' \
-	-- t10 "$cli" --config "$r/c.conf" parse platform:pcspkr
-row read-conf-dev-null in: '`--config /dev/null` (the control row: a device reads as empty)' \
+	-- t10 "$cli" --settings "$r/c.conf" parse platform:pcspkr
+row read-conf-dev-null in: '`--settings /dev/null` (the control row: a device reads as empty)' \
 	err: '' exit: 0 out: "platform:pcspkr
 ${TAB}bus=platform
-${TAB}name=pcspkr" -- t10 "$cli" --config /dev/null parse platform:pcspkr
+${TAB}name=pcspkr" -- t10 "$cli" --settings /dev/null parse platform:pcspkr
 fresh
 mkfifo "$r/c.conf"
-row read-conf-fifo-agent in: '`hotplug --config` a FIFO (ACTION=add)' \
+row read-conf-fifo-agent in: '`hotplug --settings` a FIFO (ACTION=add)' \
 	err: "hotplug: @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
-	-- env -i ACTION=add MODALIAS=platform:pcspkr timeout -k 2 10 "$agent" --stderr --config "$r/c.conf" --dry-run \
+	-- env -i ACTION=add MODALIAS=platform:pcspkr timeout -k 2 10 "$agent" --stderr --settings "$r/c.conf" --dry-run \
 	--moddir "$D" -C /dev/null --hotplug-dir /nonexistent platform
 row read-python-load-file-pagemap in: "Python \`Table.empty().load_file('/proc/self/pagemap')\`" \
 	err: '' exit: 0 out: "Error 27 cannot read /proc/self/pagemap: larger than 64 MiB" skip-unless: have_pymod \

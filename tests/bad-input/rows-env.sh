@@ -4,11 +4,12 @@
 
 # ---- legacy hotplug variables: modalias build --env ----------------------------
 
-envrow() { # ID INPUT ERR-LINE ERRNO-TEXT VARS…
+envrow() { # ID INPUT ERR-LINE ERRNO-TEXT VARS…: one line, the hint where a variable is missing
 	id=$1 input=$2 e1=$3 e2=$4
 	shift 4
-	row "$id" in: "\`build --env\` with $input" err: "modalias: $e1
-modalias build: no modalias from the environment: $e2" exit: 2 out: '' also: 'stdout: nothing' \
+	hint=""
+	[ "$e2" = 'No such file or directory' ] && hint="; give MODALIAS, the legacy variables, or DEVPATH of a device under --sysfs"
+	row "$id" in: "\`build --env\` with $input" err: "modalias build: $e1$hint" exit: 2 out: '' also: 'stdout: nothing' \
 		fixed: "${fixed_next:-}" -- env -i "$@" "$cli" build --env --sysfs /nonexistent
 	fixed_next=
 }
@@ -76,7 +77,7 @@ envrow env-no-subsystem 'neither `MODALIAS` nor `SUBSYSTEM`' "event has neither 
 envrow env-unknown-subsystem '`SUBSYSTEM=frob` and no `MODALIAS`' \
 	"frob event: no MODALIAS, and no legacy variables known for this subsystem" 'No such file or directory' SUBSYSTEM=frob
 envrow env-scsi-host '`SUBSYSTEM=scsi DEVTYPE=scsi_host` (a host: only a scsi_device has a type)' \
-	"scsi event: DEVTYPE=scsi_host is not a scsi_device: no modalias" 'No such file or directory' \
+	"scsi event: DEVTYPE=scsi_host is not a scsi_device: no modalias; DEVPATH /devices/pci0000:00/0000:00:01.1/ata1/host0 under /nonexistent: /nonexistent/devices/pci0000:00/0000:00:01.1/ata1/host0: no such device directory" 'No such file or directory' \
 	SUBSYSTEM=scsi DEVTYPE=scsi_host DEVPATH=/devices/pci0000:00/0000:00:01.1/ata1/host0
 fixed_agent_noise='libmodalias/env.c: an event of no device with a modalias (a SCSI host or target, an input event node, a partition) was logged as an error, some 150 lines a boot; it is logged at info now, and a `scsi_host`/`scsi_target` event no longer reads a `type` file'
 hpdir
@@ -112,31 +113,27 @@ row env-devpath-dotdot-usb in: '`build --env usb --sysfs @TMP@/r/sys` with `DEVP
 	fixed: 'libmodalias/env.c `devpath_attr`: `DEVPATH=/..` (or any path ending in `/..`) read ROOT/../bInterfaceNumber and ROOT/../type, outside the sysfs root' \
 	-- env -i PRODUCT=46d/c52b/1200 TYPE=0/0/0 INTERFACE=3/1/1 DEVPATH=/.. "$cli" build --env usb --sysfs "$r/sys"
 row env-devpath-dotdot-scsi in: '`build --env scsi --sysfs @TMP@/r/sys` with `DEVPATH=/..` and `@TMP@/r/type` = 5' \
-	err: "modalias: variable DEVPATH='/..' is not a device path below the sysfs root
-modalias build: no modalias from the environment: Invalid argument" exit: 2 out: '' \
+	err: "modalias build: variable DEVPATH='/..' is not a device path below the sysfs root" exit: 2 out: '' \
 	also: 'stdout: nothing (it was `scsi:t-0x05`, from the file outside the root)' \
 	-- env -i DEVPATH=/.. "$cli" build --env scsi --sysfs "$r/sys"
 row env-devpath-traversal in: '`build --env scsi` with `DEVPATH=/devices/../../etc`' \
-	err: "modalias: variable DEVPATH='/devices/../../etc' is not a device path below the sysfs root
-modalias build: no modalias from the environment: Invalid argument" exit: 2 out: '' \
+	err: "modalias build: variable DEVPATH='/devices/../../etc' is not a device path below the sysfs root" exit: 2 out: '' \
 	-- env -i DEVPATH=/devices/../../etc "$cli" build --env scsi --sysfs "$r/sys"
 D199=$(printf '%0199d' 0 | tr 0 d)
 row env-devpath-long in: '`build --env scsi` with a 5,000-byte `DEVPATH` (longer than PATH_MAX)' \
-	err: "modalias: variable DEVPATH='/$D199' is not a device path below the sysfs root
-modalias build: no modalias from the environment: Invalid argument" exit: 2 out: '' \
+	err: "modalias build: variable DEVPATH='/$D199' is not a device path below the sysfs root" exit: 2 out: '' \
 	also: 'the value quoted to 200 bytes' \
 	fixed: 'libmodalias/env.c `env_scsi`, libmodalias/sysfs.c `devpath_ok`: a DEVPATH, a SUBSYSTEM, a field name or value, a bus name was quoted whole in messages; the library quotes 200 bytes of anything it did not write (`LOG_ECHO`), the CLI too' \
 	-- env -i "DEVPATH=/$(printf '%05000d' 0 | tr 0 d)" "$cli" build --env scsi --sysfs "$r/sys"
 S200=$(printf '%0200d' 0 | tr 0 s)
 row env-subsystem-huge in: '`build --env` with a 100,000-byte `SUBSYSTEM` and no `MODALIAS`' \
-	err: "modalias: $S200 event: no MODALIAS, and no legacy variables known for this subsystem
-modalias build: no modalias from the environment: No such file or directory" exit: 2 out: '' \
+	err: "modalias build: $S200 event: no MODALIAS, and no legacy variables known for this subsystem; give MODALIAS, the legacy variables, or DEVPATH of a device under --sysfs" exit: 2 out: '' \
 	also: 'the value quoted to 200 bytes' \
 	-- env -i "SUBSYSTEM=$(printf '%0100000d' 0 | tr 0 s)" "$cli" build --env
 Q200=$(printf '%0200d' 0 | tr 0 q)
 row build-field-huge in: '`build usb` with a 5,000-byte field name `qqq…=1`' \
-	err: "modalias: unknown field '$Q200' of bus usb
-modalias build: bad field '$Q200'" exit: 2 out: '' also: 'each message quotes 200 bytes' \
+	err: "modalias build: unknown field '$Q200' of bus usb; its fields: idVendor, idProduct, bcdDevice, bDeviceClass, bDeviceSubClass, bDeviceProtocol, bInterfaceClass, bInterfaceSubClass, bInterfaceProtocol, bInterfaceNumber (see 'modalias build --fields usb')" exit: 2 out: '' \
+	also: 'the message quotes 200 bytes' \
 	-- "$cli" build usb "$(printf '%05000d' 0 | tr 0 q)=1"
 row build-bus-huge in: '`build` a 5,000-byte bus name' \
 	err: "modalias: unknown bus '$Q200'

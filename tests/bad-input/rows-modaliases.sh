@@ -77,7 +77,7 @@ row bracket-close in: "\`resolve acpi:PNP0C0A: 'pci:v]00'\`" \
 modalias resolve: cannot look 'pci:v]00' up: Invalid argument" exit: 2 out: battery \
 	also: 'stdout: the good alias before it answered' \
 	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: 'pci:v]00'
-row resolve-empty in: "\`resolve ''\`" err: '' exit: 1 out: '' \
+row resolve-empty in: "\`resolve ''\`" err: 'modalias resolve: : no module' exit: 1 out: '' \
 	also: 'nothing found, as `modprobe -R` finds nothing' \
 	-- "$cli" resolve -m "$D" -C /dev/null ''
 row parse-empty in: "\`parse '' platform:pcspkr\`" \
@@ -90,7 +90,8 @@ row parse-unknown-bus in: '`parse nosuchbus:abc`' err: '' exit: 0 out: "nosuchbu
 ${TAB}bus=nosuchbus
 ${TAB}raw=abc" also: 'an unknown bus is its prefix and the raw rest' \
 	-- "$cli" parse nosuchbus:abc
-row resolve-unknown-bus in: '`resolve nosuchbus:abc`' err: '' exit: 1 out: '' also: 'nothing found' \
+row resolve-unknown-bus in: '`resolve nosuchbus:abc`' err: 'modalias resolve: nosuchbus:abc: no module' exit: 1 \
+	out: '' also: 'nothing found' \
 	-- "$cli" resolve -m "$D" -C /dev/null nosuchbus:abc
 row parse-short-field in: '`parse usb:v046DpC5 platform:pcspkr` (idProduct cut short)' \
 	err: "modalias: malformed usb modalias: field idProduct at offset 6: hexadecimal digits missing

@@ -22,7 +22,7 @@ row sysfs-unreadable in: 'the same, one `modalias` mode 000, run as nobody' \
 	err: "modalias: cannot read @TMP@/r/sys/devices/platform/pcspkr/modalias: Permission denied
 modalias list: /devices/platform/pcspkr: cannot read its modalias: Permission denied
 28 devices, 15 without a bound driver" exit: 2 out-file: "$tmp/list-no-pcspkr" also: 'stdout: every other device, as in the golden list' \
-	skip-unless: have_setpriv -- as_nobody "$cli" --config /dev/null list --no-modules --sysfs "$r/sys"
+	skip-unless: have_setpriv -- as_nobody "$cli" --settings /dev/null list --no-modules --sysfs "$r/sys"
 tree
 rm "$pcspkr/modalias"
 mkdir "$pcspkr/modalias"

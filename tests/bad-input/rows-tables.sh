@@ -43,15 +43,17 @@ modalias: @TMP@/r/m/modules.alias:8: NUL byte in line, line skipped
 modalias: @TMP@/r/m/modules.alias:9: NUL byte in line, line skipped
 modalias: @TMP@/r/m/modules.alias:10: NUL byte in line, line skipped
 modalias: @TMP@/r/m/modules.alias: 3050 more malformed lines skipped
-modalias resolve: @TMP@/r/m: 3060 malformed lines skipped" exit: 1 out: '' \
+modalias resolve: @TMP@/r/m: 3060 malformed lines skipped
+modalias resolve: acpi:PNP0C0A:: no module" exit: 1 out: '' \
 	also: 'ten bad lines named, then their count; nothing matched' \
 	fixed: 'libmodalias/table.c `load_alias_text`: every bad line was logged, 3,060 lines for one binary file (per event, in the agent)' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 moddir "alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:"
 row alias-truncated-pattern in: 'modules.alias cut in its last line: `…\nalias acpi:PNP0C0B:` (no newline)' \
 	err: "modalias: @TMP@/r/m/modules.alias:2: missing module name
-modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: battery \
-	also: 'stdout: the complete line before it answers' \
+modalias resolve: @TMP@/r/m: 1 malformed lines skipped
+modalias resolve: acpi:PNP0C0B:: no module" exit: 1 out: battery \
+	also: 'stdout: the complete line before it answers; the cut one is named, with no module (exit 1)' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
 moddir "alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:* fa"
 row alias-truncated-module in: 'modules.alias cut inside its last module name: `alias acpi:PNP0C0B:* fa` (no newline)' \
@@ -59,7 +61,8 @@ row alias-truncated-module in: 'modules.alias cut inside its last module name: `
 fa" also: "not detectable: an unterminated last line is a line (as in kmod's text files); the module name is what is there" \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
 moddir ''
-row alias-empty in: 'an empty modules.alias' err: '' exit: 1 out: '' also: 'nothing found, no error' \
+row alias-empty in: 'an empty modules.alias' err: 'modalias resolve: acpi:PNP0C0A:: no module' exit: 1 out: '' \
+	also: 'nothing found, no error' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 fresh
 mkdir -p "$r/m/modules.alias"
@@ -99,7 +102,7 @@ chmod 000 "$r/m/modules.alias"
 row alias-unreadable in: 'modules.alias mode 000, run as nobody' \
 	err: "modalias: cannot open @TMP@/r/m/modules.alias: Permission denied
 modalias resolve: cannot load the module tables of @TMP@/r/m: Permission denied" exit: 2 out: '' \
-	skip-unless: have_setpriv -- as_nobody "$cli" --config /dev/null resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+	skip-unless: have_setpriv -- as_nobody "$cli" --settings /dev/null resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 fresh
 mkdir "$r/m"
 row alias-missing in: 'a module directory without modules.alias' \

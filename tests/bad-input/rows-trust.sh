@@ -65,10 +65,10 @@ row handler-hung in: 'a handler that never ends (`sleep 1000`), `hotplug --handl
 	fixed: 'cli/hotplug.c `run_dir`: a handler that never ended held the agent for ever (helper and daemon: waitpid() without a timeout); it is killed after [agent] handler-timeout= (default 30 s)' \
 	-- env -i ACTION=change "$agent" --stderr --handler-timeout=1 --hotplug-dir "$r/hp" usb
 conf "[agent]\nhandler-timeout=0\n"
-confrow conf-handler-timeout-zero '`--config`: `[agent] handler-timeout=0`' \
+confrow conf-handler-timeout-zero '`--settings`: `[agent] handler-timeout=0`' \
 	"@TMP@/r/c.conf:2: [agent] handler-timeout: not a number of seconds from 1 to 86400"
 conf "[agent]\ncoldplug-timeout=99999\n"
-confrow conf-coldplug-timeout-big '`--config`: `[agent] coldplug-timeout=99999`' \
+confrow conf-coldplug-timeout-big '`--settings`: `[agent] coldplug-timeout=99999`' \
 	"@TMP@/r/c.conf:2: [agent] coldplug-timeout: not a number of seconds from 1 to 3600"
 
 # --coldplug=trigger writes "add" only to regular uevent files reached
@@ -118,7 +118,7 @@ E1000E=pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
 # evil_x in it and the checksum made good again
 forged_by_nobody() {
 	mkdir -p "$1" && chown nobody:nogroup "$1" &&
-		as_nobody env MODALIAS_CACHE_DIR="$1" "$cli" --config /dev/null resolve -m "$D" -C /dev/null "$E1000E" >/dev/null &&
+		as_nobody env MODALIAS_CACHE_DIR="$1" "$cli" --settings /dev/null resolve -m "$D" -C /dev/null "$E1000E" >/dev/null &&
 		as_nobody "$forge" "$1/$idx" e1000e evil_x >/dev/null
 }
 fresh

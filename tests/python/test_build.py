@@ -345,3 +345,25 @@ class TestSysfs(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# ---- names: Debian's pci.ids and usb.ids (.ci/install-deps installs them) -------------------
+
+
+@unittest.skipUnless(os.access("/usr/share/misc/pci.ids", os.R_OK) and os.access("/usr/share/misc/usb.ids", os.R_OK),
+                     "Debian's pci.ids and usb.ids are not installed")
+class TestNames(unittest.TestCase):
+    def test_captured_devices(self):
+        sata = modalias.from_sysfs("/devices/pci0000:00/0000:00:1f.2", sysfs_root=QEMU_SYSFS)
+        self.assertEqual(sata.vendor_name, "Intel Corporation")
+        self.assertEqual(sata.device_name, "82801IR/IO/IH (ICH9R/DO/DH) 6 port SATA Controller [AHCI mode]")
+        self.assertEqual(sata.class_name, "SATA controller")
+        tablet = modalias.parse("usb:v0627p0001d0000dc00dsc00dp00ic03isc00ip00in00")
+        self.assertEqual((tablet.vendor_name, tablet.device_name, tablet.class_name),
+                         ("Adomax Technology Co., Ltd", "QEMU Tablet", "Human Interface Device"))
+
+    def test_no_names(self):
+        d = modalias.parse("acpi:PNP0C0A:")
+        self.assertEqual((d.vendor_name, d.device_name, d.class_name), (None, None, None))
+        d = modalias.Device("pci", vendor=0xFFFE, device=1)
+        self.assertIsNone(d.device_name)

@@ -1,0 +1,239 @@
+#!/bin/sh
+# The modalias CLI as a person meets it (issue 25): device names from the
+# machine's pci.ids and usb.ids, one meaning per option, a word for what
+# was not found, --quiet, one-line errors that say what to do, one table
+# of exit statuses, ASCII where the locale is not UTF-8.  TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+golden="$here/golden"
+data="$here/data"
+cli=${MODALIAS_CLI:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$here/cli-lib.sh"
+LM="$data/linux-6.1.0-57-amd64"
+Q35="$data/sysfs/qemu-q35"
+
+# has NAME TEXT: the last check's standard output holds the line TEXT
+# (a fixed string) somewhere
+has() {
+	n=$((n + 1))
+	why=""
+	grep -q -F -e "$2" "$tmp/out" || why="the output does not say '$2'"
+	report "$1" "$why" "$tmp/out" out
+}
+# lacks NAME TEXT: it does not
+lacks() {
+	n=$((n + 1))
+	why=""
+	! grep -q -F -e "$2" "$tmp/out" || why="the output says '$2'"
+	report "$1" "$why" "$tmp/out" out
+}
+# silent NAME out|err…: the last check printed nothing on these streams
+silent() {
+	name=$1
+	shift
+	n=$((n + 1))
+	why=""
+	for s in "$@"; do
+		[ -s "$tmp/$s" ] && why="${why:+$why; }std$s not empty"
+	done
+	report "$name" "$why" "$tmp/out" out "$tmp/err" err
+}
+
+# ---- names: Debian's pci.ids and usb.ids (.ci/install-deps installs them) ---------------
+ids=/usr/share/misc
+SATA='82801IR/IO/IH (ICH9R/DO/DH) 6 port SATA Controller [AHCI mode]'
+if [ -r "$ids/pci.ids" ] && [ -r "$ids/usb.ids" ]; then
+	check "list --tree names the devices" 0 - "" -- \
+		env MODALIAS_IDS_DIR= "$cli" list --tree --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	has "list --tree: the SATA controller by its pci.ids name" "ahci:available  Intel Corporation $SATA (SATA controller)"
+	has "list --tree: the tablet by its usb.ids name and interface class" \
+		"usbhid:available  Adomax Technology Co., Ltd QEMU Tablet (Human Interface Device)"
+	check "list --width=200 has a name column" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --width=200 --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	has "list --width=200: the name, cut last" "ahci                   ahci:available                Intel Corporation 82801IR…"
+	check "list --width=60: the name column gives way first" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --width=60 --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	lacks "list --width=60: no name" "Intel"
+	has "list --width=60: the driver and the modules stay" "  ahci        ahci:avai…"
+	check "list piped: the tab-separated fields, no name" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --sysfs "$Q35" --moddir "$LM" -C /dev/null
+	lacks "list piped: no name" "Intel"
+	check "list --json: vendor_name, device_name, class_name" 0 - "" -- \
+		env MODALIAS_IDS_DIR="$ids" "$cli" list --json --sysfs "$Q35" --no-modules
+	has "list --json: the SATA controller's names" \
+		"\"modalias\": \"pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01\", \"driver\": \"ahci\", \"vendor_name\": \"Intel Corporation\", \"device_name\": \"$SATA\", \"class_name\": \"SATA controller\""
+	check "explain names the device" 0 - "" -- env MODALIAS_IDS_DIR="$ids" "$cli" explain \
+		--sysfs "$Q35" --moddir "$LM" -C /dev/null /devices/pci0000:00/0000:00:1f.2
+	has "explain: a name line" "name:     Intel Corporation $SATA (SATA controller)"
+	check "explain --json names a bare modalias" 0 - "" -- env MODALIAS_IDS_DIR="$ids" "$cli" explain --json \
+		--moddir "$LM" -C /dev/null usb:v0627p0001d0000dc00dsc00dp00ic03isc00ip00in00
+	has "explain --json: the tablet's names" \
+		'"vendor_name": "Adomax Technology Co., Ltd", "device_name": "QEMU Tablet", "class_name": "Human Interface Device"'
+	check "diff --json names the devices" 0 - "" -- env MODALIAS_IDS_DIR="$ids" "$cli" diff --all --json \
+		--sysfs "$Q35" -C /dev/null "$LM" "$LM"
+	has "diff --json: the SATA controller's names" "\"vendor_name\": \"Intel Corporation\", \"device_name\": \"$SATA\""
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP Debian's pci.ids and usb.ids are not installed (.ci/install-deps installs them)"
+fi
+# a database is read only by a command that prints names: pci.ids a
+# directory, which -v reports when it is read
+mkdir -p "$tmp/ids/pci.ids"
+check "list piped reads no database" 0 - "" -- \
+	env MODALIAS_IDS_DIR="$tmp/ids" "$cli" list -v --no-modules --sysfs "$Q35"
+n=$((n + 1))
+why=""
+! grep -q "pci.ids" "$tmp/err" || why="pci.ids was read"
+report "list piped: pci.ids not read" "$why" "$tmp/err" err
+check "list --tree reads pci.ids (a directory: no names, no error)" 0 - "cannot read $tmp/ids/pci.ids: Is a directory" -- \
+	env MODALIAS_IDS_DIR="$tmp/ids" "$cli" list -v --tree --no-modules --sysfs "$Q35"
+
+# ---- one meaning per option: -C/--config modprobe.d, --settings modalias.conf -----------
+agent=${HOTPLUG_AGENT:?}
+printf 'alias custom:thing e1000e\n' >"$tmp/modprobe.conf"
+printf '[modules]\ndirectory=%s\n' "$LM" >"$tmp/settings.conf"
+for where in before after; do
+	if [ $where = before ]; then
+		set -- "$cli" --config="$tmp/modprobe.conf" resolve -m "$LM" custom:thing
+	else
+		set -- "$cli" resolve -m "$LM" --config="$tmp/modprobe.conf" custom:thing
+	fi
+	check "--config $where the command: modprobe.d" 0 - "" -- "$@"
+	has "--config $where the command: the modprobe.d alias answers" "e1000e"
+	if [ $where = before ]; then
+		set -- "$cli" --settings="$tmp/settings.conf" resolve -C "$tmp/modprobe.conf" custom:thing
+	else
+		set -- "$cli" resolve -C "$tmp/modprobe.conf" --settings "$tmp/settings.conf" custom:thing
+	fi
+	check "--settings $where the command: modalias.conf's module directory" 0 - "" -- "$@"
+	has "--settings $where the command: the answer from its directory" "e1000e"
+done
+check "-C before the command, -C after it: the last wins, as after it" 1 - "" -- \
+	"$cli" -C "$tmp/modprobe.conf" resolve -m "$LM" -C /dev/null custom:thing
+check "--config given a modalias.conf (the old meaning before the command): one line naming --settings" 2 - \
+	"^modalias resolve: $tmp/settings.conf is a modalias.conf (\[GROUP\] lines): -C/--config names a modprobe.d file, as for modprobe; give modalias.conf with --settings=FILE\$" -- \
+	"$cli" --config="$tmp/settings.conf" resolve -m "$LM" custom:thing
+check "modalias --settings without a FILE" 2 - "^modalias: --settings needs a FILE\$" -- "$cli" --settings
+check "hotplug -C/--config: modprobe.d, as in modalias" 0 - "" -- env -i ACTION=add MODALIAS=custom:thing \
+	"$agent" --stderr --dry-run -m "$LM" --config "$tmp/modprobe.conf" --hotplug-dir /nonexistent usb
+has "hotplug --config: the modprobe.d alias answers" "load e1000e"
+check "hotplug --settings: modalias.conf" 0 - "" -- env -i ACTION=add MODALIAS=custom:thing \
+	"$agent" --stderr --dry-run --settings "$tmp/settings.conf" -C "$tmp/modprobe.conf" --hotplug-dir /nonexistent usb
+has "hotplug --settings: its module directory" "load e1000e"
+check "hotplug --config given a modalias.conf: one line naming --settings" 1 - \
+	"^hotplug: $tmp/settings.conf is a modalias.conf (\[GROUP\] lines): -C/--config names a modprobe.d file, as for modprobe; give modalias.conf with --settings=FILE\$" -- \
+	env -i ACTION=add MODALIAS=custom:thing "$agent" --stderr --dry-run -m "$LM" --config "$tmp/settings.conf" \
+	--hotplug-dir /nonexistent usb
+check "hotplug -c (the old spelling): still modalias.conf, with a deprecation message" 0 - \
+	"^hotplug: -c is deprecated: give modalias.conf with --settings=FILE (-C/--config names modprobe.d)\$" -- \
+	env -i ACTION=add MODALIAS=custom:thing "$agent" --stderr --dry-run -c "$tmp/settings.conf" \
+	-C "$tmp/modprobe.conf" --hotplug-dir /nonexistent usb
+has "hotplug -c: its module directory" "load e1000e"
+check "hotplug --version" 0 - "" -- "$agent" --version
+has "hotplug --version: the version" "hotplug (libmodalias) "
+
+# ---- say what was not found; --quiet -------------------------------------------------------
+A=pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+check "resolve: an alias without a module is named, exit 1" 1 - "^modalias resolve: nosuch:x: no module\$" -- \
+	"$cli" resolve -m "$LM" -C /dev/null "$A" nosuch:x
+has "resolve: the others still answer" "e1000e"
+check "resolve garbage: said, exit 1" 1 - "^modalias resolve: garbage: no module\$" -- \
+	"$cli" resolve -m "$LM" -C /dev/null garbage
+check "resolve: every alias answered, exit 0" 0 - "" -- "$cli" resolve -m "$LM" -C /dev/null "$A"
+check "load -n garbage: said, exit 1" 1 - "^modalias load: garbage: no module\$" -- \
+	"$cli" load -n -m "$LM" -C /dev/null garbage
+printf 'blacklist e1000e\n' >"$tmp/blacklist.conf"
+check "load -n of a blacklisted module says so, with the file and line" 0 - "" -- \
+	"$cli" load -n -m "$LM" -C "$tmp/blacklist.conf" "$A"
+has "load -n: the blacklisted module" "# e1000e: blacklisted (@TMP@/blacklist.conf:1)"
+for q in -q --quiet; do
+	check "resolve $q: nothing printed, the status" 1 - "" -- "$cli" resolve $q -m "$LM" -C /dev/null "$A" nosuch:x
+	silent "resolve $q: nothing on either stream" out err
+done
+check "resolve -q: an error is still said" 2 - "unknown option --frob" -- "$cli" resolve -q --frob x
+check "load -n -q: nothing printed" 0 - "" -- "$cli" load -n -q -m "$LM" -C /dev/null "$A"
+silent "load -n -q: stdout empty" out
+check "explain -q: the status only" 1 - "" -- "$cli" explain -q -m "$LM" -C /dev/null nosuch:x
+silent "explain -q: nothing on either stream" out err
+check "diff -q as a gate: no device loses its driver" 0 - "" -- "$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" "$LM"
+silent "diff -q: no summary either" out err
+check "diff -q: a real error is still said" 2 - "cannot load the module tables of /nonexistent" -- \
+	"$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" /nonexistent
+check "firmware -q: the status only (nothing the hardware needs is missing)" 0 - "" -- "$cli" firmware -q --sysfs "$Q35" -C /dev/null \
+	-m "$data/linux-6.1.0-57-amd64+modinfo" --firmware-path "$data/firmware/lib/firmware"
+silent "firmware -q: stdout empty" out
+
+# ---- exit statuses: zero devices is exit 1 for list, firmware and diff alike -----------------
+mkdir -p "$tmp/empty/devices"
+check "list: zero devices, exit 1" 1 - "^0 devices, 0 without a bound driver, 0 that no module matches\$" -- \
+	"$cli" list --sysfs "$tmp/empty" -m "$LM" -C /dev/null
+check "firmware: zero devices, exit 1" 1 - "" -- "$cli" firmware --sysfs "$tmp/empty" -m "$LM" -C /dev/null
+check "diff: zero devices, exit 1" 1 - "^0 devices: 0 same" -- "$cli" diff --sysfs "$tmp/empty" -C /dev/null "$LM" "$LM"
+for c in resolve load list explain firmware diff snapshot build parse map; do
+	check "$c --help: an exit status table" 0 - "" -- "$cli" $c --help
+	has "$c --help: the exit statuses" "Exit status: 0 "
+done
+
+# ---- errors: one line, naming the variable, file or field, and what to do ------------------
+# one_line NAME: the last check's standard error is exactly one line
+one_line() {
+	n=$((n + 1))
+	why=""
+	[ "$(wc -l <"$tmp/err")" = 1 ] || why="$(wc -l <"$tmp/err") lines on standard error"
+	report "$1: one line" "$why" "$tmp/err" err
+}
+check "build --env without PCI_ID: the variable and what to give" 2 - \
+	"^modalias build: pci event: variable PCI_ID is not set: no device with a modalias; give MODALIAS, the legacy variables, or DEVPATH of a device under --sysfs\$" -- \
+	env -i "$cli" build --env pci
+one_line "build --env without PCI_ID"
+check "build --env --sysfs DIR: \$DEVPATH under DIR (pci, no legacy variables)" 0 - "" -- \
+	env -i SUBSYSTEM=pci DEVPATH=/devices/pci0000:00/0000:00:1f.2 "$cli" build --env --sysfs "$Q35"
+has "build --env --sysfs: the SATA controller's modalias" "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01"
+check "build --env --sysfs DIR: \$DEVPATH under DIR (usb)" 0 - "" -- \
+	env -i DEVPATH=/devices/pci0000:00/0000:00:03.0/usb1/1-1/1-1:1.0 "$cli" build --env usb --sysfs "$Q35"
+has "build --env --sysfs: the tablet's modalias" "usb:v0627p0001d0000dc00dsc00dp00ic03isc00ip00in00"
+check "build --env: the legacy variables still win over \$DEVPATH" 0 - "" -- \
+	env -i SUBSYSTEM=pci PCI_ID=8086:1E31 PCI_SUBSYS_ID=17AA:21FB PCI_CLASS=C0330 \
+	DEVPATH=/devices/pci0000:00/0000:00:1f.2 "$cli" build --env --sysfs "$Q35"
+has "build --env: the variables' modalias" "pci:v00008086d00001E31sv000017AAsd000021FBbc0Csc03i30"
+check "map /etc/passwd: not a map file, give --type" 2 - \
+	"^modalias map: /etc/passwd: not a known map file (neither its name nor its header says which); give its type with --type=TYPE (usb, pci, ieee1394, ccw, isapnp, input, of, serio)\$" -- \
+	"$cli" map /etc/passwd
+one_line "map /etc/passwd"
+check "build pci devic=10d3: the bus's fields and --fields pci" 2 - \
+	"^modalias build: unknown field 'devic' of bus pci; its fields: vendor, device, subvendor, subdevice, baseclass, subclass, interface, class (see 'modalias build --fields pci')\$" -- \
+	"$cli" build pci devic=10d3
+one_line "build pci devic=10d3"
+check "map --match usb nosuch=1: the same hint" 2 - "^modalias map: unknown field 'nosuch' of bus usb; its fields: idVendor, " -- \
+	"$cli" map --match usb nosuch=1 "$data/linux-2.6.35.7-samsung/modules.usbmap"
+for d in "$Q35/devices" "$Q35/devices/pci0000:00"; do
+	check "list --sysfs ${d#"$data/"}: give the sysfs root" 2 - \
+		"^modalias list: $d is not a sysfs root (it has no devices/): give the sysfs root, --sysfs=$Q35\$" -- \
+		"$cli" list --no-modules --sysfs "$d"
+	one_line "list --sysfs ${d#"$data/"}"
+done
+check "explain --sysfs of no sysfs tree at all: give the sysfs root" 2 - \
+	"^modalias explain: $tmp is not a sysfs root (it has no devices/): give the sysfs root (/sys, or the top of a captured tree)\$" -- \
+	"$cli" explain --sysfs "$tmp" -m "$LM" -C /dev/null /devices/x
+
+# ---- a locale whose charset is not UTF-8: the tree and the ellipsis in ASCII ---------------
+check "list --tree -w 60 under LC_ALL=C: ASCII" 0 - "" -- \
+	env LC_ALL=C "$cli" list --tree --width=60 --sysfs "$Q35" -m "$LM" -C /dev/null
+n=$((n + 1))
+why=""
+LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/out" && why="a byte that is not ASCII"
+report "list --tree under LC_ALL=C: ASCII only" "$why" "$tmp/out" out
+has "list --tree under LC_ALL=C: a branch" "|-0000:00:02.0"
+has "list --tree under LC_ALL=C: a last branch and a pipe" "| | \`-"
+has "list --tree under LC_ALL=C: the ellipsis" "..."
+check "list --tree -w 60 under LC_ALL=C.UTF-8: UTF-8" 0 - "" -- \
+	env LC_ALL=C.UTF-8 "$cli" list --tree --width=60 --sysfs "$Q35" -m "$LM" -C /dev/null
+has "list --tree under C.UTF-8: the UTF-8 branch" "├─0000:00:02.0"
+check "explain under LC_ALL=C: the ellipsis of the nearest patterns" 1 - "" -- \
+	env LC_ALL=C "$cli" explain -m "$LM" -C /dev/null pci:v00008086d0000FFFFsv00008086sd00000000bc02sc00i00
+has "explain under LC_ALL=C: '...'" "           ... and "
+
+echo "1..$n"
+exit $fail
