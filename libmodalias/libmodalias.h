@@ -890,7 +890,7 @@ int modalias_table_save(struct modalias_table *table, const char *path);
  * @path: an index cache written by modalias_table_save().
  * @dir: (nullable): the module directory the cache must be current for: it
  *   must be the directory the table was loaded from (the same path, and
- *   the same device and inode), and the device, inode, size and mtime of
+ *   the same device and inode), and the device, inode, size, mtime and ctime of
  *   every file the table was loaded from must be as they were; NULL to
  *   skip the check.
  * @ret: (out): the table, its arrays mapped read-only from the file (a
