@@ -106,8 +106,21 @@ void json_string(GString *out, const char *str)
 	g_string_truncate(out, old + json_quote(out->str + old, str));
 }
 
+/* Whether the character U is shown as \\uXXXX: one that is not seen but
+ * changes what is (bidirectional overrides and isolates reorder a line,
+ * U+2028 and U+2029 end one for some readers, zero-width characters make
+ * two names look alike): the formats (Cf) and the separators of lines and
+ * paragraphs */
+static bool shown_as_code(gunichar u)
+{
+	GUnicodeType t = g_unichar_type(u);
+
+	return t == G_UNICODE_FORMAT || t == G_UNICODE_LINE_SEPARATOR || t == G_UNICODE_PARAGRAPH_SEPARATOR;
+}
+
 /* The length of the valid UTF-8 character at S that may be shown as it is
- * (not a control: U+0080..U+009F are C1's), 0 when it must be escaped */
+ * (not a control: U+0080..U+009F are C1's; not one shown_as_code()), 0
+ * when it must be escaped */
 static size_t shown_as_is(const char *s)
 {
 	unsigned char c = (unsigned char)*s;
@@ -118,7 +131,7 @@ static size_t shown_as_is(const char *s)
 	if (c < 0x80)
 		return 0;
 	u = g_utf8_get_char_validated(s, -1);
-	if (u == (gunichar)-1 || u == (gunichar)-2 || (u >= 0x80 && u <= 0x9f))
+	if (u == (gunichar)-1 || u == (gunichar)-2 || (u >= 0x80 && u <= 0x9f) || shown_as_code(u))
 		return 0;
 	return (size_t)(g_utf8_next_char(s) - s);
 }
@@ -143,11 +156,19 @@ void cli_shown_append(GString *out, const char *s)
 {
 	while (*s) {
 		size_t len = shown_as_is(s);
+		gunichar u;
 		char named;
 
 		if (len) {
 			g_string_append_len(out, s, (gssize)len);
 			s += len;
+			continue;
+		}
+		u = (unsigned char)*s >= 0x80 ? g_utf8_get_char_validated(s, -1) : (gunichar)-1;
+		if (u < 0x110000 && shown_as_code(u)) {
+			/* as C writes a universal character name */
+			g_string_append_printf(out, u > 0xffff ? "\\U%08x" : "\\u%04x", u);
+			s = g_utf8_next_char(s);
 			continue;
 		}
 		named = named_escape((unsigned char)*s);

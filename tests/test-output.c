@@ -75,6 +75,12 @@ static const struct json_row shown_rows[] = {
 	{ "lone-csi", "\x9b" "31m", "\\x9b" "31m" },
 	{ "overlong", "\xc0\x8a", "\\xc0\\x8a" },
 	{ "truncated-at-end", "x\xe2\x82", "x\\xe2\\x82" },
+	/* not seen, but they change what is: reordered, split, alike */
+	{ "bidi-override", "evil\xe2\x80\xae" "gpj.exe", "evil\\u202egpj.exe" },
+	{ "bidi-isolate", "\xe2\x81\xa6" "e1000e\xe2\x81\xa9", "\\u2066e1000e\\u2069" },
+	{ "line-separator", "a\xe2\x80\xa8" "b\xe2\x80\xa9", "a\\u2028b\\u2029" },
+	{ "zero-width", "e1\xe2\x80\x8b" "000e", "e1\\u200b000e" },
+	{ "tag-beyond-bmp", "x\xf3\xa0\x80\x81", "x\\U000e0001" },
 };
 
 static void test_shown(gconstpointer data)
