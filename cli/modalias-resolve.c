@@ -53,25 +53,27 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 		return;
 	}
 	if (o->explain) {
-		printf("%s: %s\n", alias, n ? modalias_result_get_source(res) : "no match");
+		printf("%s: %s\n", cli_shown(alias), n ? modalias_result_get_source(res) : "no match");
 		for (unsigned int i = 0; i < n; i++) {
-			printf("  %s%s\n", modalias_result_get_module(res, i),
+			printf("  %s%s\n", cli_shown(modalias_result_get_module(res, i)),
 			       modalias_result_is_builtin(res, i) ? " (builtin)" : "");
 			for (unsigned int k = 0; k < modalias_result_get_pattern_count(res, i); k++) {
 				unsigned int line = 0;
-				const char *origin = modalias_result_get_pattern_origin(res, i, k, &line);
+				const char *origin = cli_shown(modalias_result_get_pattern_origin(res, i, k, &line));
+				const char *pattern = cli_shown(modalias_result_get_pattern(res, i, k));
+
 				if (line)
-					printf("    %s  (%s:%u)\n", modalias_result_get_pattern(res, i, k), origin, line);
+					printf("    %s  (%s:%u)\n", pattern, origin, line);
 				else
-					printf("    %s  (%s)\n", modalias_result_get_pattern(res, i, k), origin);
+					printf("    %s  (%s)\n", pattern, origin);
 			}
 		}
 		return;
 	}
 	if (o->lines) {
-		printf("%s\t", alias);
+		printf("%s\t", cli_shown(alias));
 		for (unsigned int i = 0; i < n; i++)
-			printf(i ? " %s" : "%s", modalias_result_get_module(res, i));
+			printf(i ? " %s" : "%s", cli_shown(modalias_result_get_module(res, i)));
 		putchar('\n');
 		return;
 	}
@@ -79,7 +81,7 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 		const char *m = modalias_result_get_module(res, i);
 		if (!g_hash_table_contains(o->printed, m)) {
 			g_hash_table_add(o->printed, g_strdup(m));
-			puts(m);
+			puts(cli_shown(m));
 		}
 	}
 }

@@ -21,8 +21,11 @@ struct cli_config config;
 static void log_to_stderr(void *data, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args)
 {
-	fputs("modalias: ", stderr);
-	vfprintf(stderr, format, args);
+	g_autofree char *msg = g_strdup_vprintf(format, args);
+
+	/* a message quotes the tables, modprobe.d, sysfs: escaped (one line) */
+	g_strchomp(msg);
+	fprintf(stderr, "modalias: %s\n", cli_shown(msg));
 }
 
 struct modalias_ctx *new_ctx(const char *sysfs)
