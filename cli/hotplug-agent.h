@@ -152,6 +152,9 @@ void queue_reap(void);
 int queue_running(void);
 /* No event waiting or running */
 bool queue_empty(void);
+/* When more than MAX events wait (are not running), drops every one that
+ * waits and returns how many; else 0 */
+unsigned int queue_drop_over(unsigned int max);
 /* Every event up to this SEQNUM has arrived (or is no longer waited for) */
 unsigned long long queue_seq_heard(void);
 /* Milliseconds until a SEQNUM gap is given up (-1: none); at 0,
