@@ -160,7 +160,7 @@ int settings_load(int *argc, char ***argv)
 	openlog("hotplug", LOG_PID, LOG_DAEMON);
 	settings.log_stderr = isatty(2) || settings.daemon || settings.coldplug_flag || settings.force_stderr;
 	if (!cli_config_load(settings.config_file, &config, warn, &error)) {
-		fprintf(stderr, "hotplug: %s\n", error->message);
+		fprintf(stderr, "hotplug: %s\n", cli_shown(error->message));
 		return CLI_EXIT_USAGE;
 	}
 	if (warn->len)

@@ -139,24 +139,25 @@ int cmd_resolve(int argc, char **argv)
 				line[--n] = '\0';
 			if (memchr(line, '\0', (size_t)n)) {
 				/* not looked up as the text before the NUL; the line
-				 * still gets its output line, as it came */
+				 * still gets its output line, that text escaped */
 				fprintf(stderr, "modalias resolve: stdin:%u: NUL byte in the line, not looked up\n",
 					lineno);
 				bad = true;
 				if (!o.json) {
-					fwrite(line, 1, (size_t)n, stdout);
-					fputs("\t\n", stdout);
+					printf("%s\t\n", cli_shown(line));
 				}
 				continue;
 			}
 			r = modalias_table_lookup(t, line, res);
 			if (r < 0) {
+				const char *shown = cli_shown(line);
+
 				fprintf(stderr, "modalias resolve: stdin:%u: cannot look '%.*s' up: %s\n", lineno,
-					ECHO(line), strerror(-r));
+					ECHO(shown), strerror(-r));
 				bad = true;
 				/* the line still gets its output line */
 				if (!o.json)
-					printf("%s\t\n", line);
+					printf("%s\t\n", shown);
 				continue;
 			}
 			resolved += r > 0;

@@ -92,7 +92,7 @@ static char *bundled_dir(void)
 /* cli_tables_open()'s reports: "modalias COMMAND: …", whatever the priority */
 static void report_to_stderr(void *data, int priority, const char *message)
 {
-	fprintf(stderr, "modalias %s: %s\n", (const char *)data, message);
+	fprintf(stderr, "modalias %s: %s\n", (const char *)data, cli_shown(message));
 }
 
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,
@@ -102,6 +102,7 @@ int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, co
 	g_autofree char *bundled = NULL;
 
 	if (!cli_module_dir_named(spec, &config) && !g_file_test(dir, G_FILE_TEST_IS_DIR) && (bundled = bundled_dir()))
-		fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)\n", cmd, dir, bundled);
+		fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)\n", cmd, cli_shown(dir),
+			bundled);
 	return cli_tables_open(ctx, spec, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
 }

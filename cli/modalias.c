@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		if (!cli_config_load(conf, &config, warnings, &error)) {
-			fprintf(stderr, "modalias: %s\n", error->message);
+			fprintf(stderr, "modalias: %s\n", cli_shown(error->message));
 			g_string_free(warnings, TRUE);
 			return CLI_EXIT_USAGE;
 		}

@@ -165,5 +165,19 @@ unescaped "explain: escaped"
 unescaped "list: escaped"
 "$agent" --stderr --dry-run --coldplug --snapshot "$H" -m "$HM" -C "$HC" --hotplug-dir "$tmp/none" >"$tmp/out" 2>"$tmp/err"
 unescaped "hotplug --dry-run: the library's message escaped"
+# modalias.conf and standard input: a key, a group and a kernel version of
+# escape sequences (GKeyFile's message and the front ends' quote them),
+# lines read by resolve -
+printf '[agent]\n\033[2Jkey = 1\n' >"$tmp/key.conf"
+printf '[modules]\nversion = \033]0;pwned\007\n' >"$tmp/version.conf"
+"$cli" --config="$tmp/key.conf" resolve x >"$tmp/out" 2>"$tmp/err"
+unescaped "modalias.conf: a key of escape sequences, modalias's message"
+"$agent" --config="$tmp/key.conf" --settle=1 >"$tmp/out" 2>"$tmp/err"
+unescaped "modalias.conf: a key of escape sequences, hotplug's message"
+"$cli" --config="$tmp/version.conf" resolve x >"$tmp/out" 2>"$tmp/err"
+unescaped "modalias.conf: a kernel version of escape sequences"
+printf 'pci:\033[2J\nx\033]0;a\007\000y\n' | "$cli" resolve -m "$D61" -C /dev/null - >"$tmp/out" 2>"$tmp/err"
+unescaped "resolve -: the lines echoed and quoted escaped"
+
 echo "1..$n"
 exit $fail
