@@ -179,5 +179,16 @@ unescaped "modalias.conf: a kernel version of escape sequences"
 printf 'pci:\033[2J\nx\033]0;a\007\000y\n' | "$cli" resolve -m "$D61" -C /dev/null - >"$tmp/out" 2>"$tmp/err"
 unescaped "resolve -: the lines echoed and quoted escaped"
 
+# legacy map files: a module name and an OF name of escape sequences, C1
+# and a bidirectional override: the entries, their aliases, a match
+printf '# pci module         vendor     device     subvendor  subdevice  class      class_mask driver_data\ne1000e\302\233\342\200\256x 0x00008086 0x000010d3 0xffffffff 0xffffffff 0x00000000 0x00000000 0x0\n' >"$tmp/modules.pcimap"
+printf '# of module name type compatible\nofm\033x foo\033[2J bar baz\n' >"$tmp/modules.ofmap"
+"$cli" map "$tmp/modules.pcimap" "$tmp/modules.ofmap" >"$tmp/out" 2>"$tmp/err"
+unescaped "map: the entries escaped"
+"$cli" map --to-aliases "$tmp/modules.pcimap" "$tmp/modules.ofmap" >"$tmp/out" 2>"$tmp/err"
+unescaped "map --to-aliases: escaped"
+"$cli" map --match pci vendor=0x8086 device=0x10d3 "$tmp/modules.pcimap" >"$tmp/out" 2>"$tmp/err"
+unescaped "map --match: the module escaped"
+
 echo "1..$n"
 exit $fail
