@@ -119,15 +119,15 @@ static bool shown_as_code(gunichar u)
 }
 
 /* The length of the valid UTF-8 character at S that may be shown as it is
- * (not a control: U+0080..U+009F are C1's; not one shown_as_code()), 0
- * when it must be escaped */
-static size_t shown_as_is(const char *s)
+ * (not a control: U+0080..U+009F are C1's; not one shown_as_code(); a
+ * backslash only when BACKSLASH_AS_IS), 0 when it must be escaped */
+static size_t shown_as_is(const char *s, bool backslash_as_is)
 {
 	unsigned char c = (unsigned char)*s;
 	gunichar u;
 
 	if (c >= 0x20 && c < 0x7f)
-		return c == '\\' ? 0 : 1;
+		return c != '\\' || backslash_as_is;
 	if (c < 0x80)
 		return 0;
 	u = g_utf8_get_char_validated(s, -1);
@@ -152,10 +152,10 @@ static char named_escape(unsigned char c)
 	}
 }
 
-void cli_shown_append(GString *out, const char *s)
+static void shown_append(GString *out, const char *s, bool backslash_as_is)
 {
 	while (*s) {
-		size_t len = shown_as_is(s);
+		size_t len = shown_as_is(s, backslash_as_is);
 		gunichar u;
 		char named;
 
@@ -176,6 +176,30 @@ void cli_shown_append(GString *out, const char *s)
 			g_string_append_printf(out, "\\%c", named);
 		else
 			g_string_append_printf(out, "\\x%02x", (unsigned char)*s);
+		s++;
+	}
+}
+
+void cli_shown_append(GString *out, const char *s)
+{
+	shown_append(out, s, false);
+}
+
+void cli_shown_message_append(GString *out, const char *s)
+{
+	shown_append(out, s, true);
+}
+
+void cli_shown_append_len(GString *out, const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	for (;;) {
+		shown_append(out, s, false); /* up to the next NUL */
+		s += strlen(s);
+		if (s >= end)
+			break;
+		g_string_append(out, "\\x00");
 		s++;
 	}
 }
@@ -206,7 +230,7 @@ const char *cli_shown(const char *s)
 	const char *p;
 
 	for (p = s; *p;) {
-		size_t len = shown_as_is(p);
+		size_t len = shown_as_is(p, false);
 
 		if (!len)
 			break;

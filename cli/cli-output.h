@@ -68,3 +68,11 @@ void json_string(GString *out, const char *s);
 const char *cli_shown(const char *s);
 /* The same, appended to OUT */
 void cli_shown_append(GString *out, const char *s);
+/* The same for LEN bytes at S that may hold NUL bytes (each shown \x00;
+ * S[LEN] is a NUL) */
+void cli_shown_append_len(GString *out, const char *s, size_t len);
+/* A message (a sentence of a program or the library that quotes strings
+ * from files), appended to OUT escaped as cli_shown() escapes, but for its
+ * backslashes: they are kept, the message's own text ("\u0000: a string
+ * may not hold a NUL byte") */
+void cli_shown_message_append(GString *out, const char *s);

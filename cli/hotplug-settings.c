@@ -43,7 +43,7 @@ void say(int priority, const char *fmt, ...)
 	va_end(ap);
 	/* the names in it are the kernel's, a file's, a snapshot's: one line,
 	 * no escape sequence, whoever formatted it */
-	cli_shown_append(line, msg);
+	cli_shown_message_append(line, msg);
 	syslog(priority, "%s", line->str);
 	if (settings.log_stderr) {
 		pthread_mutex_lock(&out_lock);
@@ -160,7 +160,10 @@ int settings_load(int *argc, char ***argv)
 	openlog("hotplug", LOG_PID, LOG_DAEMON);
 	settings.log_stderr = isatty(2) || settings.daemon || settings.coldplug_flag || settings.force_stderr;
 	if (!cli_config_load(settings.config_file, &config, warn, &error)) {
-		fprintf(stderr, "hotplug: %s\n", cli_shown(error->message));
+		g_autoptr(GString) shown = g_string_new(NULL);
+
+		cli_shown_message_append(shown, error->message);
+		fprintf(stderr, "hotplug: %s\n", shown->str);
 		return CLI_EXIT_USAGE;
 	}
 	if (warn->len)

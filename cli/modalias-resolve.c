@@ -139,12 +139,15 @@ int cmd_resolve(int argc, char **argv)
 				line[--n] = '\0';
 			if (memchr(line, '\0', (size_t)n)) {
 				/* not looked up as the text before the NUL; the line
-				 * still gets its output line, that text escaped */
+				 * still gets its output line, whole, escaped */
 				fprintf(stderr, "modalias resolve: stdin:%u: NUL byte in the line, not looked up\n",
 					lineno);
 				bad = true;
 				if (!o.json) {
-					printf("%s\t\n", cli_shown(line));
+					g_autoptr(GString) whole = g_string_new(NULL);
+
+					cli_shown_append_len(whole, line, (size_t)n);
+					printf("%s\t\n", whole->str);
 				}
 				continue;
 			}

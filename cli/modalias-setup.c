@@ -22,10 +22,12 @@ static void log_to_stderr(void *data, int priority, const char *file, int line, 
 			  const char *format, va_list args)
 {
 	g_autofree char *msg = g_strdup_vprintf(format, args);
+	g_autoptr(GString) shown = g_string_new(NULL);
 
 	/* a message quotes the tables, modprobe.d, sysfs: escaped (one line) */
 	g_strchomp(msg);
-	fprintf(stderr, "modalias: %s\n", cli_shown(msg));
+	cli_shown_message_append(shown, msg);
+	fprintf(stderr, "modalias: %s\n", shown->str);
 }
 
 struct modalias_ctx *new_ctx(const char *sysfs)
@@ -92,7 +94,10 @@ static char *bundled_dir(void)
 /* cli_tables_open()'s reports: "modalias COMMAND: …", whatever the priority */
 static void report_to_stderr(void *data, int priority, const char *message)
 {
-	fprintf(stderr, "modalias %s: %s\n", (const char *)data, cli_shown(message));
+	g_autoptr(GString) shown = g_string_new(NULL);
+
+	cli_shown_message_append(shown, message);
+	fprintf(stderr, "modalias %s: %s\n", (const char *)data, shown->str);
 }
 
 int open_tables(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const char *cmd, unsigned int flags,

@@ -93,7 +93,10 @@ int main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		if (!cli_config_load(conf, &config, warnings, &error)) {
-			fprintf(stderr, "modalias: %s\n", cli_shown(error->message));
+			g_autoptr(GString) shown = g_string_new(NULL);
+
+			cli_shown_message_append(shown, error->message);
+			fprintf(stderr, "modalias: %s\n", shown->str);
 			g_string_free(warnings, TRUE);
 			return CLI_EXIT_USAGE;
 		}

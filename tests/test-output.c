@@ -98,6 +98,23 @@ static void test_shown(gconstpointer data)
 	g_assert_cmpstr(out->str + 1, ==, row->want);
 }
 
+/* bytes with NULs (a line read whole): each NUL shown \x00, a NUL at the
+ * end too; a message keeps its backslashes, escapes the rest */
+static void test_shown_len_message(void)
+{
+	static const char line[] = "pci:v0000\0" "8086\x1b\0";
+	g_autoptr(GString) out = g_string_new(NULL);
+
+	cli_shown_append_len(out, line, sizeof(line) - 1);
+	g_assert_cmpstr(out->str, ==, "pci:v0000\\x008086\\x1b\\x00");
+	g_string_truncate(out, 0);
+	cli_shown_append_len(out, "abc", 3);
+	g_assert_cmpstr(out->str, ==, "abc");
+	g_string_truncate(out, 0);
+	cli_shown_message_append(out, "s.json:1:51: \\u0000: no NUL in '\x1b[2J\xe2\x80\xae'");
+	g_assert_cmpstr(out->str, ==, "s.json:1:51: \\u0000: no NUL in '\\x1b[2J\\u202e'");
+}
+
 /* one printf()'s arguments: CLI_SHOWN_KEPT escaped copies at once */
 static void test_shown_kept(void)
 {
@@ -127,5 +144,6 @@ int main(int argc, char **argv)
 		g_test_add_data_func(name, &shown_rows[i], test_shown);
 	}
 	g_test_add_func("/shown/kept", test_shown_kept);
+	g_test_add_func("/shown/len-and-message", test_shown_len_message);
 	return g_test_run();
 }
