@@ -88,7 +88,11 @@ struct modalias_ctx *modalias_ctx_unref(struct modalias_ctx *ctx);
  * @format: printf(3) format of the message (it ends in a newline).
  * @args: its arguments.
  *
- * A log function.  The default one writes "libmodalias: MESSAGE" to stderr.
+ * A log function.  The default one writes "libmodalias: MESSAGE" to stderr,
+ * its control characters (a message quotes modules.alias, modprobe.d,
+ * sysfs) shown as \xNN.  A message is the library's text and the strings
+ * it quotes as they were: a log function that shows it to people escapes
+ * it.
  *
  * Since: 1
  */
