@@ -115,6 +115,18 @@ static void oneshot_setup(struct oneshot *o)
 	g_assert_true(g_file_set_contents(cp, "MODALIAS=test:dev:a1\n", -1, NULL));
 }
 
+/* The daemon on O's tables (EXTRA: its options) with the stand-in kernel,
+ * listening */
+static void oneshot_daemon_start(const struct oneshot *o, struct daemon *d, const char *const *extra)
+{
+	g_setenv("FAKE_KERNEL_ROOT", o->root, TRUE);
+	g_setenv("LD_PRELOAD", o->shim, TRUE);
+	daemon_start_with(d, true, GROUP, o->hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(d, listening, NULL, 30));
+}
+
 /* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel:
  * its exit status, *output what it printed */
 static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
@@ -318,12 +330,7 @@ static void test_reload_fails(void)
 	away = g_build_filename(o.tmp, "modules.alias", NULL);
 	extra[1] = o.m;
 	extra[3] = ctl_opt;
-	g_setenv("FAKE_KERNEL_ROOT", o.root, TRUE);
-	g_setenv("LD_PRELOAD", o.shim, TRUE);
-	daemon_start_with(&d, true, GROUP, o.hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_ROOT");
-	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	oneshot_daemon_start(&o, &d, extra);
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", 1, "test:dev:a1");
 	w = (struct needle){ "inserted mod_a", 1 };
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
@@ -371,12 +378,7 @@ static void test_reload_fails_bounded(void)
 	away = g_build_filename(o.tmp, "modules.alias", NULL);
 	extra[1] = o.m;
 	extra[3] = o.sys;
-	g_setenv("FAKE_KERNEL_ROOT", o.root, TRUE);
-	g_setenv("LD_PRELOAD", o.shim, TRUE);
-	daemon_start_with(&d, true, GROUP, o.hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_ROOT");
-	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	oneshot_daemon_start(&o, &d, extra);
 	g_assert_cmpint(rename(alias, away), ==, 0);
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/n0", 1, "test:dev:none");
 	w = (struct needle){ "the module tables cannot be opened: events are kept until they can", 1 };

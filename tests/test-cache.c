@@ -248,6 +248,27 @@ static void test_other_path(void)
 	remove_tree(tmp);
 }
 
+/* A test that mounts runs again as a subprocess (root only), in a mount
+ * namespace of its own: true there; in the test itself, false once the
+ * subprocess passed (or the test is skipped). */
+static bool in_own_mount_namespace(void)
+{
+	if (!g_test_subprocess()) {
+		if (geteuid() != 0) {
+			g_test_skip("needs root, to mount");
+			return false;
+		}
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return false;
+	}
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		g_test_skip("no mount namespace of our own");
+		return false;
+	}
+	return true;
+}
+
 /* The attack: two tmpfs mounts, their modules.alias made alike (the same
  * inode number, size and time; the sources absent besides), the first
  * one's sending e1000e's alias to floppy, mounted in turn at one path.
@@ -264,19 +285,8 @@ static void test_other_mount(void)
 	struct stat sa, sb;
 	GString *evil;
 
-	if (!g_test_subprocess()) {
-		if (geteuid() != 0) {
-			g_test_skip("needs root, to mount");
-			return;
-		}
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_own_mount_namespace())
 		return;
-	}
-	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-		g_test_skip("no mount namespace of our own");
-		return;
-	}
 	tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
 	a = g_build_filename(tmp, "a", NULL);
 	b = g_build_filename(tmp, "b", NULL);
@@ -349,19 +359,8 @@ static void test_reused_device(void)
 	struct stat st[2];
 	GString *evil;
 
-	if (!g_test_subprocess()) {
-		if (geteuid() != 0) {
-			g_test_skip("needs root, to mount");
-			return;
-		}
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_own_mount_namespace())
 		return;
-	}
-	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-		g_test_skip("no mount namespace of our own");
-		return;
-	}
 	tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
 	m = g_build_filename(tmp, "m", NULL);
 	cache = g_build_filename(tmp, "cache", NULL);
