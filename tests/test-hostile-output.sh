@@ -190,5 +190,10 @@ unescaped "map --to-aliases: escaped"
 "$cli" map --match pci vendor=0x8086 device=0x10d3 "$tmp/modules.pcimap" >"$tmp/out" 2>"$tmp/err"
 unescaped "map --match: the module escaped"
 
+# parse: a modalias as sysfs may hold it (the library refuses C0 controls,
+# not C1 or a bidirectional override), fields shown escaped
+"$cli" parse "$(printf 'of:Nfoo\302\233Tbar\342\200\256C')" "$(printf 'usb:v1234p\342\200\256X')" >"$tmp/out" 2>"$tmp/err"
+unescaped "parse: the modalias and its fields escaped"
+
 echo "1..$n"
 exit $fail
