@@ -21,6 +21,7 @@
 #include <stdbool.h>
 
 #include "cli-config.h"
+#include "cli-output.h"
 #include "read-file.h"
 
 static const struct known {
@@ -198,7 +199,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 				k = &known[i];
 		if (!k) {
 			g_string_append_printf(warnings, "%s:%d: unknown group [%s], ignored\n", file,
-					       line_of(text, *g, NULL), *g);
+					       line_of(text, *g, NULL), cli_shown(*g));
 			continue;
 		}
 		for (char **key = keys; key && *key; key++) {
@@ -208,7 +209,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 					ok = true;
 			if (!ok)
 				g_string_append_printf(warnings, "%s:%d: unknown key '%s' in [%s], ignored\n", file,
-						       line_of(text, *g, *key), *key, *g);
+						       line_of(text, *g, *key), cli_shown(*key), cli_shown(*g));
 		}
 	}
 	cfg->root = get_string(kf, "modules", "root");

@@ -70,7 +70,8 @@ bool settings_reload(void);
 void settings_clear(void);
 
 /* The log: syslog, and standard error when settings.log_stderr, at or
- * above settings.log_level. */
+ * above settings.log_level; the message escaped as cli_shown() escapes
+ * (it holds names from the kernel, files, snapshots). */
 void say(int priority, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* The library's log, into say() */
 void say_library(void *data, int priority, const char *file, int line, const char *fn, const char *format,
@@ -78,8 +79,8 @@ void say_library(void *data, int priority, const char *file, int line, const cha
 /* A dry run's line on standard output, written at once (exit 3 when it
  * cannot be) */
 void dry_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-/* Someone else's string in a message: its first 200 bytes, escaped as
- * cli_shown() escapes (free it) */
+/* Someone else's string in a message: its first 200 bytes (free it; say()
+ * escapes the message) */
 char *shown(const char *s);
 
 /* ---- hotplug-modules.c: the library's objects, and modules loaded once ----- */
@@ -152,6 +153,9 @@ void queue_reap(void);
 int queue_running(void);
 /* No event waiting or running */
 bool queue_empty(void);
+/* When more than MAX events wait (are not running), drops every one that
+ * waits and returns how many; else 0 */
+unsigned int queue_drop_over(unsigned int max);
 /* Every event up to this SEQNUM has arrived (or is no longer waited for) */
 unsigned long long queue_seq_heard(void);
 /* Milliseconds until a SEQNUM gap is given up (-1: none); at 0,

@@ -27,9 +27,12 @@
  * modules.alias yet) leaves the tables closed.  Events are then kept in the
  * queue, not handled without their modules, and the tables are opened
  * again at the next event and after RETRY_MS, doubled at each failure up to
- * RETRY_MAX_MS; once they open, the kept events are handled. */
+ * RETRY_MAX_MS; once they open, the kept events are handled.  At most
+ * KEPT_MAX are kept (some MiB): past that they are dropped and sysfs is
+ * rescanned once the tables open, as when the kernel lost uevents. */
 #define RETRY_MS 1000
 #define RETRY_MAX_MS 32000
+#define KEPT_MAX 4096
 static gint64 retry_at; /* g_get_monotonic_time() of the next try; 0: the tables are open */
 static int retry_ms;
 
@@ -159,6 +162,15 @@ int daemon_run(void)
 			 * installed modules): new events wait for the new tables */
 			if (!stale && modules_stale())
 				stale = true;
+		}
+		if (retry_at) {
+			unsigned int dropped = queue_drop_over(KEPT_MAX);
+
+			if (dropped) {
+				say(LOG_WARNING, "%u events kept while the module tables are closed: dropped (at most %d are "
+				    "kept); sysfs is rescanned once they open", dropped, KEPT_MAX);
+				rescan = true;
+			}
 		}
 		if ((reload || stale) && queue_running() == 0) {
 			if (reload) {

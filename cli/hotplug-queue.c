@@ -219,6 +219,26 @@ void queue_gap_expired(void)
 	gap_since = 0;
 }
 
+unsigned int queue_drop_over(unsigned int max)
+{
+	unsigned int waiting = 0, dropped = 0;
+
+	for (guint i = 0; i < queue->len; i++)
+		waiting += !((struct event *)g_ptr_array_index(queue, i))->running;
+	if (waiting <= max)
+		return 0;
+	for (guint i = queue->len; i-- > 0;) {
+		struct event *e = g_ptr_array_index(queue, i);
+
+		if (e->running)
+			continue;
+		g_ptr_array_remove_index(queue, i);
+		event_free(e);
+		dropped++;
+	}
+	return dropped;
+}
+
 bool queue_empty(void)
 {
 	return queue->len == 0;

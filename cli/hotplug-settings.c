@@ -32,20 +32,22 @@ static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER; /* a line at a time
 
 void say(int priority, const char *fmt, ...)
 {
+	g_autoptr(GString) line = g_string_new(NULL);
+	g_autofree char *msg = NULL;
 	va_list ap;
 
 	if (priority > settings.log_level)
 		return;
 	va_start(ap, fmt);
-	vsyslog(priority, fmt, ap);
+	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
+	/* the names in it are the kernel's, a file's, a snapshot's: one line,
+	 * no escape sequence, whoever formatted it */
+	cli_shown_message_append(line, msg);
+	syslog(priority, "%s", line->str);
 	if (settings.log_stderr) {
 		pthread_mutex_lock(&out_lock);
-		fputs("hotplug: ", stderr);
-		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
-		va_end(ap);
-		fputc('\n', stderr);
+		fprintf(stderr, "hotplug: %s\n", line->str);
 		pthread_mutex_unlock(&out_lock);
 	}
 }
@@ -76,11 +78,7 @@ void dry_line(const char *fmt, ...)
 
 char *shown(const char *s)
 {
-	g_autofree char *head = g_strndup(s, 200);
-	GString *out = g_string_new(NULL);
-
-	cli_shown_append(out, head);
-	return g_string_free(out, FALSE);
+	return g_strndup(s, 200);
 }
 
 static gboolean opt_coldplug(const char *name, const char *value, gpointer data, GError **error)
@@ -183,7 +181,10 @@ int settings_load(int *argc, char ***argv)
 	openlog("hotplug", LOG_PID, LOG_DAEMON);
 	settings.log_stderr = isatty(2) || settings.daemon || settings.coldplug_flag || settings.force_stderr;
 	if (!cli_config_load(settings.config_file, &config, warn, &error)) {
-		fprintf(stderr, "hotplug: %s\n", error->message);
+		g_autoptr(GString) shown = g_string_new(NULL);
+
+		cli_shown_message_append(shown, error->message);
+		fprintf(stderr, "hotplug: %s\n", shown->str);
 		return CLI_EXIT_USAGE;
 	}
 	if (warn->len)

@@ -557,7 +557,9 @@ int cmd_explain(int argc, char **argv)
 	}
 	e.n = modalias_table_lookup(tables.table, e.alias, e.res);
 	if (e.n < 0) {
-		fprintf(stderr, "modalias explain: cannot look '%.*s' up: %s\n", ECHO(e.alias), strerror(-e.n));
+		const char *alias = cli_shown(e.alias);
+
+		fprintf(stderr, "modalias explain: cannot look '%.*s' up: %s\n", ECHO(alias), strerror(-e.n));
 		ret = CLI_EXIT_USAGE;
 		goto out;
 	}

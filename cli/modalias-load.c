@@ -31,9 +31,9 @@ static void print_blacklisted(struct modalias_table *table, const char *module)
 	const char *file = modalias_table_get_blacklist_origin(table, module, &line);
 
 	if (file && line)
-		printf("# %s: blacklisted (%s:%u)\n", module, file, line);
+		printf("# %s: blacklisted (%s:%u)\n", cli_shown(module), cli_shown(file), line);
 	else if (file)
-		printf("# %s: blacklisted (%s)\n", module, file);
+		printf("# %s: blacklisted (%s)\n", cli_shown(module), cli_shown(file));
 	else
 		printf("# %s: blacklisted\n", module);
 }
@@ -42,6 +42,7 @@ static void on_module(void *data, const char *module, const char *detail, const 
 		      enum modalias_load_state state, int err)
 {
 	struct load_out *o = data;
+	const char *name = cli_shown(module);
 
 	o->failed += state == MODALIAS_LOAD_FAILED || state == MODALIAS_LOAD_NOT_FOUND;
 	if (o->json) {
@@ -60,24 +61,24 @@ static void on_module(void *data, const char *module, const char *detail, const 
 	if (o->dry) {
 		/* what modprobe -n -v prints */
 		if (state == MODALIAS_LOAD_WOULD_INSERT)
-			printf("insmod %s %s\n", detail, options);
+			printf("insmod %s %s\n", cli_shown(detail), cli_shown(options));
 		else if (state == MODALIAS_LOAD_COMMAND)
-			printf("install %s %s\n", detail, options);
+			printf("install %s %s\n", cli_shown(detail), cli_shown(options));
 		else if (state == MODALIAS_LOAD_NOT_FOUND && err == -ENOENT)
 			/* modprobe -n -v prints nothing for it; the real run fails */
-			fprintf(stderr, "modalias load: module '%.*s' not found\n", ECHO(module));
+			fprintf(stderr, "modalias load: module '%.*s' not found\n", ECHO(name));
 		else if (state == MODALIAS_LOAD_NOT_FOUND)
-			fprintf(stderr, "modalias load: '%.*s' is not a module name (%s)\n", ECHO(module), strerror(-err));
+			fprintf(stderr, "modalias load: '%.*s' is not a module name (%s)\n", ECHO(name), strerror(-err));
 		else if (state == MODALIAS_LOAD_BLACKLISTED)
 			print_blacklisted(o->table, module);
 		else if (verbosity)
-			printf("# %s: %s\n", module, modalias_load_state_name(state));
+			printf("# %s: %s\n", name, modalias_load_state_name(state));
 		return;
 	}
 	if (state == MODALIAS_LOAD_FAILED)
-		printf("%s\t%s\t%s\t%s\n", module, modalias_load_state_name(state), detail, strerror(-err));
+		printf("%s\t%s\t%s\t%s\n", name, modalias_load_state_name(state), cli_shown(detail), strerror(-err));
 	else
-		printf("%s\t%s%s%s\n", module, modalias_load_state_name(state), *detail ? "\t" : "", detail);
+		printf("%s\t%s%s%s\n", name, modalias_load_state_name(state), *detail ? "\t" : "", cli_shown(detail));
 }
 
 int cmd_load(int argc, char **argv)

@@ -27,8 +27,8 @@ static void print_entry(const struct modalias_map *m, unsigned int i, GString *j
 		json_string(json, modalias_map_get_module(m, i));
 		g_string_append_printf(json, ", \"line\": %u", modalias_map_get_line(m, i));
 	} else {
-		printf("%s:%u\t%s", modalias_map_get_name(m), modalias_map_get_line(m, i),
-		       modalias_map_get_module(m, i));
+		printf("%s:%u\t%s", cli_shown(modalias_map_get_name(m)), modalias_map_get_line(m, i),
+		       cli_shown(modalias_map_get_module(m, i)));
 	}
 	for (unsigned int c = 0; (f = modalias_map_type_field_name(type, c)); c++) {
 		const char *s;
@@ -44,7 +44,7 @@ static void print_entry(const struct modalias_map *m, unsigned int i, GString *j
 			if (json)
 				json_string(json, s);
 			else
-				printf(" %s=%s", f, *s ? s : "*");
+				printf(" %s=%s", f, *s ? cli_shown(s) : "*");
 			continue;
 		}
 		if (json)
@@ -171,7 +171,7 @@ int cmd_map(int argc, char **argv)
 				const char *mod = modalias_map_get_module(m, idx);
 				if (!g_hash_table_contains(seen, mod)) {
 					g_hash_table_add(seen, (gpointer)mod);
-					puts(mod);
+					puts(cli_shown(mod));
 					found++;
 				}
 				start = idx + 1;
@@ -185,7 +185,8 @@ int cmd_map(int argc, char **argv)
 					char **v;
 					int k = modalias_map_get_aliases(m, (unsigned int)i, flags, &v);
 					for (int j = 0; j < k; j++) {
-						printf("alias %s %s\n", v[j], modalias_map_get_module(m, (unsigned int)i));
+						printf("alias %s %s\n", cli_shown(v[j]),
+						       cli_shown(modalias_map_get_module(m, (unsigned int)i)));
 						free(v[j]);
 					}
 					if (k >= 0)

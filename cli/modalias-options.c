@@ -218,7 +218,11 @@ static void load_settings(void)
 	g_autoptr(GString) warnings = g_string_new(NULL);
 
 	if (!cli_config_load(settings_file, &config, warnings, &error)) {
-		fprintf(stderr, "modalias: %s\n", error->message);
+		g_autoptr(GString) shown = g_string_new(NULL);
+
+		/* GKeyFile's message quotes the file's bad key or group */
+		cli_shown_message_append(shown, error->message);
+		fprintf(stderr, "modalias: %s\n", shown->str);
 		exit(CLI_EXIT_USAGE);
 	}
 	fputs(warnings->str, stderr);

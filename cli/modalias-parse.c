@@ -60,7 +60,7 @@ static void print_fields(struct modalias_dev *dev)
 	if (!modalias_bus_field_name(bus, 0)) {
 		const char *raw;
 		if (modalias_dev_get(dev, "raw", 0, &raw) == 0)
-			printf("\traw=%s\n", raw);
+			printf("\traw=%s\n", cli_shown(raw));
 		return;
 	}
 	for (unsigned int i = 0; (f = modalias_bus_field_name(bus, i)); i++) {
@@ -68,7 +68,7 @@ static void print_fields(struct modalias_dev *dev)
 		for (int k = 0; k < n; k++) {
 			const char *v;
 			if (modalias_dev_get(dev, f, (unsigned int)k, &v) == 0)
-				printf("\t%s=%s\n", f, v);
+				printf("\t%s=%s\n", f, cli_shown(v));
 		}
 	}
 }
@@ -101,7 +101,9 @@ int cmd_parse(int argc, char **argv)
 		int r = modalias_parse(ctx, argv[i], &dev);
 
 		if (r < 0) {
-			fprintf(stderr, "modalias parse: '%.*s' is not a valid modalias\n", ECHO(argv[i]));
+			const char *shown = cli_shown(argv[i]);
+
+			fprintf(stderr, "modalias parse: '%.*s' is not a valid modalias\n", ECHO(shown));
 			ret = CLI_EXIT_USAGE;
 			continue;
 		}
@@ -109,7 +111,7 @@ int cmd_parse(int argc, char **argv)
 			g_string_append(j, n_json++ ? ",\n  " : "\n  ");
 			dev_json(j, dev, argv[i]);
 		} else {
-			printf("%s\n", argv[i]);
+			printf("%s\n", cli_shown(argv[i]));
 			print_fields(dev);
 		}
 		modalias_dev_unref(dev);

@@ -60,12 +60,13 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 			       modalias_result_is_builtin(res, i) ? " (builtin)" : "");
 			for (unsigned int k = 0; k < modalias_result_get_pattern_count(res, i); k++) {
 				unsigned int line = 0;
-				const char *origin = modalias_result_get_pattern_origin(res, i, k, &line);
+				const char *origin = cli_shown(modalias_result_get_pattern_origin(res, i, k, &line));
+				const char *pattern = cli_shown(modalias_result_get_pattern(res, i, k));
+
 				if (line)
-					printf("    %s  (%s:%u)\n", cli_shown(modalias_result_get_pattern(res, i, k)), cli_shown(origin),
-					       line);
+					printf("    %s  (%s:%u)\n", pattern, origin, line);
 				else
-					printf("    %s  (%s)\n", cli_shown(modalias_result_get_pattern(res, i, k)), cli_shown(origin));
+					printf("    %s  (%s)\n", pattern, origin);
 			}
 			{
 				g_autofree char *weak = module_weakdeps(o->table, modalias_result_get_module(res, i));
@@ -76,9 +77,9 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 		return;
 	}
 	if (o->lines) {
-		printf("%s\t", alias);
+		printf("%s\t", cli_shown(alias));
 		for (unsigned int i = 0; i < n; i++)
-			printf(i ? " %s" : "%s", modalias_result_get_module(res, i));
+			printf(i ? " %s" : "%s", cli_shown(modalias_result_get_module(res, i)));
 		putchar('\n');
 		return;
 	}
@@ -86,7 +87,7 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 		const char *m = modalias_result_get_module(res, i);
 		if (!g_hash_table_contains(o->printed, m)) {
 			g_hash_table_add(o->printed, g_strdup(m));
-			puts(m);
+			puts(cli_shown(m));
 		}
 	}
 }
@@ -149,24 +150,28 @@ int cmd_resolve(int argc, char **argv)
 				line[--n] = '\0';
 			if (memchr(line, '\0', (size_t)n)) {
 				/* not looked up as the text before the NUL; the line
-				 * still gets its output line, as it came */
+				 * still gets its output line, whole, escaped */
 				fprintf(stderr, "modalias resolve: stdin:%u: NUL byte in the line, not looked up\n",
 					lineno);
 				bad = true;
 				if (!o.json) {
-					fwrite(line, 1, (size_t)n, stdout);
-					fputs("\t\n", stdout);
+					g_autoptr(GString) whole = g_string_new(NULL);
+
+					cli_shown_append_len(whole, line, (size_t)n);
+					printf("%s\t\n", whole->str);
 				}
 				continue;
 			}
 			r = modalias_table_lookup(t, line, res);
 			if (r < 0) {
+				const char *shown = cli_shown(line);
+
 				fprintf(stderr, "modalias resolve: stdin:%u: cannot look '%.*s' up: %s\n", lineno,
-					ECHO(line), strerror(-r));
+					ECHO(shown), strerror(-r));
 				bad = true;
 				/* the line still gets its output line */
 				if (!o.json)
-					printf("%s\t\n", line);
+					printf("%s\t\n", shown);
 				continue;
 			}
 			resolved += r > 0;

@@ -30,12 +30,18 @@ static char *devices_kernel, *devices_arch;
 static void log_to_stderr(void *data, int priority, const char *file, int line, const char *fn,
 			  const char *format, va_list args)
 {
+	g_autofree char *msg = g_strdup_vprintf(format, args);
+	g_autoptr(GString) shown = g_string_new(NULL);
+
+	/* a message quotes the tables, modprobe.d, sysfs: escaped (one line) */
+	g_strchomp(msg);
+	cli_shown_message_append(shown, msg);
 	if (data) {
-		g_string_append_vprintf(data, format, args);
+		/* ctx_capture(): said later, one line a message */
+		g_string_append_printf(data, "%s\n", shown->str);
 		return;
 	}
-	fputs("modalias: ", stderr);
-	vfprintf(stderr, format, args);
+	fprintf(stderr, "modalias: %s\n", shown->str);
 }
 
 void say_no_module(const char *cmd, const char *alias)
@@ -164,7 +170,10 @@ static char *bundled_dir(void)
 /* cli_tables_open()'s reports: "modalias COMMAND: …", whatever the priority */
 static void report_to_stderr(void *data, int priority, const char *message)
 {
-	fprintf(stderr, "modalias %s: %s\n", (const char *)data, message);
+	g_autoptr(GString) shown = g_string_new(NULL);
+
+	cli_shown_message_append(shown, message);
+	fprintf(stderr, "modalias %s: %s\n", (const char *)data, shown->str);
 }
 
 bool kernel_release_ok(const char *release)
@@ -279,7 +288,7 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 		/* the bundled table is the machine's only for a snapshot of its kernel */
 		foreign = dv && bundled && !of_snapshot;
 		if (bundled && !quiet)
-			fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, dir,
+			fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, cli_shown(dir),
 				bundled,
 				foreign ? ", not this kernel's: module states are the machine's (loaded, builtin) or "
 					  "not-loaded; whether its kernel has a module, the table cannot tell" : "");

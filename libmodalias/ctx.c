@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,33 @@ struct modalias_ctx {
 	unsigned int long_bits;
 };
 
+/* The default log: the message on standard error, its control characters
+ * (C0 but its final newline, DEL, C1 as UTF-8 writes them) shown \xNN: it
+ * quotes modules.alias, modprobe.d and sysfs, and no escape sequence of
+ * theirs may reach a terminal. */
 static void log_stderr(void *data, int priority, const char *file, int line,
 		       const char *fn, const char *format, va_list args)
 {
+	char *msg = NULL;
+	int n = vasprintf(&msg, format, args);
+
+	if (n < 0)
+		return;
+	flockfile(stderr);
 	fputs("libmodalias: ", stderr);
-	vfprintf(stderr, format, args);
+	for (int i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)msg[i];
+		bool c1 = c == 0xc2 && i + 1 < n && (unsigned char)msg[i + 1] >= 0x80 && (unsigned char)msg[i + 1] <= 0x9f;
+
+		if (c1)
+			fprintf(stderr, "\\x%02x\\x%02x", c, (unsigned char)msg[++i]);
+		else if ((c < 0x20 && !(c == '\n' && i == n - 1)) || c == 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			putc_unlocked(c, stderr);
+	}
+	funlockfile(stderr);
+	free(msg);
 }
 
 static int priority_from_string(const char *s)

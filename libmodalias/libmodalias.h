@@ -88,7 +88,11 @@ struct modalias_ctx *modalias_ctx_unref(struct modalias_ctx *ctx);
  * @format: printf(3) format of the message (it ends in a newline).
  * @args: its arguments.
  *
- * A log function.  The default one writes "libmodalias: MESSAGE" to stderr.
+ * A log function.  The default one writes "libmodalias: MESSAGE" to stderr,
+ * its control characters (a message quotes modules.alias, modprobe.d,
+ * sysfs) shown as \xNN.  A message is the library's text and the strings
+ * it quotes as they were: a log function that shows it to people escapes
+ * it.
  *
  * Since: 1
  */
@@ -1103,7 +1107,7 @@ int modalias_table_save(struct modalias_table *table, const char *path);
  * @path: an index cache written by modalias_table_save().
  * @dir: (nullable): the module directory the cache must be current for: it
  *   must be the directory the table was loaded from (the same path, and
- *   the same device and inode), and the device, inode, size and mtime of
+ *   the same device and inode), and the device, inode, size, mtime and ctime of
  *   every file the table was loaded from must be as they were; NULL to
  *   skip the check.
  * @ret: (out): the table, its arrays mapped read-only from the file (a

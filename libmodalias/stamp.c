@@ -1,11 +1,13 @@
 /*
  * libmodalias - the identity of a module directory (its path, its device
- * and inode) and of a table's source files (device, inode, size, mtime):
- * recorded when a module directory is read (table.c), compared with the
+ * and inode) and of a table's source files (device, inode, size, mtime,
+ * ctime): recorded when a module directory is read (table.c), compared with the
  * directory and the files as they are now before an index cache of it is
  * believed (cache.c) and when a caller asks whether a table is current
  * (table.c).  Size and mtime alone are not an identity: two file systems
- * (two tmpfs mounts) hold files of the same inode number, size and time.
+ * (two tmpfs mounts) hold files of the same inode number, size and time,
+ * and one mounted after the other is unmounted has its device number too;
+ * the change time, which no user sets, tells them apart.
  * It only stats files; it may not open or read them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -31,6 +33,8 @@ int table_source_stamp(const char *dir, const char *name, struct source *src)
 	src->size = (uint64_t)st.st_size;
 	src->mtime_sec = (int64_t)st.st_mtim.tv_sec;
 	src->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
+	src->ctime_sec = (int64_t)st.st_ctim.tv_sec;
+	src->ctime_nsec = (int64_t)st.st_ctim.tv_nsec;
 	src->ino = (uint64_t)st.st_ino;
 	src->dev = (uint64_t)st.st_dev;
 	src->present = 1;

@@ -87,11 +87,14 @@ struct layer {
 };
 
 /* A source file's identity, to tell whether an index cache is stale: the
- * file (its device and inode) and its contents (size, mtime). */
+ * file (its device and inode) and its contents (size, mtime; and ctime,
+ * which no user sets: device and inode numbers are given again to another
+ * file, another tmpfs mounted later, and the mtime is the owner's to set). */
 struct source {
 	char name[32];
 	uint64_t size;
 	int64_t mtime_sec, mtime_nsec;
+	int64_t ctime_sec, ctime_nsec;
 	uint64_t ino, dev;
 	uint32_t present, pad;
 };

@@ -115,6 +115,18 @@ static void oneshot_setup(struct oneshot *o)
 	g_assert_true(g_file_set_contents(cp, "MODALIAS=test:dev:a1\n", -1, NULL));
 }
 
+/* The daemon on O's tables (EXTRA: its options) with the stand-in kernel,
+ * listening */
+static void oneshot_daemon_start(const struct oneshot *o, struct daemon *d, const char *const *extra)
+{
+	g_setenv("FAKE_KERNEL_ROOT", o->root, TRUE);
+	g_setenv("LD_PRELOAD", o->shim, TRUE);
+	daemon_start_with(d, true, GROUP, o->hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(d, listening, NULL, 30));
+}
+
 /* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel:
  * its exit status, *output what it printed */
 static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
@@ -318,12 +330,7 @@ static void test_reload_fails(void)
 	away = g_build_filename(o.tmp, "modules.alias", NULL);
 	extra[1] = o.m;
 	extra[3] = ctl_opt;
-	g_setenv("FAKE_KERNEL_ROOT", o.root, TRUE);
-	g_setenv("LD_PRELOAD", o.shim, TRUE);
-	daemon_start_with(&d, true, GROUP, o.hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_ROOT");
-	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	oneshot_daemon_start(&o, &d, extra);
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", 1, "test:dev:a1");
 	w = (struct needle){ "inserted mod_a", 1 };
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
@@ -348,6 +355,51 @@ static void test_reload_fails(void)
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	g_test_message("%s", output);
 	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
+	close(fd);
+	oneshot_free(&o);
+}
+
+/* More events than the daemon keeps while its tables are closed (KEPT_MAX
+ * in hotplug-daemon.c): it keeps no more (the kept ones dropped, said once,
+ * not one by one) and rescans sysfs when the tables open again, as after
+ * uevents lost in the kernel: the host controller's module (mod_a: its
+ * device is only in sysfs, no event names it) is loaded then. */
+static void test_reload_fails_bounded(void)
+{
+	struct oneshot o;
+	g_autofree char *alias = NULL, *away = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", NULL, "--sysfs", NULL, "--stderr", NULL };
+	struct needle w;
+	struct daemon d;
+	int fd = nl_sender();
+
+	oneshot_setup(&o);
+	alias = g_build_filename(o.m, "modules.alias", NULL);
+	away = g_build_filename(o.tmp, "modules.alias", NULL);
+	extra[1] = o.m;
+	extra[3] = o.sys;
+	oneshot_daemon_start(&o, &d, extra);
+	g_assert_cmpint(rename(alias, away), ==, 0);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/n0", 1, "test:dev:none");
+	w = (struct needle){ "the module tables cannot be opened: events are kept until they can", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	for (unsigned long seq = 2; seq < 4096 + 600; seq++) {
+		g_autofree char *dev = g_strdup_printf("/devices/virtual/mtest/n%lu", seq);
+
+		nl_send(fd, GROUP, "add", dev, seq, "test:dev:none");
+		if (seq % 200 == 0)
+			g_usleep(20000); /* no overflow of the daemon's socket */
+	}
+	w = (struct needle){ "events kept while the module tables are closed: dropped", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 0);
+
+	g_assert_cmpint(rename(away, alias), ==, 0);
+	w = (struct needle){ "inserted mod_a", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 60));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_null(strstr(output, "uevents lost"));
+	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
 	close(fd);
 	oneshot_free(&o);
 }
@@ -445,6 +497,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
 	g_test_add_func("/agent/settle", test_settle);
 	g_test_add_func("/agent/reload-fails", test_reload_fails);
+	g_test_add_func("/agent/reload-fails-bounded", test_reload_fails_bounded);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
 	return g_test_run();
 }

@@ -248,6 +248,27 @@ static void test_other_path(void)
 	remove_tree(tmp);
 }
 
+/* A test that mounts runs again as a subprocess (root only), in a mount
+ * namespace of its own: true there; in the test itself, false once the
+ * subprocess passed (or the test is skipped). */
+static bool in_own_mount_namespace(void)
+{
+	if (!g_test_subprocess()) {
+		if (geteuid() != 0) {
+			g_test_skip("needs root, to mount");
+			return false;
+		}
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_test_trap_assert_passed();
+		return false;
+	}
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		g_test_skip("no mount namespace of our own");
+		return false;
+	}
+	return true;
+}
+
 /* The attack: two tmpfs mounts, their modules.alias made alike (the same
  * inode number, size and time; the sources absent besides), the first
  * one's sending e1000e's alias to floppy, mounted in turn at one path.
@@ -264,19 +285,8 @@ static void test_other_mount(void)
 	struct stat sa, sb;
 	GString *evil;
 
-	if (!g_test_subprocess()) {
-		if (geteuid() != 0) {
-			g_test_skip("needs root, to mount");
-			return;
-		}
-		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-		g_test_trap_assert_passed();
+	if (!in_own_mount_namespace())
 		return;
-	}
-	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-		g_test_skip("no mount namespace of our own");
-		return;
-	}
 	tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
 	a = g_build_filename(tmp, "a", NULL);
 	b = g_build_filename(tmp, "b", NULL);
@@ -332,6 +342,77 @@ static void test_other_mount(void)
 	modalias_ctx_unref(ctx);
 	g_assert_cmpint(umount(m) | umount(a) | umount(b), ==, 0);
 	remove_tree(tmp);
+}
+
+/* Another tmpfs mounted at the same path after the first is unmounted: the
+ * kernel gives it the first one's device number again, its root and its
+ * first file the same inode numbers, and a user who may write there sets
+ * size and time alike.  Only the change time (which no user sets) tells
+ * them apart: the first one's cache is not used for the second.  In a
+ * mount namespace of its own (a subprocess). */
+static void test_reused_device(void)
+{
+	g_autofree char *tmp = NULL, *text = NULL, *src = NULL, *m = NULL, *cache = NULL, *alias = NULL;
+	const struct timespec when[2] = { { 1700000000, 123456789 }, { 1700000000, 123456789 } };
+	struct modalias_ctx *ctx;
+	struct modalias_table *t;
+	struct stat st[2];
+	GString *evil;
+
+	if (!in_own_mount_namespace())
+		return;
+	tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	m = g_build_filename(tmp, "m", NULL);
+	cache = g_build_filename(tmp, "cache", NULL);
+	alias = g_build_filename(m, "modules.alias", NULL);
+	g_assert_cmpint(mkdir(m, 0755), ==, 0);
+	src = g_build_filename(moddir, "modules.alias", NULL);
+	g_assert_true(g_file_get_contents(src, &text, NULL, NULL));
+	evil = g_string_new(text);
+	g_assert_cmpuint(g_string_replace(evil, " e1000e\n", " floppy\n", 0), >, 100);
+	ctx = test_ctx_new();
+	for (int i = 0; i < 2; i++) {
+		g_autofree char *got = NULL;
+
+		g_assert_cmpint(mount("tmpfs", m, "tmpfs", 0, "mode=0755"), ==, 0);
+		g_assert_true(g_file_set_contents(alias, i ? text : evil->str, -1, NULL));
+		g_assert_cmpint(utimensat(AT_FDCWD, alias, when, 0), ==, 0);
+		g_assert_cmpint(stat(alias, &st[i]), ==, 0);
+		if (i && (st[0].st_dev != st[1].st_dev || st[0].st_ino != st[1].st_ino)) {
+			g_test_skip("the kernel gave the second tmpfs another device or inode");
+			break;
+		}
+		g_assert_cmpint(modalias_table_open(ctx, m, cache, &t), ==, 0);
+		got = e1000e_answer(t);
+		g_assert_true(g_str_has_prefix(got, i ? "alias e1000e " : "alias floppy "));
+		modalias_table_unref(t);
+		g_assert_cmpint(umount(m), ==, 0);
+		/* the change times differ, whatever the clock's resolution */
+		g_usleep(20000);
+	}
+	g_string_free(evil, TRUE);
+	modalias_ctx_unref(ctx);
+	remove_tree(tmp);
+}
+
+/* The SHA-256 of every length from 0 to 300 bytes (one block, the padding in
+ * a block of its own at 56..63 bytes, two and more blocks), as GLib's. */
+static void test_name_lengths(void)
+{
+	unsigned char buf[301];
+	char name[CACHE_NAME_MAX];
+
+	for (size_t len = 0; len < sizeof(buf); len++) {
+		g_autofree char *md = NULL, *want = NULL;
+
+		for (size_t i = 0; i < len; i++)
+			buf[i] = (unsigned char)(1 + (i * 131 + len * 7) % 255); /* no NUL: a path */
+		buf[len] = '\0';
+		md = g_compute_checksum_for_data(G_CHECKSUM_SHA256, buf, len);
+		want = g_strdup_printf("modalias-%s.idx", md);
+		cache_file_name(name, sizeof(name), (const char *)buf);
+		g_assert_cmpstr(name, ==, want);
+	}
 }
 
 /* The cache's name: the SHA-256 of the directory's path (FIPS 180-4's
@@ -722,6 +803,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/cache/name", test_name);
 	g_test_add_func("/cache/other-directory/path", test_other_path);
 	g_test_add_func("/cache/other-directory/mount", test_other_mount);
+	g_test_add_func("/cache/other-directory/reused-device", test_reused_device);
+	g_test_add_func("/cache/name-lengths", test_name_lengths);
 	g_test_add_func("/cache/skipped-lines", test_skipped);
 	g_test_add_func("/cache/config-on-mapped", test_config_mapped);
 	for (size_t i = 0; i < G_N_ELEMENTS(trust_rows); i++) {

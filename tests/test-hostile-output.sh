@@ -127,5 +127,73 @@ then
 else
 	report "--json: the exact bytes" "python says" "$tmp/err" err
 fi
+
+# Hostile strings in the module tables and modprobe.d: a pattern holding an
+# escape sequence (the library's message quotes it), a module name of a C1
+# CSI, a bidirectional override and a byte that is not UTF-8 (accepted: only
+# C0 controls and '/' are refused in a name), options and an install
+# command of escape sequences.  resolve (--explain too), load --dry-run and
+# the agent's dry run show them escaped; nothing raw on either stream.
+HM="$tmp/hostile-mod" HC="$tmp/hostile-conf"
+mkdir -p "$HM" "$HC"
+printf 'alias pci:v00008086d000010D3sv*\033[2J* ev1\nalias pci:v00008086d000010D3sv* e1000e\302\2332J\342\200\256\377\n' >"$HM/modules.alias"
+printf 'options e1000e x=\033[31m y=\342\200\256\ninstall e1000e /bin/true \033]0;pwned\007\n' >"$HC/evil.conf"
+SHOWN_MOD='e1000e\xc2\x9b2J\u202e\xff'
+# unescaped NAME: neither stream of the last command holds a control
+# character (C0 but tab and newline, DEL, C1), a bidirectional override or
+# separator, or a byte that is not UTF-8
+unescaped() {
+	n=$((n + 1))
+	if cat "$tmp/out" "$tmp/err" | LC_ALL=C grep -aqP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]|\xe2\x81[\xa6-\xa9]|[\xf8-\xff]'; then
+		cat "$tmp/out" "$tmp/err" | cat -A >"$tmp/bad"
+		report "$1" "a raw byte" "$tmp/bad" bad
+	else
+		report "$1" ""
+	fi
+}
+E1000E=pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
+"$cli" resolve -m "$HM" -C "$HC" "$E1000E" >"$tmp/out" 2>"$tmp/err"
+unescaped "resolve: the module name and the library's message escaped"
+has "resolve: the module name escaped" "$SHOWN_MOD"
+"$cli" resolve --explain -m "$HM" -C "$HC" "$E1000E" >"$tmp/out" 2>"$tmp/err"
+unescaped "resolve --explain: escaped"
+"$cli" load --dry-run -m "$HM" -C "$HC" "$E1000E" >"$tmp/out" 2>"$tmp/err"
+unescaped "load --dry-run: the options and the install command escaped"
+"$cli" explain -m "$HM" -C "$HC" "$E1000E" >"$tmp/out" 2>"$tmp/err"
+unescaped "explain: escaped"
+"$cli" list --snapshot "$H" -m "$HM" -C "$HC" >"$tmp/out" 2>"$tmp/err"
+unescaped "list: escaped"
+"$agent" --stderr --dry-run --coldplug --snapshot "$H" -m "$HM" -C "$HC" --hotplug-dir "$tmp/none" >"$tmp/out" 2>"$tmp/err"
+unescaped "hotplug --dry-run: the library's message escaped"
+# modalias.conf and standard input: a key, a group and a kernel version of
+# escape sequences (GKeyFile's message and the front ends' quote them),
+# lines read by resolve -
+printf '[agent]\n\033[2Jkey = 1\n' >"$tmp/key.conf"
+printf '[modules]\nversion = \033]0;pwned\007\n' >"$tmp/version.conf"
+"$cli" --config="$tmp/key.conf" resolve x >"$tmp/out" 2>"$tmp/err"
+unescaped "modalias.conf: a key of escape sequences, modalias's message"
+"$agent" --config="$tmp/key.conf" --settle=1 >"$tmp/out" 2>"$tmp/err"
+unescaped "modalias.conf: a key of escape sequences, hotplug's message"
+"$cli" --config="$tmp/version.conf" resolve x >"$tmp/out" 2>"$tmp/err"
+unescaped "modalias.conf: a kernel version of escape sequences"
+printf 'pci:\033[2J\nx\033]0;a\007\000y\n' | "$cli" resolve -m "$D61" -C /dev/null - >"$tmp/out" 2>"$tmp/err"
+unescaped "resolve -: the lines echoed and quoted escaped"
+
+# legacy map files: a module name and an OF name of escape sequences, C1
+# and a bidirectional override: the entries, their aliases, a match
+printf '# pci module         vendor     device     subvendor  subdevice  class      class_mask driver_data\ne1000e\302\233\342\200\256x 0x00008086 0x000010d3 0xffffffff 0xffffffff 0x00000000 0x00000000 0x0\n' >"$tmp/modules.pcimap"
+printf '# of module name type compatible\nofm\033x foo\033[2J bar baz\n' >"$tmp/modules.ofmap"
+"$cli" map "$tmp/modules.pcimap" "$tmp/modules.ofmap" >"$tmp/out" 2>"$tmp/err"
+unescaped "map: the entries escaped"
+"$cli" map --to-aliases "$tmp/modules.pcimap" "$tmp/modules.ofmap" >"$tmp/out" 2>"$tmp/err"
+unescaped "map --to-aliases: escaped"
+"$cli" map --match pci vendor=0x8086 device=0x10d3 "$tmp/modules.pcimap" >"$tmp/out" 2>"$tmp/err"
+unescaped "map --match: the module escaped"
+
+# parse: a modalias as sysfs may hold it (the library refuses C0 controls,
+# not C1 or a bidirectional override), fields shown escaped
+"$cli" parse "$(printf 'of:Nfoo\302\233Tbar\342\200\256C')" "$(printf 'usb:v1234p\342\200\256X')" >"$tmp/out" 2>"$tmp/err"
+unescaped "parse: the modalias and its fields escaped"
+
 echo "1..$n"
 exit $fail

@@ -75,6 +75,12 @@ static const struct json_row shown_rows[] = {
 	{ "lone-csi", "\x9b" "31m", "\\x9b" "31m" },
 	{ "overlong", "\xc0\x8a", "\\xc0\\x8a" },
 	{ "truncated-at-end", "x\xe2\x82", "x\\xe2\\x82" },
+	/* not seen, but they change what is: reordered, split, alike */
+	{ "bidi-override", "evil\xe2\x80\xae" "gpj.exe", "evil\\u202egpj.exe" },
+	{ "bidi-isolate", "\xe2\x81\xa6" "e1000e\xe2\x81\xa9", "\\u2066e1000e\\u2069" },
+	{ "line-separator", "a\xe2\x80\xa8" "b\xe2\x80\xa9", "a\\u2028b\\u2029" },
+	{ "zero-width", "e1\xe2\x80\x8b" "000e", "e1\\u200b000e" },
+	{ "tag-beyond-bmp", "x\xf3\xa0\x80\x81", "x\\U000e0001" },
 };
 
 static void test_shown(gconstpointer data)
@@ -90,6 +96,23 @@ static void test_shown(gconstpointer data)
 		g_assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
 	cli_shown_append(out, row->in);
 	g_assert_cmpstr(out->str + 1, ==, row->want);
+}
+
+/* bytes with NULs (a line read whole): each NUL shown \x00, a NUL at the
+ * end too; a message keeps its backslashes, escapes the rest */
+static void test_shown_len_message(void)
+{
+	static const char line[] = "pci:v0000\0" "8086\x1b\0";
+	g_autoptr(GString) out = g_string_new(NULL);
+
+	cli_shown_append_len(out, line, sizeof(line) - 1);
+	g_assert_cmpstr(out->str, ==, "pci:v0000\\x008086\\x1b\\x00");
+	g_string_truncate(out, 0);
+	cli_shown_append_len(out, "abc", 3);
+	g_assert_cmpstr(out->str, ==, "abc");
+	g_string_truncate(out, 0);
+	cli_shown_message_append(out, "s.json:1:51: \\u0000: no NUL in '\x1b[2J\xe2\x80\xae'");
+	g_assert_cmpstr(out->str, ==, "s.json:1:51: \\u0000: no NUL in '\\x1b[2J\\u202e'");
 }
 
 /* one printf()'s arguments: CLI_SHOWN_KEPT escaped copies at once */
@@ -121,5 +144,6 @@ int main(int argc, char **argv)
 		g_test_add_data_func(name, &shown_rows[i], test_shown);
 	}
 	g_test_add_func("/shown/kept", test_shown_kept);
+	g_test_add_func("/shown/len-and-message", test_shown_len_message);
 	return g_test_run();
 }

@@ -43,6 +43,32 @@ static void assert_answer(struct modalias_table *t, const char *alias, const cha
 		g_error("'%s': wanted '%s', got '%s'", alias, want, got);
 }
 
+/* The default log (standard error, for a program that set no log
+ * function) quotes modules.alias: its control characters (C1 too) are
+ * shown \xNN, so that none reaches a terminal. */
+static void test_default_log_escaped(void)
+{
+	static const char text[] = "alias pci:v*\x1b]0;pwned\x07* m\n"
+				   "alias usb:v* mod\xc2\x9b" "2J\x1b\n";
+	struct modalias_ctx *ctx;
+	struct modalias_table *t;
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+		g_test_trap_assert_passed();
+		g_test_trap_assert_stderr("*test.alias:1: *pci:v*\\x1b]0;pwned\\x07*\n*test.alias:2: *mod\\xc2\\x9b2J\\x1b*");
+		g_test_trap_assert_stderr_unmatched("*\x1b*");
+		g_test_trap_assert_stderr_unmatched("*\x07*");
+		g_test_trap_assert_stderr_unmatched("*\xc2\x9b*");
+		return;
+	}
+	g_assert_cmpint(modalias_ctx_new(&ctx), ==, 0);
+	g_assert_cmpint(modalias_table_new(ctx, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_buffer(t, "test.alias", text, sizeof(text) - 1), ==, 2);
+	modalias_table_unref(t);
+	modalias_ctx_unref(ctx);
+}
+
 static void test_malformed(void)
 {
 	struct modalias_ctx *ctx = test_ctx_new();
@@ -538,6 +564,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/table/malformed", test_malformed);
+	g_test_add_func("/table/default-log-escaped", test_default_log_escaped);
 	g_test_add_func("/table/queries", test_queries);
 	g_test_add_func("/table/config", test_config);
 	g_test_add_func("/table/lookup-order", test_lookup_order);

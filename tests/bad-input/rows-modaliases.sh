@@ -37,11 +37,11 @@ row cpu-64k-parse in: 'parse the same 64 KiB `cpu:` modalias' \
 	-- "$cli" parse "$cpu64k"
 
 printf 'acpi:PNP0C0A:\npci:v0000\0008086\nnosuch:x\nacpi:PNP0C0A:\n' >"$tmp/nul.in"
-printf 'acpi:PNP0C0A:\tbattery\npci:v0000\0008086\t\nnosuch:x\t\nacpi:PNP0C0A:\tbattery\n' >"$tmp/nul.want"
+printf 'acpi:PNP0C0A:\tbattery\npci:v0000\\x008086\t\nnosuch:x\t\nacpi:PNP0C0A:\tbattery\n' >"$tmp/nul.want"
 row stdin-nul in: '`resolve -`: line 2 of 4 holds a NUL byte' \
 	err: 'modalias resolve: stdin:2: NUL byte in the line, not looked up' exit: 2 \
 	stdin: "$tmp/nul.in" out-file: "$tmp/nul.want" \
-	also: 'stdout: one line per input line; the NUL line echoed whole with no module (it was looked up as `pci:v0000`, the text before the NUL, and answered as if that were the line)' \
+	also: 'stdout: one line per input line; the NUL line echoed whole (the NUL shown as `\x00`) with no module (it was looked up as `pci:v0000`, the text before the NUL, and answered as if that were the line)' \
 	fixed: 'cli/modalias.c `cmd_resolve`: a line with a NUL byte was looked up as its text before the NUL, and echoed so, exit 0' \
 	-- "$cli" resolve -m "$D" -C /dev/null -
 python3 - "$tmp" <<'PY'
@@ -106,5 +106,5 @@ modalias parse: 'pci:vZZZZ0000d00001E31sv000017AAsd000021FBbc0Csc03i30' is not a
 	-- "$cli" parse pci:vZZZZ0000d00001E31sv000017AAsd000021FBbc0Csc03i30
 row parse-control-char in: '`parse` a modalias with a 0x01 byte' \
 	err: "modalias: modalias has a control character (0x01) at offset 5
-modalias parse: 'usb:v$(printf '\001')046D' is not a valid modalias" exit: 2 out: '' also: 'stdout: nothing' \
+modalias parse: 'usb:v\\x01046D' is not a valid modalias" exit: 2 out: '' also: 'stdout: nothing; the control character escaped' \
 	-- "$cli" parse "usb:v$(printf '\001')046D"
