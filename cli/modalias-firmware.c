@@ -533,8 +533,14 @@ int cmd_firmware(int argc, char **argv)
 		for (char **p = fw_path; *p; p++)
 			g_ptr_array_add(st.dirs, g_strdup(*p));
 	} else {
-		/* the module directory is ROOT/lib/modules/KVER */
-		kver = g_path_get_basename(tables.dir);
+		/* KVER: the kernel that loads the firmware, as the tables were
+		 * named (-S, the snapshot's, uname -r), else the machine's (the
+		 * bundled table, -m), else the module directory's name */
+		const char *machine = cli_devices_kernel(&dv);
+
+		kver = tables.version ? g_strdup(tables.version)
+		       : machine      ? g_strdup(machine)
+				      : g_path_get_basename(tables.dir);
 		default_dirs(&st, spec.root ? spec.root : config.root, kver);
 	}
 	cli_tables_spec_clear(&spec);

@@ -403,6 +403,12 @@ check "firmware: AX201 with its family's file: iwlwifi served, exit 0" 0 firmwar
 check "firmware --missing: AX201 with none of iwlwifi's 57 files: missing, the files listed, exit 1" 1 \
 	firmware-missing "0 modules served, 1 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" \
 	-C /dev/null -f "$tmp/fw-none" --missing
+# the search path's KVER is the kernel of the snapshot's machine, not the
+# name of the -m directory (nor of the bundled table)
+mkdir -p "$tmp/fw-kver/lib/firmware/6.1.0-57-amd64"
+: >"$tmp/fw-kver/lib/firmware/6.1.0-57-amd64/iwlwifi-QuZ-a0-hr-b0-72.ucode"
+check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 0 firmware-kver \
+	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
 # a BCM43430 on SDIO (tests/data/firmware/bcm43430-sdio.json): brcmfmac
 # declares "brcm/brcmfmac*-sdio.*.txt", the board's file
 mkdir -p "$tmp/fw-brcm/brcm"
