@@ -85,6 +85,8 @@ struct cli_tables {
 					   named itself or the bundled table */
 	struct modalias_table *table;
 	struct modalias_loader *loader; /* with CLI_TABLES_LOADER */
+	bool bundled;                   /* the bundled table, for want of the machine's
+					   (set by the caller): index files, no modules */
 	bool foreign;                   /* not the kernel of the machine asked about
 					   (set by the caller): the table cannot tell
 					   what that kernel has */

@@ -228,6 +228,7 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 		check_arch(cmd, out->dir);
 	if (r == 0 && !bundled)
 		out->version = g_steal_pointer(&version);
+	out->bundled = r == 0 && bundled;
 	out->foreign = r == 0 && foreign;
 	return r;
 }

@@ -413,6 +413,17 @@ mkdir -p "$tmp/fw-kver/lib/firmware/6.1.0-57-amd64"
 : >"$tmp/fw-kver/lib/firmware/6.1.0-57-amd64/iwlwifi-QuZ-a0-hr-b0-72.ucode"
 check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 0 firmware-kver \
 	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
+# the bundled table (a snapshot of its kernel, whose module directory is
+# not here) has no module files: their firmware is not looked for, said
+# once, and no error for each module
+if [ ! -d /lib/modules/6.1.0-57-amd64 ]; then
+	check "firmware with the bundled table: the modules' files not looked for, said once, exit 0" 0 - \
+		"bundled table holds no modules" -- "$cli" firmware --snapshot "$F/ax201.json" -C /dev/null -f "$tmp/fw-none"
+	n=$((n + 1))
+	why=""
+	grep -q 'cannot read the modinfo' "$tmp/err" && why="a module's modinfo said unreadable"
+	report "firmware with the bundled table: no error for each module" "$why" "$tmp/err" err
+fi
 # a BCM43430 on SDIO (tests/data/firmware/bcm43430-sdio.json): brcmfmac
 # declares "brcm/brcmfmac*-sdio.*.txt", the board's file
 mkdir -p "$tmp/fw-brcm/brcm"
