@@ -107,7 +107,10 @@ static char *dev_link_base(struct modalias_ctx *ctx, const char *devpath, const 
 
 char *sysfs_subsystem_of(struct modalias_ctx *ctx, const char *devpath)
 {
-	return dev_link_base(ctx, devpath, "subsystem");
+	char *s = dev_link_base(ctx, devpath, "subsystem");
+
+	/* a sysfs capture records the link's target in .subsystem, as .driver */
+	return s ? s : attr_value(ctx, devpath, ".subsystem");
 }
 
 MODALIAS_EXPORT int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const char *devpath, char **driver,
