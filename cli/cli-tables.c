@@ -114,6 +114,7 @@ void cli_tables_close(struct cli_tables *t)
 	modalias_loader_unref(t->loader);
 	modalias_table_unref(t->table);
 	g_free(t->dir);
+	g_free(t->version);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -80,8 +80,13 @@ int cli_loader_new(struct modalias_ctx *ctx, const struct cli_tables_spec *spec,
 
 struct cli_tables {
 	char *dir;                      /* the module directory read */
+	char *version;                  /* the kernel release it was named by (-S, the
+					   snapshot's, uname -r); NULL for a directory
+					   named itself or the bundled table */
 	struct modalias_table *table;
 	struct modalias_loader *loader; /* with CLI_TABLES_LOADER */
+	bool bundled;                   /* the bundled table, for want of the machine's
+					   (set by the caller): index files, no modules */
 	bool foreign;                   /* not the kernel of the machine asked about
 					   (set by the caller): the table cannot tell
 					   what that kernel has */

@@ -69,7 +69,7 @@ static const char *const source_names[] = { "module", "dependency", "kernel log"
 
 struct fw_state {
 	struct modalias_ctx *ctx;
-	struct modalias_table *table;
+	struct modalias_table *table; /* NULL: the modules' declared files are not looked for */
 	struct modalias_loader *loader;
 	struct modalias_result *res;
 	GPtrArray *dirs;         /* the search path */
@@ -370,7 +370,7 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 		return 0;
 	}
 	st->walked++;
-	n = modalias_table_lookup(st->table, alias, st->res);
+	n = st->table ? modalias_table_lookup(st->table, alias, st->res) : 0;
 	free(alias);
 	for (int i = 0; i < n; i++)
 		g_ptr_array_add(tops, g_strdup(modalias_result_get_module(st->res, (unsigned int)i)));
@@ -530,15 +530,25 @@ int cmd_firmware(int argc, char **argv)
 		modalias_ctx_unref(st.ctx);
 		return CLI_EXIT_USAGE;
 	}
-	st.table = tables.table;
+	/* the bundled table has no module files whose modinfo could be read */
+	st.table = tables.bundled ? NULL : tables.table;
 	st.loader = tables.loader;
+	if (tables.bundled && !quiet)
+		fprintf(stderr, "modalias firmware: the bundled table holds no modules: the firmware files they declare "
+				"are not looked for, only the kernel log's failed loads\n");
 	st.dirs = g_ptr_array_new_with_free_func(g_free);
 	if (fw_path && fw_path[0]) {
 		for (char **p = fw_path; *p; p++)
 			g_ptr_array_add(st.dirs, g_strdup(*p));
 	} else {
-		/* the module directory is ROOT/lib/modules/KVER */
-		kver = g_path_get_basename(tables.dir);
+		/* KVER: the kernel that loads the firmware, as the tables were
+		 * named (-S, the snapshot's, uname -r), else the machine's (the
+		 * bundled table, -m), else the module directory's name */
+		const char *machine = cli_devices_kernel(&dv);
+
+		kver = tables.version ? g_strdup(tables.version)
+		       : machine      ? g_strdup(machine)
+				      : g_path_get_basename(tables.dir);
 		default_dirs(&st, spec.root ? spec.root : config.root, kver);
 	}
 	cli_tables_spec_clear(&spec);

@@ -300,6 +300,9 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 	r = cli_tables_open(ctx, &s, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
 	if (r == 0)
 		check_arch(cmd, out->dir);
+	if (r == 0 && !bundled)
+		out->version = g_steal_pointer(&version);
+	out->bundled = r == 0 && bundled;
 	out->foreign = r == 0 && foreign;
 	return r;
 }

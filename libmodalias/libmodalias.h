@@ -607,10 +607,13 @@ int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module
  *
  * Whether the running kernel says @module is built into it: its directory
  * SYSFS_ROOT/module/@module is there without an "initstate" (which only a
- * loaded module has).  The kernel makes that directory for a built-in
- * module that has parameters or a version, not for every one: 0 says only
- * that sysfs does not tell.  Whatever table is used, this is the machine's
- * own word.
+ * loaded module has), or a driver of its name (its '_' written '-' too)
+ * is registered on a bus, SYSFS_ROOT/bus/BUS/drivers/NAME, without the
+ * "module" link a loaded module's driver has.  The kernel makes the module
+ * directory for a built-in module that has parameters or a version, not
+ * for every one, and a driver may be named otherwise than its module: 0
+ * says only that sysfs does not tell.  Whatever table is used, this is the
+ * machine's own word.
  *
  * Returns: 1 when it is built in, 0 when sysfs does not say so, -EINVAL
  * for a name that is not a module name, -ENOMEM.

@@ -10,6 +10,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -106,7 +107,10 @@ static char *dev_link_base(struct modalias_ctx *ctx, const char *devpath, const 
 
 char *sysfs_subsystem_of(struct modalias_ctx *ctx, const char *devpath)
 {
-	return dev_link_base(ctx, devpath, "subsystem");
+	char *s = dev_link_base(ctx, devpath, "subsystem");
+
+	/* a sysfs capture records the link's target in .subsystem, as .driver */
+	return s ? s : attr_value(ctx, devpath, ".subsystem");
 }
 
 MODALIAS_EXPORT int modalias_sysfs_get_driver(struct modalias_ctx *ctx, const char *devpath, char **driver,
@@ -170,9 +174,53 @@ MODALIAS_EXPORT int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, co
 	return r;
 }
 
-MODALIAS_EXPORT int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *module)
+/* Whether a driver named NAME is registered on a bus of the sysfs root
+ * without a module link: a driver of a loadable module always has one */
+static int builtin_driver(struct modalias_ctx *ctx, const char *name)
 {
 	char *path = NULL;
+	struct strbuf sb;
+	struct dirent *e;
+	struct stat st;
+	int fd, found = 0;
+	DIR *buses;
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s/bus", modalias_ctx_get_sysfs_root(ctx));
+	if (strbuf_steal(&sb, &path) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	free(path);
+	if (fd < 0 || !(buses = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while (!found && (e = readdir(buses))) {
+		int drv;
+
+		if (e->d_name[0] == '.')
+			continue;
+		strbuf_init(&sb);
+		strbuf_printf(&sb, "%s/drivers/%s", e->d_name, name);
+		if (strbuf_steal(&sb, &path) < 0) {
+			found = -ENOMEM;
+			break;
+		}
+		drv = openat(dirfd(buses), path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		free(path);
+		if (drv < 0)
+			continue;
+		found = fstatat(drv, "module", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+		close(drv);
+	}
+	closedir(buses);
+	return found;
+}
+
+MODALIAS_EXPORT int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *module)
+{
+	char *path = NULL, *dashed;
 	struct stat st;
 	int dir, r = module_path(ctx, module, NULL, &path);
 
@@ -180,10 +228,25 @@ MODALIAS_EXPORT int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, c
 		return r;
 	dir = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	free(path);
-	if (dir < 0)
-		return 0;
-	/* a module that was loaded has an initstate; one built in has none */
-	r = fstatat(dir, "initstate", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
-	close(dir);
+	if (dir >= 0) {
+		/* a module that was loaded has an initstate; one built in has none */
+		r = fstatat(dir, "initstate", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+		close(dir);
+		if (r)
+			return r;
+	}
+	/* a built-in driver of the module's name (virtio_balloon; its '_'
+	 * written '-' too, as virtio-pci), which has no /sys/module entry
+	 * when it has neither parameters nor a version */
+	r = builtin_driver(ctx, module);
+	if (r != 0 || !strchr(module, '_'))
+		return r;
+	if (!(dashed = strdup(module)))
+		return -ENOMEM;
+	for (char *c = dashed; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	r = builtin_driver(ctx, dashed);
+	free(dashed);
 	return r;
 }

@@ -372,13 +372,17 @@ if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d /sys/module ]; then
 	n=$((n + 1))
 	why=""
 	[ "$(grep -c "bundled" "$tmp/err")" = 1 ] || why="not said exactly once"
-	python3 -c 'import json, os, sys
+	python3 -c 'import glob, json, os, sys
+def builtin_driver(n):  # a driver of its name without a module link
+    return any(not os.path.lexists(d + "/module") for v in {n, n.replace("_", "-")}
+               for d in glob.glob("/sys/bus/*/drivers/" + v))
 for dev in json.load(open(sys.argv[1])):
     for m in dev["modules"]:
         d = "/sys/module/" + m["name"]
-        want = "loaded" if os.path.exists(d + "/initstate") else "builtin" if os.path.isdir(d) else "not-loaded"
+        want = ("loaded" if os.path.exists(d + "/initstate") else "builtin" if os.path.isdir(d) or builtin_driver(m["name"])
+                else "not-loaded")
         assert m["state"] == want, (dev["devpath"], m, want)' "$tmp/raw" 2>"$tmp/perr" || why="${why:+$why; }a state is not /sys/module's"
-	report "list here, no module directory: each state as /sys/module says (loaded, builtin), else not-loaded" "$why" \
+	report "list here, no module directory: each state as /sys/module and /sys/bus/*/drivers say (loaded, builtin), else not-loaded" "$why" \
 		"$tmp/perr" python
 else
 	n=$((n + 1))
@@ -407,6 +411,23 @@ check "firmware: AX201 with its family's file: iwlwifi served, exit 0" 0 firmwar
 check "firmware --missing: AX201 with none of iwlwifi's 57 files: missing, the files listed, exit 1" 1 \
 	firmware-missing "0 modules served, 1 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" \
 	-C /dev/null -f "$tmp/fw-none" --missing
+# the search path's KVER is the kernel of the snapshot's machine, not the
+# name of the -m directory (nor of the bundled table)
+mkdir -p "$tmp/fw-kver/lib/firmware/6.1.0-57-amd64"
+: >"$tmp/fw-kver/lib/firmware/6.1.0-57-amd64/iwlwifi-QuZ-a0-hr-b0-72.ucode"
+check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 0 firmware-kver \
+	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
+# the bundled table (a snapshot of its kernel, whose module directory is
+# not here) has no module files: their firmware is not looked for, said
+# once, and no error for each module
+if [ ! -d /lib/modules/6.1.0-57-amd64 ]; then
+	check "firmware with the bundled table: the modules' files not looked for, said once, exit 0" 0 - \
+		"bundled table holds no modules" -- "$cli" firmware --snapshot "$F/ax201.json" -C /dev/null -f "$tmp/fw-none"
+	n=$((n + 1))
+	why=""
+	grep -q 'cannot read the modinfo' "$tmp/err" && why="a module's modinfo said unreadable"
+	report "firmware with the bundled table: no error for each module" "$why" "$tmp/err" err
+fi
 # a BCM43430 on SDIO (tests/data/firmware/bcm43430-sdio.json): brcmfmac
 # declares "brcm/brcmfmac*-sdio.*.txt", the board's file
 mkdir -p "$tmp/fw-brcm/brcm"

@@ -140,6 +140,15 @@ static void test_driver(void)
 	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "8250"), ==, 0);
 	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "nosuch"), ==, 0);
 	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "../module/builtin"), ==, -EINVAL);
+	/* ... or a driver of its name ('_' or '-') without a module link, as a
+	 * built-in virtio_balloon that has no /sys/module entry; a loaded
+	 * module's driver has one */
+	put(root, "bus/virtio/drivers/virtio_balloon/uevent", "");
+	put(root, "bus/pci/drivers/virtio-pci/uevent", "");
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "virtio_balloon"), ==, 1);
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "virtio_pci"), ==, 1);
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "serial8250"), ==, 0);
+	g_assert_cmpint(modalias_sysfs_is_module_loaded(ctx, "virtio_balloon"), ==, 0);
 	/* no driver link and no capture's .driver: uevent's DRIVER= */
 	put(root, "devices/platform/i8042/modalias", "platform:i8042\n");
 	put(root, "devices/platform/i8042/uevent", "DRIVER=i8042\nMODALIAS=platform:i8042\n");

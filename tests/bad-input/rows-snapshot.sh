@@ -25,10 +25,10 @@ row snap-good in: 'a snapshot of one device (the control row)' err: '1 devices, 
 	-- "$cli" list --no-modules --snapshot "$r/s.json"
 snapdoc 'devpath,modalias\n/devices/platform/pcspkr,platform:pcspkr\n'
 snaprow snap-not-json 'a CSV file given as a snapshot' '@TMP@/r/s.json:1:1: an object expected'
-head -c 300 "$here/../golden/snapshot-qemu-q35.out" >"$tmp/cut"
+head -c 316 "$here/../golden/snapshot-qemu-q35.out" >"$tmp/cut"
 snapdoc "$(cat "$tmp/cut")"
-snaprow snap-truncated 'a real snapshot (qemu-q35) cut after 300 bytes' \
-	'@TMP@/r/s.json:8:10: the file ends too early (cut short?): the string does not end'
+snaprow snap-truncated 'a real snapshot (qemu-q35) cut after 316 bytes' \
+	'@TMP@/r/s.json:8:22: the file ends too early (cut short?): the string does not end'
 snapdoc "{\"version\": 2, \"devices\": []}"
 snaprow snap-version-2 '`"version": 2` (a later format)' \
 	'@TMP@/r/s.json:1:13: a snapshot version this reader does not know (it reads 1)'
