@@ -11,7 +11,7 @@
  *                       one-shot, to a fixed point
  *   hotplug-netlink.c   the uevent socket: opened, a message read (the kernel's only)
  *   hotplug-event.c     one event: its modules, then its handlers
- *   hotplug-handlers.c  the hotplug.d multiplexer: trust, fork/exec, timeout, stop
+ *   hotplug-handlers.c  the hotplug.d multiplexer: trust, spawn, timeout, stop
  *   hotplug-modules.c   the library's objects (libcli's tables), each module loaded once
  *   hotplug-settings.c  options and modalias.conf into one settings, and the log
  *
