@@ -48,6 +48,7 @@ struct hotplug_settings {
 	int max_parallel;              /* unrelated events handled at once */
 	int handler_timeout;           /* seconds */
 	int coldplug_timeout;          /* seconds a one-shot coldplug may take */
+	int queue_limit;               /* events the daemon holds at most */
 	int settle;                    /* --settle: seconds to wait, -1: not asked */
 	char *control_path;            /* --control-socket; NULL: HOTPLUG_CONTROL_PATH */
 	int netlink_group;
@@ -56,6 +57,18 @@ struct hotplug_settings {
 };
 
 extern struct hotplug_settings settings;
+
+/* --queue-limit: the daemon holds at most this many events (each one
+ * allocation: its message, 8 bytes a variable and about 100; a uevent at
+ * most 2 KiB + 64 variables, UEVENT_BUFFER_SIZE and UEVENT_NUM_ENVP, so at
+ * most 2.6 KiB, about 0.5 KiB usually).  While it holds that many it reads
+ * no more: the kernel keeps the next ones in the uevent socket's receive
+ * buffer, HOTPLUG_QUEUE_SOCKET_BYTES an event of the limit; when that
+ * overflows, the kernel drops them and says so (ENOBUFS), and the daemon
+ * rescans sysfs. */
+#define HOTPLUG_QUEUE_LIMIT_DEFAULT 32768
+#define HOTPLUG_QUEUE_LIMIT_MAX 262144
+#define HOTPLUG_QUEUE_SOCKET_BYTES 4096
 /* modalias.conf, as read at the start (and again at SIGHUP) */
 extern struct cli_config config;
 
@@ -149,6 +162,10 @@ void queue_reap(void);
 int queue_running(void);
 /* No event waiting or running */
 bool queue_empty(void);
+/* settings.queue_limit events waiting or running: read no more */
+bool queue_full(void);
+/* Events handled since the start */
+unsigned long long queue_handled(void);
 /* Every event up to this SEQNUM has arrived (or is no longer waited for) */
 unsigned long long queue_seq_heard(void);
 /* Milliseconds until a SEQNUM gap is given up (-1: none); at 0,

@@ -70,7 +70,8 @@ int daemon_run(void)
 
 		if (answer >= 0 && (timeout < 0 || answer < timeout))
 			timeout = answer;
-		pfd[0].fd = stopping ? -1 : nl;
+		/* the queue full: the next events wait in the socket's buffer */
+		pfd[0].fd = stopping || queue_full() ? -1 : nl;
 		n = poll(pfd, 3 + nc, timeout);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -95,7 +96,7 @@ int daemon_run(void)
 		if (pfd[1].revents & POLLIN)
 			queue_reap();
 		if (pfd[0].revents & POLLIN) {
-			for (int k = 0; k < 256; k++) {
+			for (int k = 0; k < 256 && !queue_full(); k++) {
 				bool overflow;
 				struct event *e = netlink_receive(nl, &overflow);
 				if (overflow) {
@@ -129,7 +130,7 @@ int daemon_run(void)
 		if (!stopping && !reload && !stale)
 			queue_dispatch();
 	}
-	say(LOG_INFO, "stopped");
+	say(LOG_INFO, "stopped (%llu events handled)", queue_handled());
 	control_close();
 	queue_fini();
 	close(nl);

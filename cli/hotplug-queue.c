@@ -20,7 +20,8 @@
 
 #include "hotplug-agent.h"
 
-static GPtrArray *queue; /* struct event *, by seqnum */
+static GQueue queue = G_QUEUE_INIT; /* struct event *, by seqnum */
+static unsigned long long handled;  /* events done since the start */
 static int done_pipe[2] = { -1, -1 }; /* a worker's event, when it is done */
 static int running;
 
@@ -115,8 +116,8 @@ static void *worker(void *data)
 
 void queue_dispatch(void)
 {
-	for (guint i = 0; i < queue->len && running < settings.max_parallel; i++) {
-		struct event *e = g_ptr_array_index(queue, i);
+	for (GList *l = queue.head; l && running < settings.max_parallel; l = l->next) {
+		struct event *e = l->data;
 		bool blocked = false;
 		pthread_t t;
 
@@ -124,8 +125,8 @@ void queue_dispatch(void)
 			continue;
 		if (!seq_eligible(e))
 			break; /* by SEQNUM: every later one waits too */
-		for (guint k = 0; k < i && !blocked; k++)
-			blocked = related(((struct event *)g_ptr_array_index(queue, k))->devpath, e->devpath);
+		for (GList *k = queue.head; k != l && !blocked; k = k->next)
+			blocked = related(((struct event *)k->data)->devpath, e->devpath);
 		if (blocked)
 			continue;
 		e->running = true;
@@ -142,21 +143,29 @@ void queue_dispatch(void)
 
 void queue_add(struct event *e)
 {
-	guint i = queue->len;
+	GList *before = NULL; /* NULL: at the end */
 
 	/* by SEQNUM: the kernel's order, whatever the arrival order */
-	while (i > 0 && ((struct event *)g_ptr_array_index(queue, i - 1))->seqnum > e->seqnum &&
-	       !((struct event *)g_ptr_array_index(queue, i - 1))->running)
-		i--;
-	g_ptr_array_insert(queue, (gint)i, e);
+	for (GList *l = queue.tail; l && ((struct event *)l->data)->seqnum > e->seqnum &&
+				     !((struct event *)l->data)->running; l = l->prev)
+		before = l;
+	if (before)
+		g_queue_insert_before(&queue, before, e);
+	else
+		g_queue_push_tail(&queue, e);
+	e->link = before ? before->prev : queue.tail;
 	seq_arrived(e->seqnum);
+}
+
+bool queue_full(void)
+{
+	return queue.length >= (guint)settings.queue_limit;
 }
 
 int queue_init(void)
 {
 	if (pipe2(done_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -errno;
-	queue = g_ptr_array_new();
 	ahead = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	return 0;
 }
@@ -164,11 +173,10 @@ int queue_init(void)
 /* Stopping: the events never started are dropped (the workers are done). */
 void queue_fini(void)
 {
-	if (queue->len > 0)
-		say(LOG_INFO, "stopping: %u queued events not handled", queue->len);
-	g_ptr_array_set_free_func(queue, (GDestroyNotify)event_free);
+	if (queue.length > 0)
+		say(LOG_INFO, "stopping: %u queued events not handled", queue.length);
+	g_queue_clear_full(&queue, (GDestroyNotify)event_free);
 	g_hash_table_destroy(ahead);
-	g_ptr_array_free(queue, TRUE);
 	close(done_pipe[0]);
 	close(done_pipe[1]);
 }
@@ -190,9 +198,10 @@ void queue_reap(void)
 
 	while (read(done_pipe[0], &token, sizeof(token)) == sizeof(token)) {
 		struct event *e = (struct event *)token;
-		g_ptr_array_remove(queue, e);
+		g_queue_delete_link(&queue, e->link);
 		event_free(e);
 		running--;
+		handled++;
 	}
 }
 
@@ -221,7 +230,12 @@ void queue_gap_expired(void)
 
 bool queue_empty(void)
 {
-	return queue->len == 0;
+	return queue.length == 0;
+}
+
+unsigned long long queue_handled(void)
+{
+	return handled;
 }
 
 unsigned long long queue_seq_heard(void)

@@ -3,7 +3,8 @@
  * (tests/shim/fake-kernel, preloaded): a module removed is loaded again, a
  * failing one tried 3 times, new tables after depmod; one-shot coldplug to
  * a fixed point and its time limit; the completion barrier (READY=1,
- * hotplug --settle); unrelated modules inserted at once.
+ * hotplug --settle); unrelated modules inserted at once; a burst beyond the
+ * queue limit.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -372,6 +373,78 @@ static void test_parallel_loads(void)
 	test_rm_rf(tmp);
 }
 
+/* ---- the queue limit --------------------------------------------------------------- */
+
+/* A burst while the queue is full (--queue-limit=4, handlers that take
+ * 300 ms): the daemon reads no more, the kernel's socket buffer (sized by
+ * the limit) overflows, the kernel says so, and the daemon rescans sysfs:
+ * the device whose add event was lost has its module all the same, and
+ * the loss is logged, never silent.  (Before the limit, every event was
+ * read into an unbounded queue.) */
+static void test_queue_limit(void)
+{
+	struct hpdir h;
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = NULL, *root = NULL, *sys = NULL, *dev = NULL, *cp = NULL, *uevent = NULL;
+	g_autofree char *ran = NULL, *script = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", NULL, "--sysfs", NULL, "--queue-limit=4", "--stderr", NULL };
+	struct needle w = { "inserted mod_soft", 1 };
+	struct daemon d;
+	unsigned int sent = 400, handled = 0;
+	const char *stop;
+	int fd = nl_sender();
+
+	hpdir_init(&h);
+	m = g_build_filename(h.dir, "m", NULL);
+	root = g_build_filename(h.dir, "kernel", NULL);
+	sys = g_build_filename(h.dir, "sys", NULL);
+	dev = g_build_filename(sys, "devices", "virtual", "mtest", "lost", NULL);
+	ran = g_build_filename(h.dir, "ran", NULL);
+	cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
+	g_assert_cmpint(system(cp), ==, 0);
+	g_free(cp);
+	cp = g_build_filename(root, "sys", "module", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(cp, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(dev, 0755), ==, 0);
+	uevent = g_build_filename(dev, "uevent", NULL);
+	g_assert_true(g_file_set_contents(uevent, "MODALIAS=test:dev:soft\n", -1, NULL));
+	script = g_strdup_printf("#!/bin/sh\necho \"$SEQNUM\" >>%s\nsleep 0.3\n", ran);
+	g_free(hpdir_add(&h, "slow.hotplug", script));
+	extra[1] = m;
+	extra[3] = sys;
+
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, h.dir, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	/* unrelated devices: four at a time; the last one's add is lost */
+	for (unsigned int seq = 1; seq < sent; seq++) {
+		g_autofree char *devpath = g_strdup_printf("/devices/virtual/mtest/burst%u", seq);
+		nl_send(fd, GROUP, "change", devpath, seq, NULL);
+	}
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/lost", sent, "test:dev:soft");
+	g_assert_true(daemon_read_until(&d, has_n, &w, 60));
+	g_assert_nonnull(strstr(d.buf->str, "uevents lost (receive buffer overflow): rescanning sysfs"));
+	/* idle: no handler started for a second (each takes 0.3 s) */
+	do
+		handled = count_lines(ran);
+	while (!daemon_read_until(&d, has_line, (gpointer) "never", 1) && count_lines(ran) != handled);
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_test_message("%s", output);
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	/* what was read was handled, and said so at the stop */
+	stop = strstr(output, "hotplug: stopped (");
+	g_assert_nonnull(stop);
+	handled = (unsigned int)strtoul(stop + strlen("hotplug: stopped ("), NULL, 10);
+	g_test_message("%u of %u events read and handled", handled, sent);
+	g_assert_cmpuint(handled, ==, count_lines(ran));
+	g_assert_cmpuint(handled, <, sent);
+	close(fd);
+	hpdir_free(&h);
+}
 
 int main(int argc, char **argv)
 {
@@ -384,5 +457,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
 	g_test_add_func("/agent/settle", test_settle);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
+	g_test_add_func("/agent/queue-limit", test_queue_limit);
 	return g_test_run();
 }
