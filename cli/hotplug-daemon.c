@@ -130,7 +130,7 @@ int daemon_run(void)
 		if (!stopping && !reload && !stale)
 			queue_dispatch();
 	}
-	say(LOG_INFO, "stopped (%llu events handled)", queue_handled());
+	say(LOG_NOTICE, "stopped (%llu events handled)", queue_handled());
 	control_close();
 	queue_fini();
 	close(nl);
