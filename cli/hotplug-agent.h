@@ -110,6 +110,9 @@ bool modules_stale(void);
  * removed since is loaded again, one that failed is tried again on later
  * events, LOAD_ATTEMPTS times in all. */
 void modules_load_alias(const char *alias);
+/* FN is told each module inserted (dependencies too), in the thread that
+ * loaded it; NULL: nobody */
+void modules_on_insert(void (*fn)(const char *module));
 
 /* ---- hotplug-handlers.c: the hotplug.d multiplexer ------------------------- */
 
@@ -139,9 +142,10 @@ void event_handle(const char *subsystem, char *const *envp);
 void coldplug(void);
 /* One-shot coldplug (no daemon) to a fixed point: the walk, then the
  * devices that appear because of the modules it loaded (from the uevent
- * socket, and walks again), until a walk finds nothing new and no uevent
- * came for a quiet while, or settings.coldplug_timeout: the exit status
- * (CLI_EXIT_TIMEOUT, with a report, when it did not get there). */
+ * socket), until no uevent came for a quiet while (longer after a bus
+ * that enumerates late, and until each module inserted has said it is
+ * live), or settings.coldplug_timeout: the exit status (CLI_EXIT_TIMEOUT,
+ * with a report, when it did not get there). */
 int coldplug_until_quiet(void);
 
 /* ---- hotplug-queue.c: events in order, run by workers ---------------------- */

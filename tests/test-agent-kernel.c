@@ -2,7 +2,7 @@
  * The hotplug agent loading for real into the stand-in kernel
  * (tests/shim/fake-kernel, preloaded): a module removed is loaded again, a
  * failing one tried 3 times, new tables after depmod; one-shot coldplug to
- * a fixed point and its time limit; the completion barrier (READY=1,
+ * a fixed point and its time limit, and soon after the last uevent; the completion barrier (READY=1,
  * hotplug --settle); unrelated modules inserted at once; a burst beyond the
  * queue limit.
  *
@@ -114,16 +114,19 @@ static void oneshot_setup(struct oneshot *o)
 	g_assert_true(g_file_set_contents(cp, "MODALIAS=test:dev:a1\n", -1, NULL));
 }
 
-/* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel:
- * its exit status, *output what it printed */
-static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
+/* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel,
+ * whose devices appear DELAY ms after their parent's driver is inserted,
+ * and which sends uevents when UEVENTS: its exit status, *output what it
+ * printed, *ended when it did (monotonic µs) */
+static int oneshot_run_with(struct oneshot *o, const char *timeout, const char *delay, bool uevents, char **output,
+			    gint64 *ended)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", GROUP);
 	g_autofree char *plug = g_strdup_printf("mod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
 						"mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
 						o->sys, o->sys);
 	const char *argv[] = { agent, "--coldplug", "--sysfs", o->sys, "--moddir", o->m, "-C", "/dev/null", "--hotplug-dir",
-			       o->hp, grp, "--log-level=info", timeout, NULL };
+			       o->hp, grp, "--log-level=info", timeout, uevents ? "--trust-any-sender" : NULL, NULL };
 	g_auto(GStrv) env = g_get_environ();
 	g_autoptr(GError) error = NULL;
 	int status;
@@ -131,13 +134,25 @@ static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
 	env = g_environ_setenv(env, "LD_PRELOAD", o->shim, TRUE);
 	env = g_environ_setenv(env, "FAKE_KERNEL_ROOT", o->root, TRUE);
 	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG", plug, TRUE);
-	/* after the walk that loaded their parents' drivers */
-	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG_DELAY_MS", "300", TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG_DELAY_MS", delay, TRUE);
+	if (uevents) {
+		g_autofree char *g = g_strdup_printf("%d", GROUP);
+		env = g_environ_setenv(env, "FAKE_KERNEL_UEVENT_GROUP", g, TRUE);
+	}
 	if (!g_spawn_sync(NULL, (char **)argv, env, G_SPAWN_STDERR_TO_DEV_NULL, stderr_to_stdout, NULL, output, NULL,
 			  &status, &error))
 		g_error("%s", error->message);
+	if (ended)
+		*ended = g_get_monotonic_time();
 	g_test_message("%s", *output);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Without uevents: the devices appear after the walk that loaded their
+ * parents' drivers */
+static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
+{
+	return oneshot_run_with(o, timeout, "300", false, output, NULL);
 }
 
 static void oneshot_free(struct oneshot *o)
@@ -164,6 +179,34 @@ static void test_coldplug_fixed_point(void)
 	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
 	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
 	g_assert_nonnull(strstr(output, "coldplug: fixed point after "));
+	oneshot_free(&o);
+}
+
+/* With the kernel's uevents (a module's own add once inserted, each new
+ * device's add), one-shot coldplug ends soon after the last one: within
+ * 0.3 s and some slack for a loaded machine, not after a quiet second and
+ * another walk (1.3 s and more before); complete, from one walk. */
+static void test_coldplug_soon(void)
+{
+	struct oneshot o;
+	g_autofree char *output = NULL, *uevents = NULL, *log = NULL;
+	g_auto(GStrv) lines = NULL;
+	long long last = 0;
+	gint64 ended;
+
+	oneshot_setup(&o);
+	g_assert_cmpint(oneshot_run_with(&o, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
+	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	g_assert_nonnull(strstr(output, "coldplug: fixed point after 1 walks, 3 devices"));
+	uevents = g_build_filename(o.root, "uevents", NULL);
+	g_assert_true(g_file_get_contents(uevents, &log, NULL, NULL));
+	lines = g_strsplit(log, "\n", -1);
+	for (char **l = lines; *l; l++)
+		last = MAX(last, g_ascii_strtoll(*l, NULL, 10));
+	g_test_message("the last uevent %.3f s before the end", (double)(ended - last) / G_USEC_PER_SEC);
+	g_assert_cmpint(ended - last, <, 600000);
 	oneshot_free(&o);
 }
 
@@ -455,6 +498,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/stays-right", test_stays_right);
 	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
+	g_test_add_func("/agent/coldplug-soon", test_coldplug_soon);
 	g_test_add_func("/agent/settle", test_settle);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
 	g_test_add_func("/agent/queue-limit", test_queue_limit);
