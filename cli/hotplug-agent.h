@@ -134,12 +134,16 @@ bool subsystem_ok(const char *s);
 /* One event of SUBSYSTEM (checked), ENVP its variables: on add its
  * modules, then its handlers. */
 void event_handle(const char *subsystem, char *const *envp);
+/* Its modules alone (an add event's, or a device coldplug found) */
+void event_load(const char *subsystem, char *const *envp);
 
 /* ---- hotplug-coldplug.c: the devices already present ----------------------- */
 
 /* Every device under the sysfs root, parents first: its modules loaded
- * (resolve), or "add" written to its uevent (trigger), as the settings say. */
-void coldplug(void);
+ * (resolve), or "add" written to its uevent (trigger), as the settings say.
+ * FOUND, when given, is handed each device with a modalias instead (the
+ * daemon queues its loading). */
+void coldplug(void (*found)(const char *devpath, const char *alias));
 /* One-shot coldplug (no daemon) to a fixed point: the walk, then the
  * devices that appear because of the modules it loaded (from the uevent
  * socket), until no uevent came for a quiet while (longer after a bus
@@ -168,7 +172,7 @@ int queue_running(void);
 bool queue_empty(void);
 /* settings.queue_limit events waiting or running: read no more */
 bool queue_full(void);
-/* Events handled since the start */
+/* Events handled since the start (not what coldplug found) */
 unsigned long long queue_handled(void);
 /* Every event up to this SEQNUM has arrived (or is no longer waited for) */
 unsigned long long queue_seq_heard(void);

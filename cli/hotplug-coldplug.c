@@ -35,13 +35,17 @@
 
 static int coldplug_resolve_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
+	void (*const *found)(const char *, const char *) = data;
 	char *alias;
 
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0)
 		return 0;
 	if (settings.dry_run)
 		dry_line("coldplug %s %s", devpath, alias);
-	modules_load_alias(alias);
+	if (*found)
+		(*found)(devpath, alias);
+	else
+		modules_load_alias(alias);
 	free(alias);
 	return 0;
 }
@@ -121,7 +125,7 @@ static int coldplug_trigger_one(void *data, const char *devpath, struct modalias
 	return 0;
 }
 
-void coldplug(void)
+void coldplug(void (*found)(const char *devpath, const char *alias))
 {
 	bool trigger = g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0;
 	struct modalias_ctx *ctx = modules_ctx();
@@ -134,7 +138,8 @@ void coldplug(void)
 		say(LOG_ERR, "coldplug: cannot open %s: %s", root, strerror(errno));
 		return;
 	}
-	r = modalias_sysfs_foreach(ctx, trigger ? coldplug_trigger_one : coldplug_resolve_one, &rootfd);
+	r = trigger ? modalias_sysfs_foreach(ctx, coldplug_trigger_one, &rootfd)
+		    : modalias_sysfs_foreach(ctx, coldplug_resolve_one, &found);
 	if (rootfd >= 0)
 		close(rootfd);
 	if (r < 0)
@@ -329,7 +334,7 @@ int coldplug_until_quiet(void)
 	int nl, r;
 
 	if (g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0) {
-		coldplug(); /* the replayed events are the daemon's to handle */
+		coldplug(NULL); /* the replayed events are the daemon's to handle */
 		g_hash_table_destroy(fp.seen);
 		g_hash_table_destroy(fp.unannounced);
 		return CLI_EXIT_OK;

@@ -46,7 +46,14 @@ void event_handle(const char *subsystem, char *const *envp)
 		const char *seq = env_lookup((void *)envp, "SEQNUM"), *devpath = env_lookup((void *)envp, "DEVPATH");
 		dry_line("event %s %s %s %s", seq ? seq : "-", action ? action : "-", subsystem, devpath ? devpath : "-");
 	}
-	if (action && strcmp(action, "add") == 0 && modules_ready()) {
+	if (action && strcmp(action, "add") == 0)
+		event_load(subsystem, envp);
+	handlers_run(subsystem, envp);
+}
+
+void event_load(const char *subsystem, char *const *envp)
+{
+	if (modules_ready()) {
 		struct modalias_dev *dev;
 		int r = modalias_dev_new_from_env_fn(modules_ctx(), subsystem, env_lookup, (void *)envp, &dev);
 
@@ -61,5 +68,4 @@ void event_handle(const char *subsystem, char *const *envp)
 			say(LOG_NOTICE, "%s event: no modalias from its variables: %s", subsystem, strerror(-r));
 		}
 	}
-	handlers_run(subsystem, envp);
 }

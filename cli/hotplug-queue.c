@@ -102,7 +102,9 @@ static void *worker(void *data)
 	struct event *e = data;
 	uintptr_t token = (uintptr_t)e;
 
-	if (subsystem_ok(e->subsystem)) {
+	if (e->coldplug) {
+		event_load(e->subsystem, e->envp);
+	} else if (subsystem_ok(e->subsystem)) {
 		event_handle(e->subsystem, e->envp);
 	} else {
 		g_autofree char *sub = shown(e->subsystem ? e->subsystem : "");
@@ -145,10 +147,17 @@ void queue_add(struct event *e)
 {
 	GList *before = NULL; /* NULL: at the end */
 
-	/* by SEQNUM: the kernel's order, whatever the arrival order */
-	for (GList *l = queue.tail; l && ((struct event *)l->data)->seqnum > e->seqnum &&
-				     !((struct event *)l->data)->running; l = l->prev)
+	/* by SEQNUM: the kernel's order, whatever the arrival order; a uevent
+	 * ahead of what coldplug found and is not loading yet (a device that
+	 * appeared behind a controller just loaded waits for no walk), and
+	 * what coldplug finds at the end */
+	for (GList *l = queue.tail; l && !e->coldplug; l = l->prev) {
+		const struct event *q = l->data;
+
+		if (q->running || (!q->coldplug && q->seqnum <= e->seqnum))
+			break;
 		before = l;
+	}
 	if (before)
 		g_queue_insert_before(&queue, before, e);
 	else
@@ -199,9 +208,9 @@ void queue_reap(void)
 	while (read(done_pipe[0], &token, sizeof(token)) == sizeof(token)) {
 		struct event *e = (struct event *)token;
 		g_queue_delete_link(&queue, e->link);
+		handled += !e->coldplug;
 		event_free(e);
 		running--;
-		handled++;
 	}
 }
 

@@ -212,11 +212,14 @@ static void test_coldplug_soon(void)
 
 /* The kernel never goes quiet (its uevent_seqnum keeps moving): coldplug
  * stops at its time limit, says so, and exits with status 4. */
+static gint sending; /* keep_sending() goes on while set */
+
 static gpointer keep_sending(gpointer data)
 {
 	const char *path = data;
 
-	for (unsigned int seq = 1; g_file_test(path, G_FILE_TEST_EXISTS); seq++) {
+	/* not while the file exists: a rename in flight would make it again */
+	for (unsigned int seq = 1; g_atomic_int_get(&sending); seq++) {
 		g_autofree char *text = g_strdup_printf("%u\n", seq);
 		g_file_set_contents(path, text, -1, NULL);
 		g_usleep(100000);
@@ -236,12 +239,13 @@ static void test_coldplug_timeout(void)
 	seqnum = g_build_filename(kernel, "uevent_seqnum", NULL);
 	g_assert_cmpint(g_mkdir_with_parents(kernel, 0755), ==, 0);
 	g_assert_true(g_file_set_contents(seqnum, "0\n", -1, NULL));
+	g_atomic_int_set(&sending, 1);
 	t = g_thread_new("kernel", keep_sending, seqnum);
 	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=3", &output), ==, 4);
 	g_assert_nonnull(strstr(output, "coldplug: no fixed point after 3 s ("));
 	/* what it could do, it did */
 	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
-	g_assert_cmpint(unlink(seqnum), ==, 0);
+	g_atomic_int_set(&sending, 0);
 	g_thread_join(t);
 	oneshot_free(&o);
 }
@@ -416,6 +420,58 @@ static void test_parallel_loads(void)
 	test_rm_rf(tmp);
 }
 
+/* The daemon's coldplug queues what its walk finds: unrelated devices'
+ * modules inserted at once by the workers (the walk inserted them one after
+ * another before, in the daemon's own thread, while uevents waited), and
+ * ready once they are done. */
+static void test_coldplug_parallel(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL), *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *sys = g_build_filename(tmp, "sys", NULL), *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	g_autofree char *times_path = g_build_filename(root, "times", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", NULL };
+	const char *devs[][2] = { { "p1", "test:dev:soft" }, { "p2", "test:dev:opt" } };
+	struct needle w = { "hotplug: inserted ", 2 };
+	struct span soft, opt;
+	struct daemon d;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		g_test_skip("one CPU: one insertion at a time");
+		return;
+	}
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+		g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", devs[i][0], NULL);
+		g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
+		g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", devs[i][1]);
+
+		g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+		g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+	}
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "300", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	/* mod_soft and mod_opt (-C /dev/null: no softdeps) */
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "mod_opt", &opt));
+	g_assert_cmpint(MAX(soft.start, opt.start), <, MIN(soft.end, opt.end));
+	test_rm_rf(tmp);
+}
+
 /* ---- the queue limit --------------------------------------------------------------- */
 
 /* A burst while the queue is full (--queue-limit=4, handlers that take
@@ -501,6 +557,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/coldplug-soon", test_coldplug_soon);
 	g_test_add_func("/agent/settle", test_settle);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
+	g_test_add_func("/agent/coldplug-parallel", test_coldplug_parallel);
 	g_test_add_func("/agent/queue-limit", test_queue_limit);
 	return g_test_run();
 }
