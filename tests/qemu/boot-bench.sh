@@ -13,10 +13,9 @@
 #            busybox modprobe per modalias file for the ones present
 #   limit    the limit: a loader that knows the answer before any device
 #            appears (the expected set of the calibration boots) and
-#            insmods every expected module from the first lines of /init,
-#            all at once in parallel, a module only after what it depends
-#            on (by its depth in modules.dep: each depth's insmods
-#            started together, the next when they have returned)
+#            inserts every expected module from the first lines of /init,
+#            all at once in parallel, each as soon as what it depends on is
+#            in (limit-load.c: a thread a module, no process, no lookup)
 #
 # For each boot the guest measures, from the start of /init: when every
 # expected driver is loaded (polling /proc/modules every 20 ms), when the
@@ -148,6 +147,7 @@ stage_modules "$stage" < "$tmp/kos"
 ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
 stage_agent "$stage" "$agent"
 ${CC:-cc} -static -O2 -o "$stage/bin/uevent-log" "$here/uevent-log.c" || die "cannot build the uevent recorder (a static libc?)"
+${CC:-cc} -static -O2 -pthread -o "$stage/bin/limit-load" "$here/limit-load.c" || die "cannot build the limit's loader"
 
 # udev, as Debian's initramfs-tools hook installs it
 if echo " $managers " | grep -q ' udevd '; then
@@ -202,10 +202,7 @@ udevadm trigger --type=devices --action=add
 udevadm settle --timeout=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
 EOF
 cat > "$stage/managers/limit" <<'EOF'
-for depth in $(cut -d' ' -f1 /limit-plan | sort -un); do
-	for ko in $(awk -v d="$depth" '$1 == d { print $2 }' /limit-plan); do insmod "$ko" & done
-	wait
-done
+limit-load /limit-plan
 echo "done $(cut -d' ' -f1 /proc/uptime)" > /run/done
 EOF
 cat > "$stage/managers/busybox" <<'EOF'
@@ -295,20 +292,14 @@ comm -23 "$tmp/resolved" "$tmp/staged" > "$tmp/unstaged"
 comm -12 "$tmp/resolved" "$tmp/staged" > "$tmp/resolved.staged"
 while IFS= read -r m; do kq "$stage" --show-depends "$m" 2>/dev/null | ko_names; done < "$tmp/resolved.staged" |
 	sort -u > "$stage/expected"
-# the limit's plan: "DEPTH PATH" of each expected module, its depth in
-# modules.dep (0: it needs none; else one more than the deepest it needs)
+# the limit's plan: "NAME PATH DEPENDENCY..." of each expected module, from
+# modules.dep
 awk -v want="$stage/expected" -v dir="/lib/modules/$kver/" '
 	function name(p) { sub(/.*\//, "", p); sub(/\.ko(\.[a-z]+)?$/, "", p); gsub(/-/, "_", p); return p }
-	function depth(m,   i, n, d, best, ds) {
-		if (m in memo) return memo[m]
-		best = 0; n = split(deps[m], ds, " ")
-		for (i = 1; i <= n; i++) { d = depth(ds[i]) + 1; if (d > best) best = d }
-		return memo[m] = best
-	}
 	BEGIN { while ((getline l < want) > 0) wanted[l] = 1 }
-	{ p = $1; sub(/:$/, "", p); m = name(p); path[m] = p; d = ""; for (i = 2; i <= NF; i++) d = d " " name($i); deps[m] = d }
-	END { for (m in wanted) if (m in path) print depth(m), dir path[m] }' "$stage/lib/modules/$kver/modules.dep" |
-	sort -n > "$stage/limit-plan"
+	{ p = $1; sub(/:$/, "", p); m = name(p); if (!(m in wanted)) next
+	  d = ""; for (i = 2; i <= NF; i++) d = d " " name($i); print m, dir p d }' "$stage/lib/modules/$kver/modules.dep" |
+	sort > "$stage/limit-plan"
 say "expected: $(wc -l < "$stage/expected") modules for $(wc -l < "$tmp/aliases") modaliases ($calibrations calibration boots): $(tr '\n' ' ' < "$stage/expected")"
 say "setup and calibration took $(($(date +%s) - t0)) s"
 
