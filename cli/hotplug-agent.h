@@ -170,6 +170,11 @@ void queue_reap(void);
 int queue_running(void);
 /* No event waiting or running */
 bool queue_empty(void);
+/* A device coldplug found (coldplug()'s FOUND): its modules loaded by a
+ * worker as an add event's would be (in parallel with unrelated ones, after
+ * its parents'), no handler run, while the walk goes on and uevents keep
+ * coming, ahead of it */
+void queue_add_found(const char *devpath, const char *alias);
 /* settings.queue_limit events waiting or running: read no more */
 bool queue_full(void);
 /* Events handled since the start (not what coldplug found) */

@@ -23,25 +23,6 @@
 
 #include "hotplug-agent.h"
 
-/* A device coldplug found: its modules loaded by a worker, as an event's
- * would be (in parallel with unrelated ones, after its parents'), while the
- * walk goes on and the uevents keep coming (ahead of what the walk found:
- * queue_add()) */
-static void coldplug_queued(const char *devpath, const char *alias)
-{
-	GString *m = g_string_new(NULL);
-	struct event *e;
-
-	g_string_append_printf(m, "add@%s%cACTION=add%cDEVPATH=%s%cSUBSYSTEM=coldplug%cSEQNUM=0%cMODALIAS=%s", devpath, 0,
-			       0, devpath, 0, 0, 0, alias);
-	e = event_parse(m->str, m->len + 1);
-	g_string_free(m, TRUE);
-	if (!e)
-		return;
-	e->coldplug = true;
-	queue_add(e);
-}
-
 int daemon_run(void)
 {
 	sigset_t mask;
@@ -74,7 +55,7 @@ int daemon_run(void)
 	control_open(settings.coldplug_flag);
 	/* listening first: nothing that happens during coldplug is missed */
 	if (settings.coldplug_flag) {
-		coldplug(coldplug_queued);
+		coldplug(queue_add_found);
 		queue_dispatch();
 	}
 	control_coldplug_done();
@@ -122,7 +103,7 @@ int daemon_run(void)
 				struct event *e = netlink_receive(nl, &overflow);
 				if (overflow) {
 					say(LOG_WARNING, "uevents lost (receive buffer overflow): rescanning sysfs");
-					coldplug(coldplug_queued);
+					coldplug(queue_add_found);
 					continue;
 				}
 				if (!e) {

@@ -166,6 +166,21 @@ void queue_add(struct event *e)
 	seq_arrived(e->seqnum);
 }
 
+void queue_add_found(const char *devpath, const char *alias)
+{
+	GString *m = g_string_new(NULL);
+	struct event *e;
+
+	g_string_append_printf(m, "add@%s%cACTION=add%cDEVPATH=%s%cSUBSYSTEM=coldplug%cSEQNUM=0%cMODALIAS=%s", devpath, 0,
+			       0, devpath, 0, 0, 0, alias);
+	e = event_parse(m->str, m->len + 1);
+	g_string_free(m, TRUE);
+	if (!e)
+		return;
+	e->coldplug = true;
+	queue_add(e);
+}
+
 bool queue_full(void)
 {
 	return queue.length >= (guint)settings.queue_limit;
