@@ -3,7 +3,8 @@
  * sysfs tree of 1,000, 10,000 and 100,000 devices (960 identical CPUs,
  * then memory blocks without a modalias, SCSI LUNs "scsi:t-0x00" and PCI
  * functions, 2 : 2 : 1) and the stand-in kernel of the agent's tests
- * (tests/shim/fake-kernel.so: insertions recorded, not made), with
+ * (tests/shim/fake-kernel.so: insertions recorded, not made, each
+ * announced with the module's own uevent as a kernel does), with
  * Debian 6.1's module tables and a stand-in .ko for each of its modules:
  *
  *   one-shot  hotplug --coldplug on the tree, to its fixed point
@@ -171,27 +172,32 @@ static void make_moddir(const char *src, const char *m, const char *ko)
 	fclose(f);
 }
 
-/* ARGV started with the stand-in kernel's root KROOT; its standard output
- * and error to the file OUT */
-static pid_t start(const char *const argv[], const char *shim, const char *kroot, const char *out)
+/* ARGV started with the stand-in kernel's root KROOT (announcing its
+ * insertions with uevents when ANNOUNCE); its standard output and error
+ * to the file OUT */
+static pid_t start(const char *const argv[], const char *shim, const char *kroot, bool announce, const char *out)
 {
 	posix_spawn_file_actions_t fa;
-	char preload[1200], fk[1200];
+	char preload[1200], fk[1200], group[64];
 	char **env;
 	int n = 0;
 	pid_t pid;
 
 	for (char **e = environ; *e; e++)
 		n++;
-	env = calloc((size_t)n + 3, sizeof(char *));
+	env = calloc((size_t)n + 4, sizeof(char *));
 	n = 0;
 	for (char **e = environ; *e; e++)
 		if (strncmp(*e, "LD_PRELOAD=", 11) != 0 && strncmp(*e, "FAKE_KERNEL_", 12) != 0)
 			env[n++] = *e;
 	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", shim);
 	snprintf(fk, sizeof(fk), "FAKE_KERNEL_ROOT=%s", kroot);
+	/* a kernel's uevents: a module's own add once it is inserted */
+	snprintf(group, sizeof(group), "FAKE_KERNEL_UEVENT_GROUP=%d", GROUP);
 	env[n++] = preload;
 	env[n++] = fk;
+	if (announce)
+		env[n++] = group;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
@@ -300,11 +306,11 @@ static struct result run_size(const char *agent, const char *shim, const char *t
 	mkdirs(cmd);
 	{
 		const char *argv[] = { agent, "--coldplug", sysopt, "--moddir", m, "-C", "/dev/null",
-				       "--hotplug-dir=/nonexistent", grp, NULL };
+				       "--hotplug-dir=/nonexistent", grp, "--trust-any-sender", NULL };
 
 		snprintf(log, sizeof(log), "%s/oneshot%u.log", tmp, n);
 		t0 = now_s();
-		pid = start(argv, shim, kroot, log);
+		pid = start(argv, shim, kroot, true, log);
 		if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 			fprintf(stderr, "one-shot coldplug of %u devices failed (status 0x%x): %s\n", n, status, log);
 			exit(1);
@@ -326,7 +332,7 @@ static struct result run_size(const char *agent, const char *shim, const char *t
 		double end = now_s() + 30;
 
 		snprintf(log, sizeof(log), "%s/daemon%u.log", tmp, n);
-		pid = start(argv, shim, kroot, log);
+		pid = start(argv, shim, kroot, false, log);
 		nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
 		if (nl < 0 || bind(nl, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 			die("netlink");
