@@ -11,7 +11,7 @@
  *                       one-shot, to a fixed point
  *   hotplug-netlink.c   the uevent socket: opened, a message read (the kernel's only)
  *   hotplug-event.c     one event: its modules, then its handlers
- *   hotplug-handlers.c  the hotplug.d multiplexer: trust, fork/exec, timeout, stop
+ *   hotplug-handlers.c  the hotplug.d multiplexer: trust, spawn, timeout, stop
  *   hotplug-modules.c   the library's objects (libcli's tables), each module loaded once
  *   hotplug-settings.c  options and modalias.conf into one settings, and the log
  *
@@ -50,6 +50,7 @@ struct hotplug_settings {
 	int max_parallel;              /* unrelated events handled at once */
 	int handler_timeout;           /* seconds */
 	int coldplug_timeout;          /* seconds a one-shot coldplug may take */
+	int queue_limit;               /* events the daemon holds at most */
 	int settle;                    /* --settle: seconds to wait, -1: not asked */
 	char *control_path;            /* --control-socket; NULL: HOTPLUG_CONTROL_PATH */
 	int netlink_group;
@@ -58,6 +59,18 @@ struct hotplug_settings {
 };
 
 extern struct hotplug_settings settings;
+
+/* --queue-limit: the daemon holds at most this many events (each one
+ * allocation: its message, 8 bytes a variable and about 100; a uevent at
+ * most 2 KiB + 64 variables, UEVENT_BUFFER_SIZE and UEVENT_NUM_ENVP, so at
+ * most 2.6 KiB, about 0.5 KiB usually).  While it holds that many it reads
+ * no more: the kernel keeps the next ones in the uevent socket's receive
+ * buffer, HOTPLUG_QUEUE_SOCKET_BYTES an event of the limit; when that
+ * overflows, the kernel drops them and says so (ENOBUFS), and the daemon
+ * rescans sysfs. */
+#define HOTPLUG_QUEUE_LIMIT_DEFAULT 32768
+#define HOTPLUG_QUEUE_LIMIT_MAX 262144
+#define HOTPLUG_QUEUE_SOCKET_BYTES 4096
 /* modalias.conf, as read at the start (and again at SIGHUP) */
 extern struct cli_config config;
 
@@ -101,6 +114,9 @@ bool modules_stale(void);
  * removed since is loaded again, one that failed is tried again on later
  * events, LOAD_ATTEMPTS times in all. */
 void modules_load_alias(const char *alias);
+/* FN is told each module inserted (dependencies too), in the thread that
+ * loaded it; NULL: nobody */
+void modules_on_insert(void (*fn)(const char *module));
 
 /* ---- hotplug-handlers.c: the hotplug.d multiplexer ------------------------- */
 
@@ -122,17 +138,22 @@ bool subsystem_ok(const char *s);
 /* One event of SUBSYSTEM (checked), ENVP its variables: on add its
  * modules, then its handlers. */
 void event_handle(const char *subsystem, char *const *envp);
+/* Its modules alone (an add event's, or a device coldplug found) */
+void event_load(const char *subsystem, char *const *envp);
 
 /* ---- hotplug-coldplug.c: the devices already present ----------------------- */
 
 /* Every device under the sysfs root, parents first: its modules loaded
- * (resolve), or "add" written to its uevent (trigger), as the settings say. */
-void coldplug(void);
+ * (resolve), or "add" written to its uevent (trigger), as the settings say.
+ * FOUND, when given, is handed each device with a modalias instead (the
+ * daemon queues its loading). */
+void coldplug(void (*found)(const char *devpath, const char *alias));
 /* One-shot coldplug (no daemon) to a fixed point: the walk, then the
  * devices that appear because of the modules it loaded (from the uevent
- * socket, and walks again), until a walk finds nothing new and no uevent
- * came for a quiet while, or settings.coldplug_timeout: the exit status
- * (CLI_EXIT_TIMEOUT, with a report, when it did not get there). */
+ * socket), until no uevent came for a quiet while (longer after a bus
+ * that enumerates late, and until each module inserted has said it is
+ * live), or settings.coldplug_timeout: the exit status (CLI_EXIT_TIMEOUT,
+ * with a report, when it did not get there). */
 int coldplug_until_quiet(void);
 
 /* ---- hotplug-queue.c: events in order, run by workers ---------------------- */
@@ -156,6 +177,15 @@ bool queue_empty(void);
 /* When more than MAX events wait (are not running), drops every one that
  * waits and returns how many; else 0 */
 unsigned int queue_drop_over(unsigned int max);
+/* A device coldplug found (coldplug()'s FOUND): its modules loaded by a
+ * worker as an add event's would be (in parallel with unrelated ones, after
+ * its parents'), no handler run, while the walk goes on and uevents keep
+ * coming, ahead of it */
+void queue_add_found(const char *devpath, const char *alias);
+/* settings.queue_limit events waiting or running: read no more */
+bool queue_full(void);
+/* Events handled since the start (not what coldplug found) */
+unsigned long long queue_handled(void);
 /* Every event up to this SEQNUM has arrived (or is no longer waited for) */
 unsigned long long queue_seq_heard(void);
 /* Milliseconds until a SEQNUM gap is given up (-1: none); at 0,

@@ -8,10 +8,13 @@
  * it listens on the uevent socket before the first walk; the devices that
  * appear because of the modules it loaded (a USB device behind a host
  * controller it just loaded, its interfaces, …) come as add events, handled
- * as they come, and walks again find any whose event was missed; it stops
- * when a walk found nothing new, no uevent came for QUIET_MS and the
- * kernel's uevent_seqnum did not move meanwhile — or at the time limit,
- * with a report.  A dry run walks once: it loads nothing, so nothing new
+ * as they come; it stops QUIET_MS after the last uevent (ENUMERATE_MS
+ * after a bus that enumerates late appeared), once every module it
+ * inserted said so with its own uevent and the kernel's uevent_seqnum
+ * stands where it was at the last one heard.  It walks again only when
+ * the uevents cannot tell it all: some were lost, or insertions went
+ * unannounced (UNANNOUNCED_MS) — or it stops at the time limit, with a
+ * report.  A dry run walks once: it loads nothing, so nothing new
  * can appear; it may walk a snapshot's devices instead (--snapshot).
  *
  * This file walks sysfs; it may not run handlers (replayed events come
@@ -32,13 +35,17 @@
 
 static int coldplug_resolve_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
+	void (*const *found)(const char *, const char *) = data;
 	char *alias;
 
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0)
 		return 0;
 	if (settings.dry_run)
 		dry_line("coldplug %s %s", cli_shown(devpath), cli_shown(alias));
-	modules_load_alias(alias);
+	if (*found)
+		(*found)(devpath, alias);
+	else
+		modules_load_alias(alias);
 	free(alias);
 	return 0;
 }
@@ -118,7 +125,7 @@ static int coldplug_trigger_one(void *data, const char *devpath, struct modalias
 	return 0;
 }
 
-void coldplug(void)
+void coldplug(void (*found)(const char *devpath, const char *alias))
 {
 	bool trigger = g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0;
 	struct modalias_ctx *ctx = modules_ctx();
@@ -131,7 +138,8 @@ void coldplug(void)
 		say(LOG_ERR, "coldplug: cannot open %s: %s", root, strerror(errno));
 		return;
 	}
-	r = modalias_sysfs_foreach(ctx, trigger ? coldplug_trigger_one : coldplug_resolve_one, &rootfd);
+	r = trigger ? modalias_sysfs_foreach(ctx, coldplug_trigger_one, &rootfd)
+		    : modalias_sysfs_foreach(ctx, coldplug_resolve_one, &found);
 	if (rootfd >= 0)
 		close(rootfd);
 	if (r < 0)
@@ -140,16 +148,31 @@ void coldplug(void)
 
 /* ---- one-shot, to a fixed point ------------------------------------------------- */
 
-/* No uevent for this long, and a walk with nothing new: the devices the
- * loaded modules make have appeared (a USB hub's ports are debounced for
- * 100 ms before a device on them is announced, then reset and read:
- * slower under emulation). */
-#define QUIET_MS 1000
+/* No uevent for this long after the last one: the devices the loaded
+ * modules make have appeared (a driver's probe registers the devices it
+ * finds before it returns, and each module inserted says so with its own
+ * uevent once its init returned; their add events come before). */
+#define QUIET_MS 200
+/* ... except behind a bus that enumerates later: a USB hub debounces a
+ * port for 100 ms and more, then resets and reads the device on it
+ * (slower under emulation), usb-storage waits delay_use (1 s) before it
+ * scans its SCSI host, a SATA port resets its link: quiet only this long
+ * after a hub's interface or a SCSI host appeared. */
+#define ENUMERATE_MS 1500
+/* A module inserted whose own uevent does not come (a kernel that sends
+ * none, the tests' stand-in kernel): sysfs is walked again this long after
+ * it, as what it made appear cannot be heard. */
+#define UNANNOUNCED_MS 1000
 
 struct fixed_point {
-	GHashTable *seen; /* "DEVPATH MODALIAS" handled */
+	GHashTable *seen;        /* "DEVPATH MODALIAS" handled */
+	GHashTable *unannounced; /* module name → (gint64 *) when inserted, its uevent not heard */
 	unsigned int handled, fresh;
+	gint64 quiet_at;         /* monotonic µs: quiet from then on, unless more comes */
+	bool walk_again;         /* events were lost, or insertions went unannounced */
 };
+
+static struct fixed_point *watching; /* the insertion hook's */
 
 /* Loads the modules of DEVPATH's ALIAS unless that pair was handled */
 static void fixed_point_handle(struct fixed_point *fp, const char *devpath, const char *alias)
@@ -176,55 +199,133 @@ static int fixed_point_one(void *data, const char *devpath, struct modalias_dev 
 	return 0;
 }
 
-/* The add events on NL until none comes for QUIET_MS: whether that quiet
- * while passed whole, with no event at all (the deadline cutting it short
- * is not quiet) */
+/* A module inserted (modules_on_insert()): its uevent is awaited */
+static void fixed_point_inserted(const char *module)
+{
+	char *name = g_strdup(module);
+
+	g_strdelimit(name, "-", '_');
+	g_hash_table_insert(watching->unannounced, name, g_memdup2(&(gint64){ g_get_monotonic_time() }, sizeof(gint64)));
+}
+
+static const char *event_var(const struct event *e, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (char **v = e->envp; v && *v; v++)
+		if (strncmp(*v, name, len) == 0 && (*v)[len] == '=')
+			return *v + len + 1;
+	return NULL;
+}
+
+/* One uevent: quiet later, a module's own add heard, a device's modules
+ * loaded (its MODALIAS, or sysfs's when it has none there) */
+static void fixed_point_event(struct fixed_point *fp, const struct event *e)
+{
+	const char *action = event_var(e, "ACTION"), *alias = event_var(e, "MODALIAS");
+	const char *devtype = event_var(e, "DEVTYPE"), *interface = event_var(e, "INTERFACE");
+	gint64 now = g_get_monotonic_time();
+
+	fp->quiet_at = MAX(fp->quiet_at, now + QUIET_MS * 1000);
+	if (g_strcmp0(action, "add") != 0)
+		return;
+	if (g_str_has_prefix(e->devpath, "/module/")) {
+		g_autofree char *name = g_strdup(e->devpath + strlen("/module/"));
+		g_hash_table_remove(fp->unannounced, g_strdelimit(name, "-", '_'));
+		return;
+	}
+	if (strcmp(e->subsystem, "scsi_host") == 0 ||
+	    (strcmp(e->subsystem, "usb") == 0 && g_strcmp0(devtype, "usb_interface") == 0 && interface &&
+	     g_str_has_prefix(interface, "9/")))
+		fp->quiet_at = MAX(fp->quiet_at, now + ENUMERATE_MS * 1000);
+	if (alias && *alias) {
+		fixed_point_handle(fp, e->devpath, alias);
+	} else {
+		struct modalias_dev *dev;
+		char *text;
+
+		if (modalias_dev_new_from_sysfs(modules_ctx(), e->devpath, &dev) == 0) {
+			if (modalias_dev_format(dev, &text) == 0) {
+				fixed_point_handle(fp, e->devpath, text);
+				free(text);
+			}
+			modalias_dev_unref(dev);
+		}
+	}
+}
+
+/* When it may be quiet: after the last event's quiet while, and after
+ * each unannounced insertion's wait */
+static gint64 fixed_point_quiet_at(const struct fixed_point *fp)
+{
+	gint64 at = fp->quiet_at;
+	GHashTableIter it;
+	gpointer when;
+
+	g_hash_table_iter_init(&it, fp->unannounced);
+	while (g_hash_table_iter_next(&it, NULL, &when))
+		at = MAX(at, *(gint64 *)when + UNANNOUNCED_MS * 1000);
+	return at;
+}
+
+/* The uevents on NL until it is quiet (true), or the DEADLINE (false).
+ * Quiet: no uevent for the quiet while (longer after a late bus), every
+ * insertion announced or waited for; sysfs is to be walked again
+ * (fp->walk_again) when one was not, or when the kernel's uevent_seqnum
+ * moved from where it was at the last event (it sent what did not reach
+ * us). */
 static bool fixed_point_listen(struct fixed_point *fp, int nl, gint64 deadline)
 {
-	bool any = false;
+	unsigned long long seq = 0, now_seq = 0;
+	bool have_seq = kernel_seqnum(&seq);
 
 	for (;;) {
 		struct pollfd p = { .fd = nl, .events = POLLIN };
-		gint64 left = (deadline - g_get_monotonic_time()) / 1000;
+		gint64 now = g_get_monotonic_time(), at = fixed_point_quiet_at(fp);
 		int n;
 
-		if (left <= 0)
+		if (now >= at) {
+			/* what they made cannot be heard; the kernel sent what
+			 * did not reach us: sysfs will tell */
+			if (g_hash_table_size(fp->unannounced) > 0 ||
+			    (have_seq && kernel_seqnum(&now_seq) && now_seq != seq))
+				fp->walk_again = true;
+			g_hash_table_remove_all(fp->unannounced);
+			return true;
+		}
+		if (now >= deadline)
 			return false;
-		n = poll(&p, 1, (int)MIN(left, QUIET_MS));
+		n = poll(&p, 1, (int)((MIN(at, deadline) - now + 999) / 1000));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return !any && left >= QUIET_MS;
+			continue;
 		for (int k = 0; k < 256; k++) {
 			bool overflow;
 			struct event *e;
-			const char *alias = NULL, *action = NULL;
 
 			errno = 0;
 			e = netlink_receive(nl, &overflow);
 			if (!e) {
-				if (overflow) /* lost: the next walk finds them */
-					any = true;
-				else if (errno == EAGAIN || errno == EWOULDBLOCK)
+				if (overflow) { /* lost: the next walk finds them */
+					fp->walk_again = true;
+					fp->quiet_at = MAX(fp->quiet_at, g_get_monotonic_time() + QUIET_MS * 1000);
+				} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
 					break;
+				}
 				continue;
 			}
-			any = true;
-			for (char **v = e->envp; v && *v; v++)
-				if (g_str_has_prefix(*v, "MODALIAS="))
-					alias = *v + strlen("MODALIAS=");
-				else if (g_str_has_prefix(*v, "ACTION="))
-					action = *v + strlen("ACTION=");
-			if (alias && *alias && g_strcmp0(action, "add") == 0)
-				fixed_point_handle(fp, e->devpath, alias);
+			fixed_point_event(fp, e);
 			event_free(e);
 		}
+		have_seq = kernel_seqnum(&seq);
 	}
 }
 
 int coldplug_until_quiet(void)
 {
-	struct fixed_point fp = { .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
+	struct fixed_point fp = { .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+				  .unannounced = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) };
 	struct modalias_ctx *ctx = modules_ctx();
 	gint64 start = g_get_monotonic_time(), deadline = start + (gint64)settings.coldplug_timeout * G_USEC_PER_SEC;
 	unsigned int passes = 0;
@@ -233,14 +334,16 @@ int coldplug_until_quiet(void)
 	int nl, r;
 
 	if (g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0) {
-		coldplug(); /* the replayed events are the daemon's to handle */
+		coldplug(NULL); /* the replayed events are the daemon's to handle */
 		g_hash_table_destroy(fp.seen);
+		g_hash_table_destroy(fp.unannounced);
 		return CLI_EXIT_OK;
 	}
 	r = cli_devices_open(&dv, ctx, settings.snapshot);
 	if (r < 0) {
 		say(LOG_ERR, "coldplug: cannot use the snapshot %s: %s", settings.snapshot, cli_devices_error(r));
 		g_hash_table_destroy(fp.seen);
+		g_hash_table_destroy(fp.unannounced);
 		return CLI_EXIT_USAGE;
 	}
 	/* listening first: nothing that happens during the walk is missed */
@@ -248,12 +351,14 @@ int coldplug_until_quiet(void)
 	if (nl < 0 && !settings.dry_run)
 		say(LOG_WARNING, "coldplug: cannot listen for uevents (%s): walking sysfs again instead", strerror(-nl));
 	say(LOG_INFO, "coldplug (resolve, to a fixed point)");
-	while (!done && g_get_monotonic_time() < deadline) {
-		unsigned long long before = 0, after = 0;
-		bool have_before = kernel_seqnum(&before), quiet;
-
+	watching = &fp;
+	modules_on_insert(fixed_point_inserted);
+	/* a walk; then the uevents until quiet; walked again when they cannot
+	 * be trusted to tell everything (lost, unannounced insertions) */
+	do {
 		passes++;
 		fp.fresh = 0;
+		fp.walk_again = nl < 0;
 		r = cli_devices_foreach(&dv, fixed_point_one, &fp);
 		if (r < 0) {
 			say(LOG_ERR, "coldplug: cannot walk %s/devices: %s", modalias_ctx_get_sysfs_root(ctx), strerror(-r));
@@ -263,15 +368,19 @@ int coldplug_until_quiet(void)
 			done = true;
 			break;
 		}
-		quiet = fixed_point_listen(&fp, nl, deadline);
-		/* nothing new found, nothing heard for QUIET_MS, and the kernel
-		 * sent nothing meanwhile (not even to other listeners) */
-		done = fp.fresh == 0 && quiet && (!have_before || (kernel_seqnum(&after) && after == before));
-	}
+		fp.quiet_at = MAX(fp.quiet_at, g_get_monotonic_time() + QUIET_MS * 1000);
+		if (!fixed_point_listen(&fp, nl, deadline))
+			break;
+		/* without uevents, until a walk finds nothing new */
+		done = !fp.walk_again || (nl < 0 && fp.fresh == 0);
+	} while (!done);
+	modules_on_insert(NULL);
+	watching = NULL;
 	if (nl >= 0)
 		close(nl);
 	cli_devices_close(&dv);
 	g_hash_table_destroy(fp.seen);
+	g_hash_table_destroy(fp.unannounced);
 	if (!done) {
 		say(LOG_ERR, "coldplug: no fixed point after %d s (%u walks, %u devices handled): devices were still "
 			     "appearing; their modules may be missing (--coldplug-timeout)",

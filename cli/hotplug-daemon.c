@@ -94,8 +94,10 @@ int daemon_run(void)
 	say(LOG_INFO, "listening (netlink group %d, %d workers)", settings.netlink_group, settings.max_parallel);
 	control_open(settings.coldplug_flag);
 	/* listening first: nothing that happens during coldplug is missed */
-	if (settings.coldplug_flag)
-		coldplug();
+	if (settings.coldplug_flag) {
+		coldplug(queue_add_found);
+		queue_dispatch();
+	}
 	control_coldplug_done();
 	if (settings.dry_run)
 		dry_line("ready");
@@ -114,7 +116,8 @@ int daemon_run(void)
 			timeout = answer;
 		if (retry >= 0 && (timeout < 0 || retry < timeout))
 			timeout = retry;
-		pfd[0].fd = stopping ? -1 : nl;
+		/* the queue full: the next events wait in the socket's buffer */
+		pfd[0].fd = stopping || queue_full() ? -1 : nl;
 		n = poll(pfd, 3 + nc, timeout);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -139,7 +142,7 @@ int daemon_run(void)
 		if (pfd[1].revents & POLLIN)
 			queue_reap();
 		if (pfd[0].revents & POLLIN) {
-			for (int k = 0; k < 256; k++) {
+			for (int k = 0; k < 256 && !queue_full(); k++) {
 				bool overflow;
 				struct event *e = netlink_receive(nl, &overflow);
 				if (overflow) {
@@ -147,7 +150,7 @@ int daemon_run(void)
 					if (retry_at)
 						rescan = true; /* once the tables open */
 					else
-						coldplug();
+						coldplug(queue_add_found);
 					continue;
 				}
 				if (!e) {
@@ -187,13 +190,13 @@ int daemon_run(void)
 			tables_open();
 		}
 		if (rescan && !retry_at) {
-			coldplug();
+			coldplug(queue_add_found);
 			rescan = false;
 		}
 		if (!stopping && !reload && !stale && !retry_at)
 			queue_dispatch();
 	}
-	say(LOG_INFO, "stopped");
+	say(LOG_NOTICE, "stopped (%llu events handled)", queue_handled());
 	control_close();
 	queue_fini();
 	close(nl);

@@ -47,7 +47,14 @@ void event_handle(const char *subsystem, char *const *envp)
 		dry_line("event %s %s %s %s", seq ? cli_shown(seq) : "-", action ? cli_shown(action) : "-", cli_shown(subsystem),
 			 devpath ? cli_shown(devpath) : "-");
 	}
-	if (action && strcmp(action, "add") == 0 && modules_ready()) {
+	if (action && strcmp(action, "add") == 0)
+		event_load(subsystem, envp);
+	handlers_run(subsystem, envp);
+}
+
+void event_load(const char *subsystem, char *const *envp)
+{
+	if (modules_ready()) {
 		struct modalias_dev *dev;
 		int r = modalias_dev_new_from_env_fn(modules_ctx(), subsystem, env_lookup, (void *)envp, &dev);
 
@@ -62,5 +69,4 @@ void event_handle(const char *subsystem, char *const *envp)
 			say(LOG_NOTICE, "%s event: no modalias from its variables: %s", subsystem, strerror(-r));
 		}
 	}
-	handlers_run(subsystem, envp);
 }

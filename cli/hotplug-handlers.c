@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,9 +76,9 @@ static int trust_open_in(int dfd, const char *dir, const char *name, int oflags,
 	return fd;
 }
 
-/* Every descriptor from FIRST up closed (the child of a daemon with threads:
- * async-signal-safe calls only).  max: the descriptor limit, read before
- * fork(), for kernels without close_range(). */
+/* Every descriptor from FIRST up closed (the child of run_handler():
+ * system calls only).  max: the descriptor limit, read before the clone,
+ * for kernels without close_range(). */
 static void close_from(int first, int max)
 {
 #ifdef SYS_close_range
@@ -108,18 +109,31 @@ static int is_script(int fd)
 	return r;
 }
 
-/* The child's side of run_handler(): a clean start (signal dispositions to
- * default, nothing blocked, a process group of its own, stdin from
- * /dev/null, no descriptor above 2 but what the exec needs), then the
- * checked file FD itself, never its path again.  A #! script (SCRIPT: 1,
- * or -1 for unknown) is run by its interpreter as /dev/fd/3, which must
- * then stay open across the exec.  An exec error goes up the REPORT pipe. */
-static G_NORETURN void handler_child(int fd, int script, int report, int max_fd, char *const *argv,
-				     char *const *envp)
+/* What run_handler() gives its child, and what the child says back: the
+ * child shares the parent's memory until its exec (CLONE_VM|CLONE_VFORK,
+ * as posix_spawn() starts a program), so ERR is read by the parent once
+ * the clone returns. */
+struct spawn {
+	int fd;     /* the checked handler */
+	int script; /* is_script(fd) */
+	int max_fd;
+	char *const *argv, *const *envp;
+	int err;    /* 0: it runs; else why its exec failed */
+};
+
+/* The child's side of run_handler(), on its own stack, in the parent's
+ * memory, every signal blocked: system calls only, nothing written but
+ * S->err.  A clean start (signal dispositions to default, then nothing
+ * blocked, a process group of its own, stdin from /dev/null, no descriptor
+ * above 2 but what the exec needs), then the checked file itself, never
+ * its path again.  A #! script (script: 1, or -1 for unknown) is run by
+ * its interpreter as /dev/fd/3, which must then stay open across the exec. */
+static int handler_child(void *data)
 {
+	struct spawn *s = data;
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
-	int null, hfd, rfd, e;
+	int null, hfd;
 
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sigaction(sig, &dfl, NULL) < 0 && sig != SIGKILL && sig != SIGSTOP) {
@@ -135,16 +149,13 @@ static G_NORETURN void handler_child(int fd, int script, int report, int max_fd,
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null < 0 || dup2(null, 0) < 0)
 		goto fail;
-	/* the handler on 3 and the report pipe on 4, both close-on-exec (by
-	 * way of copies above them: either may be 3 or 4 now) */
-	if ((hfd = fcntl(fd, F_DUPFD_CLOEXEC, 5)) < 0 || (rfd = fcntl(report, F_DUPFD_CLOEXEC, 5)) < 0)
+	/* the handler on 3, close-on-exec (by way of a copy above it: the
+	 * handler may be 3 now, and dup3() will not copy a descriptor onto
+	 * itself) */
+	if ((hfd = fcntl(s->fd, F_DUPFD_CLOEXEC, 4)) < 0 || dup3(hfd, 3, O_CLOEXEC) < 0)
 		goto fail;
-	report = rfd;
-	if (dup3(hfd, 3, O_CLOEXEC) < 0 || dup3(rfd, 4, O_CLOEXEC) < 0)
-		goto fail;
-	report = 4;
-	close_from(5, max_fd);
-	if (script == 1) {
+	close_from(4, s->max_fd);
+	if (s->script == 1) {
 		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0) {
 			errno = ENODEV_FD; /* its interpreter could not open it */
 			goto fail;
@@ -152,20 +163,18 @@ static G_NORETURN void handler_child(int fd, int script, int report, int max_fd,
 		if (fcntl(3, F_SETFD, 0) < 0)
 			goto fail;
 	}
-	fexecve(3, argv, envp);
+	fexecve(3, s->argv, s->envp);
 	/* not known: ENOENT is a script, whose interpreter cannot open
 	 * /dev/fd/3 while it closes on exec (or a missing interpreter: the
 	 * same error again) */
-	if (script < 0 && errno == ENOENT) {
+	if (s->script < 0 && errno == ENOENT) {
 		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0)
 			errno = ENODEV_FD;
 		else if (fcntl(3, F_SETFD, 0) == 0)
-			fexecve(3, argv, envp);
+			fexecve(3, s->argv, s->envp);
 	}
 fail:
-	e = errno;
-	if (write(report, &e, sizeof(e)) != sizeof(e))
-		_exit(126); /* nobody to tell */
+	s->err = errno ? errno : EINVAL;
 	_exit(127);
 }
 
@@ -219,43 +228,53 @@ static int handler_wait(const char *path, pid_t pid)
 	return status;
 }
 
+/* The child's stack (handler_child() makes a few system calls; glibc's
+ * posix_spawn() gives its own child 32 KiB) */
+#define CHILD_STACK (32 * 1024)
+
+/* Starts the checked handler FD as ARGV with ENVP as posix_spawn() starts a
+ * program: clone(CLONE_VM|CLONE_VFORK), the parent's memory not copied and
+ * the parent waiting until the child's exec (or its end).  The pid, or -1
+ * with errno (ENODEV_FD: a script without /dev/fd). */
+static pid_t handler_spawn(int fd, char *const *argv, char *const *envp)
+{
+	struct rlimit rl;
+	struct spawn s = { .fd = fd, .script = is_script(fd), .argv = argv, .envp = envp };
+	/* every signal, glibc's own too: no handler of ours may run in the
+	 * child, on our memory */
+	unsigned long all[(NSIG - 1) / (8 * sizeof(unsigned long))], old[G_N_ELEMENTS(all)];
+	/* in our frame: we wait while the child runs on it */
+	_Alignas(16) char stack[CHILD_STACK];
+	pid_t pid;
+	int e;
+
+	s.max_fd = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+	memset(all, 0xff, sizeof(all));
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, old, sizeof(all));
+	pid = clone(handler_child, stack + CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &s);
+	e = errno;
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, old, NULL, sizeof(old));
+	if (pid > 0 && s.err) { /* it could not exec */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		e = s.err;
+		pid = -1;
+	}
+	errno = e;
+	return pid;
+}
+
 /* Runs the checked handler FD as PATH SUBSYSTEM, with ENVP, and waits for it. */
 static void run_handler(int fd, const char *path, const char *subsystem, char *const *envp)
 {
-	struct rlimit rl;
-	int report[2], max_fd, e = 0, status, script = is_script(fd);
-	ssize_t n;
-	pid_t pid;
+	char *argv[] = { (char *)path, (char *)subsystem, NULL };
+	pid_t pid = handler_spawn(fd, argv, envp);
+	int status;
 
-	max_fd = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
-	if (pipe2(report, O_CLOEXEC) < 0) {
-		say(LOG_ERR, "%s: cannot run it: %s", path, strerror(errno));
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		char *argv[] = { (char *)path, (char *)subsystem, NULL };
-
-		handler_child(fd, script, report[1], max_fd, argv, envp);
-	}
-	e = errno;
-	close(report[1]);
 	if (pid < 0) {
-		close(report[0]);
-		say(LOG_ERR, "%s: cannot run it: %s", path, strerror(e));
-		return;
-	}
-	setpgid(pid, pid); /* as the child does: whichever comes first */
-	/* nothing: it runs (the pipe closed on exec); an errno: it could not */
-	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	close(report[0]);
-	if (n == sizeof(e)) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
 		say(LOG_ERR, "%s: cannot run it: %s", path,
-		    e == ENODEV_FD ? "No such file or directory (a script runs as /dev/fd/3: no /dev/fd, or no /proc)"
-				   : strerror(e));
+		    errno == ENODEV_FD ? "No such file or directory (a script runs as /dev/fd/3: no /dev/fd, or no /proc)"
+				       : strerror(errno));
 		return;
 	}
 	status = handler_wait(path, pid);

@@ -56,6 +56,7 @@ struct attempt {
 };
 
 static GHashTable *loads; /* name → struct module_load */
+static void (*inserted_fn)(const char *module); /* modules_on_insert() */
 static pthread_mutex_t loads_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void loader_free(gpointer l)
@@ -205,6 +206,8 @@ static void on_module(void *data, const char *module, const char *detail, const 
 			dry_line("install %s %s", cli_shown(module), cli_shown(detail));
 		return;
 	}
+	if (state == MODALIAS_LOAD_INSERTED && inserted_fn)
+		inserted_fn(module);
 	if (state == MODALIAS_LOAD_INSERTED || state == MODALIAS_LOAD_COMMAND)
 		say(LOG_INFO, "%s %s", modalias_load_state_name(state), module);
 	else
@@ -247,6 +250,11 @@ static bool load_again(const struct module_load *st, const char *m)
 	default: /* a dry run's, an install command, blacklisted, builtin */
 		return false;
 	}
+}
+
+void modules_on_insert(void (*fn)(const char *module))
+{
+	inserted_fn = fn;
 }
 
 void modules_load_alias(const char *alias)

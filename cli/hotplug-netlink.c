@@ -22,11 +22,12 @@ int netlink_open(void)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1u << (settings.netlink_group - 1) };
 	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
-	int size = 128 * 1024 * 1024, one = 1;
+	/* the events beyond the daemon's queue limit wait here (truesize: a
+	 * 2 KiB uevent takes about 4 KiB of the buffer) */
+	int size = settings.queue_limit * HOTPLUG_QUEUE_SOCKET_BYTES, one = 1;
 
 	if (fd < 0)
 		return -errno;
-	/* a large buffer: coldplug bursts are thousands of events */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one));

@@ -20,7 +20,8 @@
 
 #include "hotplug-agent.h"
 
-static GPtrArray *queue; /* struct event *, by seqnum */
+static GQueue queue = G_QUEUE_INIT; /* struct event *, by seqnum */
+static unsigned long long handled;  /* events done since the start */
 static int done_pipe[2] = { -1, -1 }; /* a worker's event, when it is done */
 static int running;
 
@@ -101,7 +102,9 @@ static void *worker(void *data)
 	struct event *e = data;
 	uintptr_t token = (uintptr_t)e;
 
-	if (subsystem_ok(e->subsystem)) {
+	if (e->coldplug) {
+		event_load(e->subsystem, e->envp);
+	} else if (subsystem_ok(e->subsystem)) {
 		event_handle(e->subsystem, e->envp);
 	} else {
 		g_autofree char *sub = shown(e->subsystem ? e->subsystem : "");
@@ -115,8 +118,8 @@ static void *worker(void *data)
 
 void queue_dispatch(void)
 {
-	for (guint i = 0; i < queue->len && running < settings.max_parallel; i++) {
-		struct event *e = g_ptr_array_index(queue, i);
+	for (GList *l = queue.head; l && running < settings.max_parallel; l = l->next) {
+		struct event *e = l->data;
 		bool blocked = false;
 		pthread_t t;
 
@@ -124,8 +127,8 @@ void queue_dispatch(void)
 			continue;
 		if (!seq_eligible(e))
 			break; /* by SEQNUM: every later one waits too */
-		for (guint k = 0; k < i && !blocked; k++)
-			blocked = related(((struct event *)g_ptr_array_index(queue, k))->devpath, e->devpath);
+		for (GList *k = queue.head; k != l && !blocked; k = k->next)
+			blocked = related(((struct event *)k->data)->devpath, e->devpath);
 		if (blocked)
 			continue;
 		e->running = true;
@@ -142,21 +145,51 @@ void queue_dispatch(void)
 
 void queue_add(struct event *e)
 {
-	guint i = queue->len;
+	GList *before = NULL; /* NULL: at the end */
 
-	/* by SEQNUM: the kernel's order, whatever the arrival order */
-	while (i > 0 && ((struct event *)g_ptr_array_index(queue, i - 1))->seqnum > e->seqnum &&
-	       !((struct event *)g_ptr_array_index(queue, i - 1))->running)
-		i--;
-	g_ptr_array_insert(queue, (gint)i, e);
+	/* by SEQNUM: the kernel's order, whatever the arrival order; a uevent
+	 * ahead of what coldplug found and is not loading yet (a device that
+	 * appeared behind a controller just loaded waits for no walk), and
+	 * what coldplug finds at the end */
+	for (GList *l = queue.tail; l && !e->coldplug; l = l->prev) {
+		const struct event *q = l->data;
+
+		if (q->running || (!q->coldplug && q->seqnum <= e->seqnum))
+			break;
+		before = l;
+	}
+	if (before)
+		g_queue_insert_before(&queue, before, e);
+	else
+		g_queue_push_tail(&queue, e);
+	e->link = before ? before->prev : queue.tail;
 	seq_arrived(e->seqnum);
+}
+
+void queue_add_found(const char *devpath, const char *alias)
+{
+	GString *m = g_string_new(NULL);
+	struct event *e;
+
+	g_string_append_printf(m, "add@%s%cACTION=add%cDEVPATH=%s%cSUBSYSTEM=coldplug%cSEQNUM=0%cMODALIAS=%s", devpath, 0,
+			       0, devpath, 0, 0, 0, alias);
+	e = event_parse(m->str, m->len + 1);
+	g_string_free(m, TRUE);
+	if (!e)
+		return;
+	e->coldplug = true;
+	queue_add(e);
+}
+
+bool queue_full(void)
+{
+	return queue.length >= (guint)settings.queue_limit;
 }
 
 int queue_init(void)
 {
 	if (pipe2(done_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -errno;
-	queue = g_ptr_array_new();
 	ahead = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	return 0;
 }
@@ -164,11 +197,10 @@ int queue_init(void)
 /* Stopping: the events never started are dropped (the workers are done). */
 void queue_fini(void)
 {
-	if (queue->len > 0)
-		say(LOG_INFO, "stopping: %u queued events not handled", queue->len);
-	g_ptr_array_set_free_func(queue, (GDestroyNotify)event_free);
+	if (queue.length > 0)
+		say(LOG_INFO, "stopping: %u queued events not handled", queue.length);
+	g_queue_clear_full(&queue, (GDestroyNotify)event_free);
 	g_hash_table_destroy(ahead);
-	g_ptr_array_free(queue, TRUE);
 	close(done_pipe[0]);
 	close(done_pipe[1]);
 }
@@ -190,7 +222,8 @@ void queue_reap(void)
 
 	while (read(done_pipe[0], &token, sizeof(token)) == sizeof(token)) {
 		struct event *e = (struct event *)token;
-		g_ptr_array_remove(queue, e);
+		g_queue_delete_link(&queue, e->link);
+		handled += !e->coldplug;
 		event_free(e);
 		running--;
 	}
@@ -223,16 +256,17 @@ unsigned int queue_drop_over(unsigned int max)
 {
 	unsigned int waiting = 0, dropped = 0;
 
-	for (guint i = 0; i < queue->len; i++)
-		waiting += !((struct event *)g_ptr_array_index(queue, i))->running;
+	for (GList *l = queue.head; l; l = l->next)
+		waiting += !((struct event *)l->data)->running;
 	if (waiting <= max)
 		return 0;
-	for (guint i = queue->len; i-- > 0;) {
-		struct event *e = g_ptr_array_index(queue, i);
+	for (GList *l = queue.head, *next; l; l = next) {
+		struct event *e = l->data;
 
+		next = l->next;
 		if (e->running)
 			continue;
-		g_ptr_array_remove_index(queue, i);
+		g_queue_delete_link(&queue, l);
 		event_free(e);
 		dropped++;
 	}
@@ -241,7 +275,12 @@ unsigned int queue_drop_over(unsigned int max)
 
 bool queue_empty(void)
 {
-	return queue->len == 0;
+	return queue.length == 0;
+}
+
+unsigned long long queue_handled(void)
+{
+	return handled;
 }
 
 unsigned long long queue_seq_heard(void)

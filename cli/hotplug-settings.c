@@ -23,6 +23,7 @@
 struct hotplug_settings settings = {
 	.handler_timeout = INT_MIN, /* not given */
 	.coldplug_timeout = INT_MIN,
+	.queue_limit = INT_MIN,
 	.settle = -1,
 	.netlink_group = 1,
 	.log_level = LOG_NOTICE,
@@ -152,6 +153,8 @@ int settings_load(int *argc, char ***argv)
 		  "One-shot coldplug: give up after SECONDS (60)", "SECONDS" },
 		{ "handler-timeout", 0, 0, G_OPTION_ARG_INT, &settings.handler_timeout,
 		  "Kill a handler still running after this long (30)", "SECONDS" },
+		{ "queue-limit", 0, 0, G_OPTION_ARG_INT, &settings.queue_limit,
+		  "The daemon holds at most N events (32768), the socket N x 4 KiB", "N" },
 		{ "netlink-group", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &settings.netlink_group, NULL, NULL },
 		{ "trust-any-sender", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &settings.trust_any_sender, NULL, NULL },
 		{ "stderr", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &settings.force_stderr, NULL, NULL },
@@ -229,6 +232,13 @@ int settings_load(int *argc, char ***argv)
 	else if (settings.coldplug_timeout < 1 || settings.coldplug_timeout > CLI_COLDPLUG_TIMEOUT_MAX) {
 		fprintf(stderr, "hotplug: --coldplug-timeout=%d: not a number of seconds from 1 to %d\n",
 			settings.coldplug_timeout, CLI_COLDPLUG_TIMEOUT_MAX);
+		return CLI_EXIT_USAGE;
+	}
+	if (settings.queue_limit == INT_MIN)
+		settings.queue_limit = HOTPLUG_QUEUE_LIMIT_DEFAULT;
+	else if (settings.queue_limit < 1 || settings.queue_limit > HOTPLUG_QUEUE_LIMIT_MAX) {
+		fprintf(stderr, "hotplug: --queue-limit=%d: not a number of events from 1 to %d\n", settings.queue_limit,
+			HOTPLUG_QUEUE_LIMIT_MAX);
 		return CLI_EXIT_USAGE;
 	}
 	if (settings.netlink_group < 1 || settings.netlink_group > 32) {

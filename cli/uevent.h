@@ -18,6 +18,8 @@ struct event {
 	char *subsystem;
 	char **envp;
 	bool running; /* the daemon's queue: a worker has it */
+	bool coldplug; /* the daemon's queue: a device coldplug found: its modules, no handler */
+	void *link;   /* the daemon's queue: its place (a GList node) */
 };
 
 /* Parses one message; NULL when it is not a kernel uevent (libudev's own

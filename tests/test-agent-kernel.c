@@ -2,10 +2,10 @@
  * The hotplug agent loading for real into the stand-in kernel
  * (tests/shim/fake-kernel, preloaded): a module removed is loaded again, a
  * failing one tried 3 times, new tables after depmod; one-shot coldplug to
- * a fixed point and its time limit; the completion barrier (READY=1,
- * hotplug --settle); a reload that fails mid-depmod (events kept, the
- * tables tried again, not settled meanwhile); unrelated modules inserted
- * at once.
+ * a fixed point and its time limit, and soon after the last uevent; the
+ * completion barrier (READY=1, hotplug --settle); a reload that fails
+ * mid-depmod (events kept, the tables tried again, not settled meanwhile);
+ * unrelated modules inserted at once; a burst beyond the queue limit.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -127,16 +127,19 @@ static void oneshot_daemon_start(const struct oneshot *o, struct daemon *d, cons
 	g_assert_true(daemon_read_until(d, listening, NULL, 30));
 }
 
-/* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel:
- * its exit status, *output what it printed */
-static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
+/* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel,
+ * whose devices appear DELAY ms after their parent's driver is inserted,
+ * and which sends uevents when UEVENTS: its exit status, *output what it
+ * printed, *ended when it did (monotonic µs) */
+static int oneshot_run_with(struct oneshot *o, const char *timeout, const char *delay, bool uevents, char **output,
+			    gint64 *ended)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", GROUP);
 	g_autofree char *plug = g_strdup_printf("mod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
 						"mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
 						o->sys, o->sys);
 	const char *argv[] = { agent, "--coldplug", "--sysfs", o->sys, "--moddir", o->m, "-C", "/dev/null", "--hotplug-dir",
-			       o->hp, grp, "--log-level=info", timeout, NULL };
+			       o->hp, grp, "--log-level=info", timeout, uevents ? "--trust-any-sender" : NULL, NULL };
 	g_auto(GStrv) env = g_get_environ();
 	g_autoptr(GError) error = NULL;
 	int status;
@@ -144,13 +147,25 @@ static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
 	env = g_environ_setenv(env, "LD_PRELOAD", o->shim, TRUE);
 	env = g_environ_setenv(env, "FAKE_KERNEL_ROOT", o->root, TRUE);
 	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG", plug, TRUE);
-	/* after the walk that loaded their parents' drivers */
-	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG_DELAY_MS", "300", TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG_DELAY_MS", delay, TRUE);
+	if (uevents) {
+		g_autofree char *g = g_strdup_printf("%d", GROUP);
+		env = g_environ_setenv(env, "FAKE_KERNEL_UEVENT_GROUP", g, TRUE);
+	}
 	if (!g_spawn_sync(NULL, (char **)argv, env, G_SPAWN_STDERR_TO_DEV_NULL, stderr_to_stdout, NULL, output, NULL,
 			  &status, &error))
 		g_error("%s", error->message);
+	if (ended)
+		*ended = g_get_monotonic_time();
 	g_test_message("%s", *output);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Without uevents: the devices appear after the walk that loaded their
+ * parents' drivers */
+static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
+{
+	return oneshot_run_with(o, timeout, "300", false, output, NULL);
 }
 
 static void oneshot_free(struct oneshot *o)
@@ -180,13 +195,44 @@ static void test_coldplug_fixed_point(void)
 	oneshot_free(&o);
 }
 
+/* With the kernel's uevents (a module's own add once inserted, each new
+ * device's add), one-shot coldplug ends soon after the last one: within
+ * 0.3 s and some slack for a loaded machine, not after a quiet second and
+ * another walk (1.3 s and more before); complete, from one walk. */
+static void test_coldplug_soon(void)
+{
+	struct oneshot o;
+	g_autofree char *output = NULL, *uevents = NULL, *log = NULL;
+	g_auto(GStrv) lines = NULL;
+	long long last = 0;
+	gint64 ended;
+
+	oneshot_setup(&o);
+	g_assert_cmpint(oneshot_run_with(&o, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
+	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	g_assert_nonnull(strstr(output, "coldplug: fixed point after 1 walks, 3 devices"));
+	uevents = g_build_filename(o.root, "uevents", NULL);
+	g_assert_true(g_file_get_contents(uevents, &log, NULL, NULL));
+	lines = g_strsplit(log, "\n", -1);
+	for (char **l = lines; *l; l++)
+		last = MAX(last, g_ascii_strtoll(*l, NULL, 10));
+	g_test_message("the last uevent %.3f s before the end", (double)(ended - last) / G_USEC_PER_SEC);
+	g_assert_cmpint(ended - last, <, 600000);
+	oneshot_free(&o);
+}
+
 /* The kernel never goes quiet (its uevent_seqnum keeps moving): coldplug
  * stops at its time limit, says so, and exits with status 4. */
+static gint sending; /* keep_sending() goes on while set */
+
 static gpointer keep_sending(gpointer data)
 {
 	const char *path = data;
 
-	for (unsigned int seq = 1; g_file_test(path, G_FILE_TEST_EXISTS); seq++) {
+	/* not while the file exists: a rename in flight would make it again */
+	for (unsigned int seq = 1; g_atomic_int_get(&sending); seq++) {
 		g_autofree char *text = g_strdup_printf("%u\n", seq);
 		g_file_set_contents(path, text, -1, NULL);
 		g_usleep(100000);
@@ -206,12 +252,13 @@ static void test_coldplug_timeout(void)
 	seqnum = g_build_filename(kernel, "uevent_seqnum", NULL);
 	g_assert_cmpint(g_mkdir_with_parents(kernel, 0755), ==, 0);
 	g_assert_true(g_file_set_contents(seqnum, "0\n", -1, NULL));
+	g_atomic_int_set(&sending, 1);
 	t = g_thread_new("kernel", keep_sending, seqnum);
 	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=3", &output), ==, 4);
 	g_assert_nonnull(strstr(output, "coldplug: no fixed point after 3 s ("));
 	/* what it could do, it did */
 	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
-	g_assert_cmpint(unlink(seqnum), ==, 0);
+	g_atomic_int_set(&sending, 0);
 	g_thread_join(t);
 	oneshot_free(&o);
 }
@@ -485,6 +532,130 @@ static void test_parallel_loads(void)
 	test_rm_rf(tmp);
 }
 
+/* The daemon's coldplug queues what its walk finds: unrelated devices'
+ * modules inserted at once by the workers (the walk inserted them one after
+ * another before, in the daemon's own thread, while uevents waited), and
+ * ready once they are done. */
+static void test_coldplug_parallel(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL), *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *sys = g_build_filename(tmp, "sys", NULL), *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	g_autofree char *times_path = g_build_filename(root, "times", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", NULL };
+	const char *devs[][2] = { { "p1", "test:dev:soft" }, { "p2", "test:dev:opt" } };
+	struct needle w = { "hotplug: inserted ", 2 };
+	struct span soft, opt;
+	struct daemon d;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		g_test_skip("one CPU: one insertion at a time");
+		return;
+	}
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+		g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", devs[i][0], NULL);
+		g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
+		g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", devs[i][1]);
+
+		g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+		g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+	}
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "300", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	/* mod_soft and mod_opt (-C /dev/null: no softdeps) */
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "mod_opt", &opt));
+	g_assert_cmpint(MAX(soft.start, opt.start), <, MIN(soft.end, opt.end));
+	test_rm_rf(tmp);
+}
+
+/* ---- the queue limit --------------------------------------------------------------- */
+
+/* A burst while the queue is full (--queue-limit=4, handlers that take
+ * 300 ms): the daemon reads no more, the kernel's socket buffer (sized by
+ * the limit) overflows, the kernel says so, and the daemon rescans sysfs:
+ * the device whose add event was lost has its module all the same, and
+ * the loss is logged, never silent.  (Before the limit, every event was
+ * read into an unbounded queue.) */
+static void test_queue_limit(void)
+{
+	struct hpdir h;
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = NULL, *root = NULL, *sys = NULL, *dev = NULL, *cp = NULL, *uevent = NULL;
+	g_autofree char *ran = NULL, *script = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", NULL, "--sysfs", NULL, "--queue-limit=4", "--stderr", NULL };
+	struct needle w = { "inserted mod_soft", 1 };
+	struct daemon d;
+	unsigned int sent = 400, handled = 0;
+	const char *stop;
+	int fd = nl_sender();
+
+	hpdir_init(&h);
+	m = g_build_filename(h.dir, "m", NULL);
+	root = g_build_filename(h.dir, "kernel", NULL);
+	sys = g_build_filename(h.dir, "sys", NULL);
+	dev = g_build_filename(sys, "devices", "virtual", "mtest", "lost", NULL);
+	ran = g_build_filename(h.dir, "ran", NULL);
+	cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
+	g_assert_cmpint(system(cp), ==, 0);
+	g_free(cp);
+	cp = g_build_filename(root, "sys", "module", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(cp, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(dev, 0755), ==, 0);
+	uevent = g_build_filename(dev, "uevent", NULL);
+	g_assert_true(g_file_set_contents(uevent, "MODALIAS=test:dev:soft\n", -1, NULL));
+	script = g_strdup_printf("#!/bin/sh\necho \"$SEQNUM\" >>%s\nsleep 0.3\n", ran);
+	g_free(hpdir_add(&h, "slow.hotplug", script));
+	extra[1] = m;
+	extra[3] = sys;
+
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, h.dir, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	/* unrelated devices: four at a time; the last one's add is lost */
+	for (unsigned int seq = 1; seq < sent; seq++) {
+		g_autofree char *devpath = g_strdup_printf("/devices/virtual/mtest/burst%u", seq);
+		nl_send(fd, GROUP, "change", devpath, seq, NULL);
+	}
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/lost", sent, "test:dev:soft");
+	g_assert_true(daemon_read_until(&d, has_n, &w, 60));
+	g_assert_nonnull(strstr(d.buf->str, "uevents lost (receive buffer overflow): rescanning sysfs"));
+	/* idle: no handler started for a second (each takes 0.3 s) */
+	do
+		handled = count_lines(ran);
+	while (!daemon_read_until(&d, has_line, (gpointer) "never", 1) && count_lines(ran) != handled);
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_test_message("%s", output);
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	/* what was read was handled, and said so at the stop */
+	stop = strstr(output, "hotplug: stopped (");
+	g_assert_nonnull(stop);
+	handled = (unsigned int)strtoul(stop + strlen("hotplug: stopped ("), NULL, 10);
+	g_test_message("%u of %u events read and handled", handled, sent);
+	g_assert_cmpuint(handled, ==, count_lines(ran));
+	g_assert_cmpuint(handled, <, sent);
+	close(fd);
+	hpdir_free(&h);
+}
 
 int main(int argc, char **argv)
 {
@@ -495,9 +666,12 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/stays-right", test_stays_right);
 	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
+	g_test_add_func("/agent/coldplug-soon", test_coldplug_soon);
 	g_test_add_func("/agent/settle", test_settle);
 	g_test_add_func("/agent/reload-fails", test_reload_fails);
 	g_test_add_func("/agent/reload-fails-bounded", test_reload_fails_bounded);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
+	g_test_add_func("/agent/coldplug-parallel", test_coldplug_parallel);
+	g_test_add_func("/agent/queue-limit", test_queue_limit);
 	return g_test_run();
 }

@@ -11,6 +11,11 @@
 #            subsystems and devices, udevadm settle)
 #   busybox  the mdev way: mdev -d for new devices ($MODALIAS rule), and a
 #            busybox modprobe per modalias file for the ones present
+#   limit    the limit: a loader that knows the answer before any device
+#            appears (the expected set of the calibration boots) and
+#            inserts every expected module from the first lines of /init,
+#            all at once in parallel, each as soon as what it depends on is
+#            in (limit-load.c: a thread a module, no process, no lookup)
 #
 # For each boot the guest measures, from the start of /init: when every
 # expected driver is loaded (polling /proc/modules every 20 ms), when the
@@ -25,7 +30,12 @@
 # not load them all within BOOT_LIMIT seconds is reported incomplete, with
 # what it missed.  The table gives the median of RUNS boots for each (boots
 # interleaved: daemon, oneshot, udevd, busybox, daemon, …) and ratios to
-# udevd's medians.
+# udevd's and the limit's medians.  A recorder of the kernel's add uevents
+# (uevent-log.c, static) runs from the start of /init in every boot: when
+# each expected module's device appeared (0: present at /init) and when the
+# module went live (its own add uevent, sent once its init returned), and
+# the reaction (live less appeared) of each module that a device's
+# modalias names (not those only loaded as a dependency).
 #
 # Usage: boot-bench.sh [--quick] [--runs N] [--managers "daemon oneshot …"]
 #   --quick     the QEMU suite's variant: fewer devices, one boot per
@@ -55,7 +65,7 @@ smp=${SMP:-4}
 limit=${BOOT_LIMIT:-60}
 qemu_timeout=${QEMU_TIMEOUT:-240}
 runs=3
-managers="daemon oneshot udevd busybox"
+managers="limit daemon oneshot udevd busybox"
 quick=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -136,6 +146,8 @@ stage_init "$stage"
 stage_modules "$stage" < "$tmp/kos"
 ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
 stage_agent "$stage" "$agent"
+${CC:-cc} -static -O2 -o "$stage/bin/uevent-log" "$here/uevent-log.c" || die "cannot build the uevent recorder (a static libc?)"
+${CC:-cc} -static -O2 -pthread -o "$stage/bin/limit-load" "$here/limit-load.c" || die "cannot build the limit's loader"
 
 # udev, as Debian's initramfs-tools hook installs it
 if echo " $managers " | grep -q ' udevd '; then
@@ -189,6 +201,10 @@ udevadm trigger --type=subsystems --action=add
 udevadm trigger --type=devices --action=add
 udevadm settle --timeout=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
 EOF
+cat > "$stage/managers/limit" <<'EOF'
+limit-load /limit-plan
+echo "done $(cut -d' ' -f1 /proc/uptime)" > /run/done
+EOF
 cat > "$stage/managers/busybox" <<'EOF'
 mdev -df &
 find /sys/devices -name modalias | while read -r f; do
@@ -208,6 +224,7 @@ export PATH=/bin:/sbin
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /run
+uevent-log > /run/uevents 2>&1 &
 exec </dev/console >/dev/console 2>&1
 echo 1 > /proc/sys/kernel/printk
 . /bench.conf
@@ -234,7 +251,8 @@ done_at=$(sed -n 's/^done //p' /run/done 2>/dev/null)
 sid=$(awk '{ sub(/.*\) /, ""); print $4 }' /proc/$spid/stat 2>/dev/null)
 [ -n "$sid" ] || sid=$spid
 ticks=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v s="$sid" '{ sub(/.*\) /, "") } $4 == s { t += $12 + $13 + $14 + $15 } END { print t + 0 }')
-echo "bench: manager=$manager all=${all:+$(since "$all")} done=${done_at:+$(since "$done_at")} ticks=$ticks missing=$(missing)"
+echo "bench: manager=$manager all=${all:+$(since "$all")} done=${done_at:+$(since "$done_at")} ticks=$ticks t0=$t0 missing=$(missing)"
+sed 's/^/bench-uevent: /' /run/uevents
 find /sys/devices -name modalias | while read -r f; do
 	a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] && echo "bench-modalias: $a"
 done
@@ -274,6 +292,14 @@ comm -23 "$tmp/resolved" "$tmp/staged" > "$tmp/unstaged"
 comm -12 "$tmp/resolved" "$tmp/staged" > "$tmp/resolved.staged"
 while IFS= read -r m; do kq "$stage" --show-depends "$m" 2>/dev/null | ko_names; done < "$tmp/resolved.staged" |
 	sort -u > "$stage/expected"
+# the limit's plan: "NAME PATH DEPENDENCY..." of each expected module, from
+# modules.dep
+awk -v want="$stage/expected" -v dir="/lib/modules/$kver/" '
+	function name(p) { sub(/.*\//, "", p); sub(/\.ko(\.[a-z]+)?$/, "", p); gsub(/-/, "_", p); return p }
+	BEGIN { while ((getline l < want) > 0) wanted[l] = 1 }
+	{ p = $1; sub(/:$/, "", p); m = name(p); if (!(m in wanted)) next
+	  d = ""; for (i = 2; i <= NF; i++) d = d " " name($i); print m, dir p d }' "$stage/lib/modules/$kver/modules.dep" |
+	sort > "$stage/limit-plan"
 say "expected: $(wc -l < "$stage/expected") modules for $(wc -l < "$tmp/aliases") modaliases ($calibrations calibration boots): $(tr '\n' ' ' < "$stage/expected")"
 say "setup and calibration took $(($(date +%s) - t0)) s"
 
@@ -291,6 +317,68 @@ for i in $(seq 1 "$runs"); do
 		say "boot $i: ${line#bench: }"
 	done
 done
+
+# ------------------------------------------------ reactions
+# Each modalias a boot recorded, with the modules modprobe -R names for it
+sed -n 's/^bench-uevent: [0-9.]* [a-z]* [^ ]* //p' "$tmp"/*.log | sort -u |
+	while IFS= read -r a; do kq "$root" -R "$a" 2>/dev/null | sed "s|^|$a	|"; done > "$tmp/alias-map"
+# timeline LOG: "MODULE APPEARED LIVE" in s after /init, for each expected
+# module that a modalias names: its first device's appearance (0: one was
+# there at /init; a replayed add of a device already there is none), the
+# module's own add uevent ("-": not seen)
+timeline() {
+	awk -v amap="$tmp/alias-map" -v want="$stage/expected" '
+	BEGIN {
+		while ((getline l < amap) > 0) { split(l, f, "\t"); names[f[1]] = names[f[1]] " " f[2]; direct[f[2]] = 1 }
+		while ((getline l < want) > 0) wanted[l] = 1
+	}
+	$1 == "bench:" { for (i = 2; i <= NF; i++) if ($i ~ /^t0=/) t0 = substr($i, 4) }
+	$1 == "bench-uevent:" {
+		t = $2; kind = $3; path = $4; alias = $5
+		if (kind == "add" && path ~ /^\/module\//) { m = substr(path, 9); if (!(m in live)) live[m] = t; next }
+		if (kind == "present") present[path] = 1
+		else if (path in present) next
+		n = split(names[alias], ms, " ")
+		for (j = 1; j <= n; j++) {
+			tt = kind == "present" ? t0 : t
+			if (!(ms[j] in appear) || tt < appear[ms[j]]) appear[ms[j]] = tt
+		}
+	}
+	END {
+		for (m in wanted)
+			if (m in direct)
+				printf "%s %s %s\n", m, (m in appear) ? sprintf("%.2f", appear[m] - t0) : "-",
+					(m in live) ? sprintf("%.2f", live[m] - t0) : "-"
+	}' "$1" | sort
+}
+# reactions MANAGER: "MEDIAN WORST MODULE" of each of its boots, the
+# reaction being live less appeared (0 when the module was there first)
+reactions() {
+	for f in "$tmp/$1".*.log; do
+		timeline "$f" | awk '$2 != "-" && $3 != "-" { r = $3 - $2; if (r < 0) r = 0; print r, $1 }' | sort -n |
+			awk '{ v[NR] = $1; m[NR] = $2 } END { if (NR) printf "%.2f %.2f %s\n", v[int((NR + 1) / 2)], v[NR], m[NR] }'
+	done
+}
+
+# timelines: for each module a modalias names, in each manager's boots,
+# the median of its device's appearance and of its going live
+timelines() {
+	echo
+	echo "Each module a device's modalias names: its device appeared → the module live (s after /init, medians)"
+	echo
+	printf '| module |'; for m in $managers; do printf ' %s |' "$m"; done; echo
+	printf '|---|'; for m in $managers; do printf -- '---|'; done; echo
+	for m in $managers; do for f in "$tmp/$m".*.log; do timeline "$f" | sed "s/^/$m /"; done; done > "$tmp/timelines"
+	for mod in $(awk '{ print $2 }' "$tmp/timelines" | sort -u); do
+		printf '| %s |' "$mod"
+		for m in $managers; do
+			a=$(awk -v m="$m" -v x="$mod" '$1 == m && $2 == x && $3 != "-" { print $3 }' "$tmp/timelines" | median)
+			l=$(awk -v m="$m" -v x="$mod" '$1 == m && $2 == x && $4 != "-" { print $4 }' "$tmp/timelines" | median)
+			printf ' %s → %s |' "$a" "$l"
+		done
+		echo
+	done
+}
 
 # ------------------------------------------------ the table
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -310,16 +398,21 @@ if [ $quick = 0 ]; then
 	echo "Boot to every expected driver: Debian $kver, qemu -accel tcg -smp $smp, $(date -u +%Y-%m-%d), $(nproc)-core host"
 	echo "$(wc -l < "$stage/expected") expected modules; medians of $runs boots; CPU = the manager's session, 10 ms ticks"
 	echo
-	echo "| manager | complete | all drivers loaded (s) | ratio to udevd | manager done (s) | CPU (s) | CPU ratio to udevd |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| manager | complete | all drivers loaded (s) | ratio to the limit | ratio to udevd | manager done (s) | CPU (s) | CPU ratio to the limit | CPU ratio to udevd | reaction median / worst (s) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for m in $managers; do
 		cpu=$(awk -v t="${med_ticks[$m]}" 'BEGIN { if (t == "-") print "-"; else printf "%.2f", t / 100 }')
-		echo "| $m | ${complete[$m]} | ${med_all[$m]} | $(ratio "${med_all[$m]}" "${med_all[udevd]:--}") | ${med_done[$m]} | $cpu | $(ratio "${med_ticks[$m]}" "${med_ticks[udevd]:--}") |"
+		reactions "$m" > "$tmp/reactions"
+		react="$(awk '{ print $1 }' "$tmp/reactions" | median) / $(sort -k2,2n "$tmp/reactions" | tail -1 | awk '{ printf "%s (%s)", $2, $3 }')"
+		echo "| $m | ${complete[$m]} | ${med_all[$m]} | $(ratio "${med_all[$m]}" "${med_all[limit]:--}") | $(ratio "${med_all[$m]}" "${med_all[udevd]:--}") | ${med_done[$m]} | $cpu | $(ratio "${med_ticks[$m]}" "${med_ticks[limit]:--}") | $(ratio "${med_ticks[$m]}" "${med_ticks[udevd]:--}") | $react |"
 	done
+	timelines
 	exit 0
 fi
 
-# --quick: TAP
+# --quick: TAP (and the reactions and timelines as comments)
+for m in $managers; do say "$m: reaction median / worst: $(reactions "$m" | tr '\n' ' ')"; done
+timelines | sed 's/^/# /'
 n=0 failed=0
 for m in $managers; do
 	n=$((n + 1))

@@ -11,6 +11,10 @@
  * $FAKE_KERNEL_PLUG_DELAY_MS later.  $FAKE_KERNEL_INSERT_MS makes each
  * insertion take that long, and records it in $FAKE_KERNEL_ROOT/times
  * ("NAME START END", monotonic microseconds): parallel loads can be seen.
+ * $FAKE_KERNEL_UEVENT_GROUP=N sends the uevents a kernel would, to that
+ * netlink group: a module's own add once it is inserted, a plugged
+ * device's add with its MODALIAS; each is recorded in
+ * $FAKE_KERNEL_ROOT/uevents ("MICROSECONDS DEVPATH", monotonic).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -149,6 +155,40 @@ static void name_of_fd(int fd, char *name, size_t size)
 			*p = '_';
 }
 
+static long long now_us(void);
+
+/* An add uevent of DEVPATH (SUBSYSTEM, ALIAS or NULL) to
+ * $FAKE_KERNEL_UEVENT_GROUP, recorded in the root's uevents (no
+ * allocation: this may run in a forked child) */
+static void fake_uevent(const char *devpath, const char *subsystem, const char *alias)
+{
+	const char *g = getenv("FAKE_KERNEL_UEVENT_GROUP");
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	char msg[PATH_MAX * 2 + 512], path[PATH_MAX];
+	long long t = now_us();
+	int fd, n;
+
+	if (!g || atoi(g) < 1 || atoi(g) > 32 || !root())
+		return;
+	to.nl_groups = 1u << (atoi(g) - 1);
+	n = snprintf(msg, sizeof(msg), "add@%s%cACTION=add%cDEVPATH=%s%cSUBSYSTEM=%s%cSEQNUM=%lld%c", devpath, 0, 0,
+		     devpath, 0, subsystem, 0, t, 0);
+	if (alias)
+		n += snprintf(msg + n, sizeof(msg) - (size_t)n, "MODALIAS=%s%c", alias, 0);
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+	if (fd < 0)
+		return;
+	if (sendto(fd, msg, (size_t)n, 0, (struct sockaddr *)&to, sizeof(to)) == n) {
+		snprintf(path, sizeof(path), "%s/uevents", root());
+		n = snprintf(msg, sizeof(msg), "%lld %s\n", t, devpath);
+		close(fd);
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) >= 0 && write(fd, msg, (size_t)n) < 0)
+			n = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
 /* DIR with its uevent and modalias files for ALIAS (no allocation: this
  * may run in a child forked by a threaded program) */
 static void plug_device(char *dir, const char *alias)
@@ -176,6 +216,8 @@ static void plug_device(char *dir, const char *alias)
 			n = 0;
 		close(fd);
 	}
+	if (strstr(dir, "/devices/"))
+		fake_uevent(strstr(dir, "/devices/"), "modalias-test", alias);
 }
 
 /* The devices that inserting NAME makes appear ($FAKE_KERNEL_PLUG), after
@@ -284,6 +326,8 @@ static int fake_insert_timed(const char *name)
 		fclose(f);
 	}
 	fake_plug(name);
+	snprintf(path, sizeof(path), "/module/%s", name);
+	fake_uevent(path, "module", NULL);
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /*
  * The race between a check and an exec, made to happen (LD_PRELOAD, tests
- * only): when $SWAP_ON_SPAWN is "NEW:PATH", the first fork() or
+ * only): when $SWAP_ON_SPAWN is "NEW:PATH", the first fork(), clone() or
  * posix_spawn() of the process renames NEW over PATH before it forks, the
  * moment after the hotplug agent checked a handler and before it runs it.
  * Later calls find NEW gone and change nothing (the handlers, preloaded
@@ -12,7 +12,9 @@
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
+#include <sched.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,23 @@ pid_t fork(void)
 
 	swap();
 	return real();
+}
+
+int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	int (*real)(int (*)(void *), void *, int, void *, ...) =
+		(int (*)(int (*)(void *), void *, int, void *, ...))dlsym(RTLD_NEXT, "clone");
+	pid_t *ptid, *ctid;
+	void *tls;
+	va_list ap;
+
+	va_start(ap, arg);
+	ptid = va_arg(ap, pid_t *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, pid_t *);
+	va_end(ap);
+	swap();
+	return real(fn, stack, flags, arg, ptid, tls, ctid);
 }
 
 int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
