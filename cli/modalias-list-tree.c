@@ -9,14 +9,10 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <errno.h>
-#include <limits.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
+#include "cli-columns.h"
 #include "cli-output.h"
 #include "modalias-list.h"
 
@@ -27,79 +23,6 @@
 struct list_layout {
 	size_t width, dev, alias, driver, modules, name;
 };
-
-/* The columns the character at S takes (a byte that starts no UTF-8
- * sequence: one), its length in *LEN */
-static size_t char_cols(const char *s, size_t *len)
-{
-	gunichar c = g_utf8_get_char_validated(s, -1);
-
-	if (c == (gunichar)-1 || c == (gunichar)-2) {
-		*len = 1;
-		return 1;
-	}
-	*len = (size_t)(g_utf8_next_char(s) - s);
-	return g_unichar_iszerowidth(c) ? 0 : g_unichar_iswide(c) ? 2 : 1;
-}
-
-static size_t text_cols(const char *s)
-{
-	size_t n = 0, len;
-
-	for (; *s; s += len)
-		n += char_cols(s, &len);
-	return n;
-}
-
-/* Appends S to OUT in at most W columns (at least 1): whole when it fits,
- * else cut with an ellipsis at its end (FRONT: at its start, keeping its
- * end, as a devpath's end names the device); returns the columns used */
-/* The ellipsis in at most W columns (ASCII's "..." may be cut to "." or
- * ".."); returns the columns used */
-static size_t put_ellipsis(GString *out, size_t w)
-{
-	const struct cli_glyphs *g = cli_output_glyphs();
-
-	if (g->ellipsis_cols <= w) {
-		g_string_append(out, g->ellipsis);
-		return g->ellipsis_cols;
-	}
-	g_string_append_len(out, "...", (gssize)w); /* ASCII's, narrower than 3 */
-	return w;
-}
-
-static size_t append_cut(GString *out, const char *s, size_t w, bool front)
-{
-	size_t n = text_cols(s), len, c, e = MIN(cli_output_glyphs()->ellipsis_cols, w);
-
-	if (n <= w) {
-		g_string_append(out, s);
-		return n;
-	}
-	if (front) {
-		put_ellipsis(out, w);
-		for (; n > w - e; s += len)
-			n -= char_cols(s, &len);
-		g_string_append(out, s);
-		return n + e;
-	}
-	for (n = 0; *s; s += len, n += c) {
-		c = char_cols(s, &len);
-		if (n + c > w - e)
-			break;
-		g_string_append_len(out, s, (gssize)len);
-	}
-	return n + put_ellipsis(out, w);
-}
-
-/* Spaces from column USED to column W, then the two between columns (a
- * cell wider than its column, a deep branch, still gets those) */
-static void gap(GString *out, size_t used, size_t w)
-{
-	for (size_t i = used; i < w; i++)
-		g_string_append_c(out, ' ');
-	g_string_append(out, "  ");
-}
 
 /* A name column narrower than this is left out */
 #define NAME_MIN 12
@@ -153,7 +76,7 @@ static void put_line(GString *line, size_t used, const struct list_row *row, con
 	bool name = row && row->name && l->name;
 
 	if (row) {
-		gap(line, used, l->dev);
+		cli_column_gap(line, used, l->dev);
 		if (l->width == SIZE_MAX) {
 			/* no width: the modalias column is not padded to the
 			 * longest (a cpu's, a thousand characters) */
@@ -161,19 +84,19 @@ static void put_line(GString *line, size_t used, const struct list_row *row, con
 			if (row->modules)
 				g_string_append_printf(line, "  %s", row->modules);
 		} else {
-			gap(line, append_cut(line, row->modalias, l->alias, false), l->alias);
-			used = append_cut(line, row->driver, l->driver, false);
+			cli_column_gap(line, cli_append_cut(line, row->modalias, l->alias, false), l->alias);
+			used = cli_append_cut(line, row->driver, l->driver, false);
 			if (row->modules) {
-				gap(line, used, l->driver);
-				used = append_cut(line, row->modules, l->modules, false);
+				cli_column_gap(line, used, l->driver);
+				used = cli_append_cut(line, row->modules, l->modules, false);
 			}
 			if (name)
-				gap(line, used, row->modules ? l->modules : l->driver);
+				cli_column_gap(line, used, row->modules ? l->modules : l->driver);
 		}
 		if (name && l->width == SIZE_MAX)
 			g_string_append_printf(line, "  %s", row->name);
 		else if (name)
-			append_cut(line, row->name, l->name, false);
+			cli_append_cut(line, row->name, l->name, false);
 	}
 	g_string_append_c(line, '\n');
 	cli_output_puts(line->str);
@@ -183,12 +106,12 @@ static void put_line(GString *line, size_t used, const struct list_row *row, con
 /* The widest modalias, driver, modules and name of ROW into W */
 static void measure_row(const struct list_row *row, struct list_layout *w)
 {
-	w->alias = MAX(w->alias, text_cols(row->modalias));
-	w->driver = MAX(w->driver, text_cols(row->driver));
+	w->alias = MAX(w->alias, cli_text_cols(row->modalias));
+	w->driver = MAX(w->driver, cli_text_cols(row->driver));
 	if (row->modules)
-		w->modules = MAX(w->modules, text_cols(row->modules));
+		w->modules = MAX(w->modules, cli_text_cols(row->modules));
 	if (row->name)
-		w->name = MAX(w->name, text_cols(row->name));
+		w->name = MAX(w->name, cli_text_cols(row->name));
 }
 
 void list_print_columns(GPtrArray *rows, size_t width, bool has_modules)
@@ -199,14 +122,14 @@ void list_print_columns(GPtrArray *rows, size_t width, bool has_modules)
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
-		w.dev = MAX(w.dev, text_cols(row->devpath));
+		w.dev = MAX(w.dev, cli_text_cols(row->devpath));
 		measure_row(row, &w);
 	}
 	layout(&l, width, &w, has_modules);
 	for (guint i = 0; i < rows->len; i++) {
 		const struct list_row *row = g_ptr_array_index(rows, i);
 
-		put_line(line, append_cut(line, row->devpath, l.dev, true), row, &l);
+		put_line(line, cli_append_cut(line, row->devpath, l.dev, true), row, &l);
 	}
 }
 
@@ -251,7 +174,7 @@ static struct tree_node *tree_child(struct tree_node *parent, const char *name, 
 static void tree_measure(const struct tree_node *n, size_t d, struct list_layout *w)
 {
 	for (; n; n = n->next) {
-		w->dev = MAX(w->dev, 2 * d + text_cols(n->name));
+		w->dev = MAX(w->dev, 2 * d + cli_text_cols(n->name));
 		if (n->row)
 			measure_row(n->row, w);
 		tree_measure(n->child, d + 1, w);
@@ -272,7 +195,7 @@ static void tree_print(const struct tree_node *n, size_t d, GString *prefix, GSt
 
 		if (d)
 			g_string_append_printf(line, "%s%s", prefix->str, n->next ? g->branch : g->last);
-		used += append_cut(line, n->name, l->dev > used ? l->dev - used : 1, false);
+		used += cli_append_cut(line, n->name, l->dev > used ? l->dev - used : 1, false);
 		put_line(line, used, n->row, l);
 		if (!n->child)
 			continue;
@@ -312,25 +235,4 @@ void list_print_tree(GPtrArray *rows, size_t width, bool has_modules)
 	tree_measure(top.child, 0, &w);
 	layout(&l, width, &w, has_modules);
 	tree_print(top.child, 0, prefix, line, &l);
-}
-
-size_t list_terminal_width(void)
-{
-	const char *env = getenv("COLUMNS");
-	struct winsize ws;
-	char *end;
-
-	if (!isatty(STDOUT_FILENO))
-		return 0;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	if (env && *env >= '1' && *env <= '9') {
-		unsigned long n;
-
-		errno = 0;
-		n = strtoul(env, &end, 10);
-		if (!*end && !errno && n <= INT_MAX)
-			return n;
-	}
-	return 80;
 }

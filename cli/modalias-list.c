@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "modalias-commands.h"
+#include "cli-columns.h"
 #include "modalias-list.h"
 
 struct list_state {
@@ -172,7 +173,7 @@ int cmd_list(int argc, char **argv)
 		device_source_clear(&src);
 		return r;
 	}
-	width = width_opt != INT_MIN ? (size_t)width_opt : list_terminal_width();
+	width = width_opt != INT_MIN ? (size_t)width_opt : cli_terminal_width();
 	if (!st.json && (tree || width))
 		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "list", &st.dv);

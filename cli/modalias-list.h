@@ -22,10 +22,6 @@ struct list_row {
 	char *name;    /* "VENDOR DEVICE (CLASS)" (dev_name_text()), or NULL */
 };
 
-/* The width of the terminal on standard output (TIOCGWINSZ, else $COLUMNS,
- * else 80), or 0 when standard output is no terminal */
-size_t list_terminal_width(void);
-
 /*
  * ROWS (of struct list_row) one a line: DEVPATH MODALIAS DRIVER MODULES NAME
  * aligned in columns two spaces apart, within WIDTH columns when everything
