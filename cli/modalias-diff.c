@@ -6,17 +6,21 @@
  * before), lost (none after), builtin (none after, but every module of FROM
  * is built into TO: a driver made =y, whose aliases the kernel no longer
  * records) or changed.  Exit 1 when a device loses its driver, so that an
- * upgrade script can gate on it.
+ * upgrade script can gate on it.  On a terminal (or with --width) the
+ * lines are kept until every column's width is known, then aligned and cut
+ * to the width (cli-columns.h), the module lists the last to give way.
  *
  * This file compares answers; it may not load a module.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli-columns.h"
 #include "modalias-commands.h"
 
 enum change { SAME, GAINED, LOST, BUILTIN, CHANGED, N_CHANGES };
@@ -29,7 +33,26 @@ struct diff_state {
 	gboolean json, all;
 	unsigned int devices, count[N_CHANGES], errors;
 	GString *out;
+	GPtrArray *rows; /* of struct diff_row: a width to fit; else NULL */
 };
+
+/* A line of the human output kept until every column's width is known:
+ * its columns as they are shown (escaped by cli_shown()) */
+struct diff_row {
+	const char *change;
+	char *devpath, *modalias, *from, *to;
+};
+
+static void row_free(gpointer p)
+{
+	struct diff_row *row = p;
+
+	g_free(row->devpath);
+	g_free(row->modalias);
+	g_free(row->from);
+	g_free(row->to);
+	g_free(row);
+}
 
 /* The modules TABLE answers for ALIAS, in resolve's (kmod's) order */
 static GPtrArray *answer(struct diff_state *st, struct modalias_table *table, const char *alias)
@@ -96,12 +119,86 @@ static void json_list(GString *out, const GPtrArray *mods)
 	g_string_append_c(out, ']');
 }
 
-static void text_list(const GPtrArray *mods)
+/* MODS shown for people, one space apart, "(none)" when empty */
+static char *text_list(const GPtrArray *mods)
 {
-	if (!mods->len)
-		fputs("(none)", stdout);
-	for (guint i = 0; i < mods->len; i++)
-		printf(i ? " %s" : "%s", cli_shown(g_ptr_array_index(mods, i)));
+	GString *s = g_string_new(mods->len ? NULL : "(none)");
+
+	for (guint i = 0; i < mods->len; i++) {
+		if (i)
+			g_string_append_c(s, ' ');
+		cli_shown_append(s, g_ptr_array_index(mods, i));
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* The widths of the columns: the change, the devpath, the modalias, FROM's
+ * modules and TO's (the last column, never padded) */
+struct diff_layout {
+	size_t change, dev, alias, from, to;
+};
+
+/* The gaps of a line: two spaces between columns, " -> " before TO's */
+#define DIFF_GAPS (2 + 2 + 2 + 4)
+
+/*
+ * The widths for rows whose widest columns are W's in a line of WIDTH
+ * columns: all of each when that fits; else the change keeps its own, the
+ * module lists take what they need of the rest but leave the devpath a
+ * quarter and the modalias an eighth (less when they are narrower), FROM's
+ * what TO's leave but at least half; the devpath then takes what the
+ * modalias leaves of the remainder but at least its quarter, and the
+ * modalias what remains.
+ */
+static void diff_layout(struct diff_layout *l, size_t width, const struct diff_layout *w)
+{
+	size_t rest, dev, mods, left;
+
+	*l = *w;
+	if (w->change + w->dev + w->alias + w->from + w->to + DIFF_GAPS <= width)
+		return;
+	rest = width > w->change + DIFF_GAPS + 4 ? width - w->change - DIFF_GAPS : 4;
+	dev = MIN(w->dev, MAX(rest / 4, 1));
+	left = dev + MIN(w->alias, MAX(rest / 8, 1)); /* kept for the devpath and the modalias */
+	mods = MIN(w->from + w->to, rest > left + 2 ? rest - left : 2);
+	l->from = MAX(MIN(w->from, MAX(mods > w->to ? mods - w->to : 0, mods / 2)), 1);
+	l->to = MAX(MIN(w->to, mods > l->from ? mods - l->from : 1), 1);
+	left = rest > l->from + l->to + 2 ? rest - l->from - l->to : 2;
+	l->dev = MIN(w->dev, MAX(left > w->alias ? left - w->alias : 0, dev));
+	l->alias = MAX(MIN(w->alias, left > l->dev ? left - l->dev : 1), 1);
+}
+
+/* ROWS aligned in columns, cut to WIDTH columns when they do not fit */
+static void diff_print_columns(GPtrArray *rows, size_t width)
+{
+	g_autoptr(GString) line = g_string_new(NULL);
+	struct diff_layout w = { 0 }, l;
+
+	for (guint i = 0; i < rows->len; i++) {
+		const struct diff_row *row = g_ptr_array_index(rows, i);
+
+		w.change = MAX(w.change, strlen(row->change));
+		w.dev = MAX(w.dev, cli_text_cols(row->devpath));
+		w.alias = MAX(w.alias, cli_text_cols(row->modalias));
+		w.from = MAX(w.from, cli_text_cols(row->from));
+		w.to = MAX(w.to, cli_text_cols(row->to));
+	}
+	diff_layout(&l, width, &w);
+	for (guint i = 0; i < rows->len; i++) {
+		const struct diff_row *row = g_ptr_array_index(rows, i);
+
+		g_string_append(line, row->change);
+		cli_column_gap(line, strlen(row->change), l.change);
+		cli_column_gap(line, cli_append_cut(line, row->devpath, l.dev, true), l.dev);
+		cli_column_gap(line, cli_append_cut(line, row->modalias, l.alias, false), l.alias);
+		for (size_t used = cli_append_cut(line, row->from, l.from, false); used < l.from; used++)
+			g_string_append_c(line, ' ');
+		g_string_append(line, " -> ");
+		cli_append_cut(line, row->to, l.to, false);
+		g_string_append_c(line, '\n');
+		cli_output_puts(line->str);
+		g_string_truncate(line, 0);
+	}
 }
 
 static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
@@ -137,12 +234,16 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		g_string_append(st->out, ", \"to\": ");
 		json_list(st->out, to);
 		g_string_append_printf(st->out, ", \"change\": \"%s\"}", change_names[c]);
+	} else if (st->rows) {
+		struct diff_row *row = g_new(struct diff_row, 1);
+
+		*row = (struct diff_row){ change_names[c], g_strdup(cli_shown(devpath)), g_strdup(cli_shown(alias)),
+					  text_list(from), text_list(to) };
+		g_ptr_array_add(st->rows, row);
 	} else {
-		printf("%s\t%s\t%s\t", change_names[c], cli_shown(devpath), cli_shown(alias));
-		text_list(from);
-		fputs(" -> ", stdout);
-		text_list(to);
-		putchar('\n');
+		g_autofree char *f = text_list(from), *t = text_list(to);
+
+		printf("%s\t%s\t%s\t%s -> %s\n", change_names[c], cli_shown(devpath), cli_shown(alias), f, t);
 		cli_output_check();
 	}
 	free(alias);
@@ -167,6 +268,8 @@ int cmd_diff(int argc, char **argv)
 	struct cli_tables_spec spec = { NULL }, from_spec, to_spec;
 	struct cli_tables from = { NULL }, to = { NULL };
 	struct diff_state st = { 0 };
+	int width_opt = INT_MIN;
+	size_t width;
 	const GOptionEntry entries[] = {
 		DEVICE_OPTION_ENTRIES(src),
 		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &spec.root,
@@ -179,6 +282,8 @@ int cmd_diff(int argc, char **argv)
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, modalias, vendor_name, device_name, class_name, from: [...], "
 		  "to: [...], change}", NULL },
+		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
+		  "Align the columns and cut them to fit N columns, as on a terminal", "N" },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
@@ -191,18 +296,28 @@ int cmd_diff(int argc, char **argv)
 		      "anything with a '/'), and the change: same, gained, lost, builtin (built into\n"
 		      "TO) or changed.  Prints CHANGE<TAB>DEVPATH<TAB>MODALIAS<TAB>FROM -> TO for each\n"
 		      "device that changes, then a summary on standard error.\n"
+		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
+		      "its width (else $COLUMNS, else 80), the module lists the last to give way;\n"
+		      "--width=N does so for N columns wherever the output goes.\n"
 		      "Exit status: 0 no device loses its driver, 1 one does (or there is no device),\n"
 		      "2 usage or input error, 3 write error.",
 		      entries, &argc, &argv);
-	if (argc != 3) {
+	if (argc != 3 || (st.json && width_opt != INT_MIN) || (width_opt != INT_MIN && width_opt < 1)) {
 		if (argc < 3)
 			fprintf(stderr, "modalias diff: FROM and TO are needed\n");
-		else
+		else if (argc > 3)
 			fprintf(stderr, "modalias diff: unexpected argument '%.*s'\n", ECHO(argv[3]));
+		else if (st.json)
+			usage_error("diff", "--width and --json cannot be used together");
+		else
+			usage_error("diff", "--width takes a number of columns, 1 or more");
 		cli_tables_spec_clear(&spec);
 		device_source_clear(&src);
 		return CLI_EXIT_USAGE;
 	}
+	width = width_opt != INT_MIN ? (size_t)width_opt : cli_terminal_width();
+	if (!st.json && width)
+		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "diff", &dv);
 	st.ctx = ctx;
 	spec_for(&from_spec, &spec, argv[1]);
@@ -217,6 +332,8 @@ int cmd_diff(int argc, char **argv)
 	if (st.json) {
 		g_string_append(st.out, st.out->len > 1 ? "\n]\n" : "]\n");
 		cli_output_puts(st.out->str);
+	} else if (st.rows) {
+		diff_print_columns(st.rows, width);
 	}
 	if (r < 0)
 		fprintf(stderr, "modalias diff: cannot walk the devices: %s\n", strerror(-r));
@@ -225,6 +342,8 @@ int cmd_diff(int argc, char **argv)
 			st.count[SAME], st.count[GAINED], st.count[LOST], st.count[BUILTIN], st.count[CHANGED]);
 	g_string_free(st.out, TRUE);
 out:
+	if (st.rows)
+		g_ptr_array_unref(st.rows);
 	modalias_result_unref(st.res);
 	cli_tables_close(&from);
 	cli_tables_close(&to);
