@@ -11,6 +11,10 @@ export LC_ALL=C.UTF-8
 # The goldens hold no device names (the machine's pci.ids and usb.ids
 # change with its packages): no databases unless a test names them
 export MODALIAS_IDS_DIR=/nonexistent
+# A private index cache ($tmp, made by the test before it sources this):
+# the checkout's tests/cache is refused, with a warning on standard error,
+# where the checkout's directories are group-writable (git archive | tar -x)
+export MODALIAS_CACHE_DIR="${tmp:?}/cache"
 
 # report NAME WHY [FILE LABEL]...: the TAP line of test $n ("" for WHY: it
 # passed); on failure the start of each FILE, its lines marked LABEL

@@ -14,7 +14,6 @@ cli=${MODALIAS_CLI:?}
 agent=${HOTPLUG_AGENT:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export MODALIAS_CACHE_DIR="$tmp/cache"
 . "$here/cli-lib.sh"
 
 D61="$data/linux-6.1.0-57-amd64" D612="$data/linux-6.12.118+deb12-amd64"
