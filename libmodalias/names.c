@@ -217,6 +217,8 @@ static const struct names_entry *entry_find(const struct names_entry *v, size_t 
 {
 	const struct names_entry key = { .id = id };
 
+	if (n == 0) /* no database read: no array to search (bsearch() takes none) */
+		return NULL;
 	return bsearch(&key, v, n, sizeof(*v), entry_cmp);
 }
 
