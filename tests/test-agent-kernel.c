@@ -473,9 +473,10 @@ static bool span_of(const char *times, const char *name, struct span *sp)
 	return false;
 }
 
-/* Three unrelated devices' modules, each insertion 300 ms long: inserted at
- * once, as many as there are CPUs (one libkmod context serialised them
- * before: no two overlapped); mod_a's
+/* Three unrelated devices' modules, each insertion 1 s long (long enough
+ * for the second worker to start under a loaded sanitizer build; 300 ms
+ * was not): inserted at once, as many as there are CPUs (one libkmod
+ * context serialised them before: no two overlapped); mod_a's
  * dependencies each done before the next starts; a fourth device wanting
  * mod_soft does not insert it twice. */
 static void test_parallel_loads(void)
@@ -505,7 +506,7 @@ static void test_parallel_loads(void)
 	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
 	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
 	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("FAKE_KERNEL_INSERT_MS", "300", TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "1000", TRUE);
 	g_setenv("LD_PRELOAD", shim, TRUE);
 	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
 	g_unsetenv("LD_PRELOAD");
@@ -568,7 +569,7 @@ static void test_coldplug_parallel(void)
 		g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
 	}
 	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("FAKE_KERNEL_INSERT_MS", "300", TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "1000", TRUE);
 	g_setenv("LD_PRELOAD", shim, TRUE);
 	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
 	g_unsetenv("LD_PRELOAD");
