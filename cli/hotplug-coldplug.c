@@ -152,17 +152,17 @@ void coldplug(void (*found)(const char *devpath, const char *alias))
  * modules make have appeared (a driver's probe registers the devices it
  * finds before it returns, and each module inserted says so with its own
  * uevent once its init returned; their add events come before). */
-#define QUIET_MS 200
+#define QUIET_MS G_GINT64_CONSTANT(200)
 /* ... except behind a bus that enumerates later: a USB hub debounces a
  * port for 100 ms and more, then resets and reads the device on it
  * (slower under emulation), usb-storage waits delay_use (1 s) before it
  * scans its SCSI host, a SATA port resets its link: quiet only this long
  * after a hub's interface or a SCSI host appeared. */
-#define ENUMERATE_MS 1500
+#define ENUMERATE_MS G_GINT64_CONSTANT(1500)
 /* A module inserted whose own uevent does not come (a kernel that sends
  * none, the tests' stand-in kernel): sysfs is walked again this long after
  * it, as what it made appear cannot be heard. */
-#define UNANNOUNCED_MS 1000
+#define UNANNOUNCED_MS G_GINT64_CONSTANT(1000)
 
 struct fixed_point {
 	GHashTable *seen;        /* "DEVPATH MODALIAS" handled */

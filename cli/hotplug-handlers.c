@@ -230,7 +230,7 @@ static int handler_wait(const char *path, pid_t pid)
 
 /* The child's stack (handler_child() makes a few system calls; glibc's
  * posix_spawn() gives its own child 32 KiB) */
-#define CHILD_STACK (32 * 1024)
+#define CHILD_STACK ((size_t)32 * 1024)
 
 /* Starts the checked handler FD as ARGV with ENVP as posix_spawn() starts a
  * program: clone(CLONE_VM|CLONE_VFORK), the parent's memory not copied and

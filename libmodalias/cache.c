@@ -778,7 +778,7 @@ void cache_file_name(char *buf, size_t size, const char *dir)
 	char hex[2 * sizeof(md) + 1];
 
 	sha256(dir, strlen(dir), md);
-	for (unsigned int i = 0; i < sizeof(md); i++) {
+	for (size_t i = 0; i < sizeof(md); i++) {
 		hex[2 * i] = digits[md[i] >> 4];
 		hex[2 * i + 1] = digits[md[i] & 0xf];
 	}

@@ -78,7 +78,7 @@ static int open_checked(const char *path, size_t max, unsigned int flags, struct
 
 int read_file(const char *path, size_t max, unsigned int flags, char **ret, size_t *len)
 {
-	struct stat st;
+	struct stat st = { 0 }; /* open_checked() fills it */
 	char *buf = NULL;
 	size_t cap, n = 0;
 	int fd, r = 0;
