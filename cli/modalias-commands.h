@@ -185,6 +185,8 @@ void dev_names_json(GString *j, struct modalias_ctx *ctx, const struct modalias_
  * not known) */
 const char *module_state(const struct cli_devices *dv, const struct cli_tables *tables,
 			 const struct modalias_result *res, unsigned int i);
-/* The module's weak dependencies (modules.weakdep, kmod >= 33), space-separated,
- * or NULL when it has none (or the file cannot be read: the library said why). */
-char *module_weakdeps(struct modalias_table *table, const char *module);
+/* The line "    weak dependencies: A B (not loaded with it)" of --explain
+ * (resolve, explain) for a module that has some (modules.weakdep, kmod >=
+ * 33); nothing when it has none or the file cannot be read (the library
+ * said why) */
+void print_weakdeps(struct modalias_table *table, const char *module);

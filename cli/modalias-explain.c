@@ -209,11 +209,7 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 			else
 				printf("    %s  (%s)\n", cli_shown(modalias_result_get_pattern(e->res, mi, k)), cli_shown(origin));
 		}
-		{
-			g_autofree char *weak = module_weakdeps(tables->table, modalias_result_get_module(e->res, mi));
-			if (weak)
-				printf("    weak dependencies: %s (not loaded with it)\n", cli_shown(weak));
-		}
+		print_weakdeps(tables->table, modalias_result_get_module(e->res, mi));
 	}
 	if (e->n <= 0) {
 		if (e->near_r == -EOPNOTSUPP)

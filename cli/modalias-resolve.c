@@ -68,11 +68,7 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 				else
 					printf("    %s  (%s)\n", pattern, origin);
 			}
-			{
-				g_autofree char *weak = module_weakdeps(o->table, modalias_result_get_module(res, i));
-				if (weak)
-					printf("    weak dependencies: %s (not loaded with it)\n", cli_shown(weak));
-			}
+			print_weakdeps(o->table, modalias_result_get_module(res, i));
 		}
 		return;
 	}

@@ -25,11 +25,13 @@ const char *module_state(const struct cli_devices *dv, const struct cli_tables *
 	return tables->foreign ? "not-loaded" : "available";
 }
 
-char *module_weakdeps(struct modalias_table *table, const char *module)
+void print_weakdeps(struct modalias_table *table, const char *module)
 {
 	const char *const *deps = NULL;
+	g_autofree char *joined = NULL;
 
 	if (modalias_table_get_weakdeps(table, module, &deps) <= 0)
-		return NULL;
-	return g_strjoinv(" ", (char **)deps);
+		return;
+	joined = g_strjoinv(" ", (char **)deps);
+	printf("    weak dependencies: %s (not loaded with it)\n", cli_shown(joined));
 }
