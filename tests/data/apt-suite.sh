@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Sourced by the scripts that fetch Debian packages of another release than
-# the host's (regenerate-debian.sh, fetch-sid-kmod.sh); nothing is installed.
+# the host's (regenerate-debian.sh, fetch-sid-kmod.sh, tests/qemu/lib.sh); nothing is
+# installed.
 #
 # apt_suite DIR SUITE...  writes DIR/sources.list for SUITE's main component
 #   (a SUITE ending in -security from the security archive), in the archive
@@ -43,4 +44,38 @@ apt_download() {
 	mkdir -p "$dir"
 	chmod 777 "$dir"   # apt-get download runs as user _apt
 	(cd "$dir" && apt-get "${APT_OPTS[@]}" download "$@" > /dev/null)
+}
+
+# kernel_parts IMAGE_DEB KVER PART...  the packages linux-PART-KVER that the
+#   image package IMAGE_DEB depends on, one a line: since 7.x Debian's
+#   linux-image-KVER is small and depends on linux-modules-KVER (the .ko.xz
+#   modules), linux-base-KVER (modules.builtin, modules.builtin.modinfo,
+#   modules.order) and linux-binary-KVER (vmlinuz); nothing for an image that
+#   holds them itself (up to 6.x).
+kernel_parts() {
+	local deb=$1 kver=$2 part deps
+	shift 2
+	deps=$(dpkg-deb -f "$deb" Depends | sed 's/[,|]/\n/g' | awk '{ print $1 }')
+	for part in "$@"; do
+		if grep -qxF "linux-$part-$kver" <<< "$deps"; then echo "linux-$part-$kver"; fi
+	done
+}
+
+# kernel_tree ROOT DEB...  the packages unpacked into ROOT (dpkg-deb -x),
+#   with the modules below /lib/modules (Debian 12) or /usr/lib/modules (13
+#   on) reachable by both paths: a lib -> usr/lib link serves depmod 30
+#   (/lib/modules) and 34 (/usr/lib/modules), and the other way round.
+kernel_tree() {
+	local root=$1 deb
+	shift
+	for deb in "$@"; do
+		dpkg-deb -x "$deb" "$root" || return 1
+	done
+	if [ -d "$root/usr/lib/modules" ] && [ ! -e "$root/lib" ]; then
+		ln -s usr/lib "$root/lib"
+	fi
+	if [ -d "$root/lib/modules" ] && [ ! -e "$root/usr/lib/modules" ]; then
+		mkdir -p "$root/usr/lib"
+		ln -s ../../lib/modules "$root/usr/lib/modules"
+	fi
 }

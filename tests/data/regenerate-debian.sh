@@ -96,29 +96,19 @@ if [ -n "${DEB:-}" ]; then
 else
 	# since 7.x the image is a small package; the modules and the index
 	# files depmod needs are in linux-modules-KVER and linux-base-KVER
-	pkgs=$pkg
-	deps=$(apt-cache "${APT_OPTS[@]}" depends "$pkg:$arch" 2>/dev/null || true)
-	if grep -qxF "  Depends: linux-modules-$kver" <<< "$deps"; then
-		pkgs="$pkg linux-modules-$kver linux-base-$kver"
-	fi
+	fetched() { ls "$tmp/debs/${1}"_*_"$arch".deb 2>/dev/null; }
+	fetched "$pkg" >/dev/null || apt_download "$tmp/debs" "$pkg:$arch"
+	pkgs="$pkg $(kernel_parts "$(fetched "$pkg")" "$kver" modules base)"
 	for p in $pkgs; do
-		ls "$tmp/debs/${p}"_*_"$arch".deb >/dev/null 2>&1 || apt_download "$tmp/debs" "$p:$arch"
+		fetched "$p" >/dev/null || apt_download "$tmp/debs" "$p:$arch"
 	done
-	debs=$(for p in $pkgs; do ls "$tmp/debs/${p}"_*_"$arch".deb; done)
+	debs=$(for p in $pkgs; do fetched "$p"; done)
 fi
 
-for deb in $debs; do
-	dpkg-deb -x "$deb" "$tmp/root"
-done
-# the modules below /lib/modules (Debian 12) or /usr/lib/modules (13 on):
-# a lib -> usr/lib link serves depmod 30 (/lib/modules) and 34 (/usr/lib/modules)
-if [ -d "$tmp/root/usr/lib/modules" ] && [ ! -e "$tmp/root/lib" ]; then
-	ln -s usr/lib "$tmp/root/lib"
-fi
-if [ -d "$tmp/root/lib/modules" ] && [ ! -e "$tmp/root/usr/lib/modules" ]; then
-	mkdir -p "$tmp/root/usr/lib"
-	ln -s ../../lib/modules "$tmp/root/usr/lib/modules"
-fi
+# the modules below /lib/modules (Debian 12) or /usr/lib/modules (13 on),
+# reachable by both paths (apt-suite.sh)
+# shellcheck disable=SC2086 # one word a file
+kernel_tree "$tmp/root" $debs
 moddir=$tmp/root/lib/modules/$kver
 [ -f "$moddir/modules.order" ] || { echo "$0: no $kver modules in $debs" >&2; exit 1; }
 # depmod's warnings (unmatched brackets, …) are part of the record
