@@ -4,9 +4,17 @@
 # libraries, and the boot itself.  Functions only; nothing runs on sourcing.
 #
 # The caller sets: tmp (a scratch directory), kver, cache (where .deb files
-# are kept), and defines die MESSAGE and skip MESSAGE.
+# are kept), and defines die MESSAGE and skip MESSAGE.  Optional: suite (a
+# Debian suite other than the host's to fetch the kernel from, e.g. sid: its
+# package lists in $cache/apt-SUITE; the run skips when they cannot be
+# fetched), kmod_depmod and kmod_modprobe (whose depmod and modprobe build
+# and query the module trees: the host's by default, e.g.
+# tests/.kmod-sid/bin/depmod for kmod 34).
 
 qemu_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# apt_suite, apt_download, kernel_parts, kernel_tree
+# shellcheck source=tests/data/apt-suite.sh
+. "$qemu_lib_dir/../data/apt-suite.sh"
 
 # qemu_can_run: an empty q35 machine under TCG, asked for its status; skips
 # the caller when that cannot work here.
@@ -23,13 +31,14 @@ qemu_can_run() {
 
 # need_static_busybox PATH: the guest's shell and applets, static
 need_static_busybox() {
-	if ! "$1" --list 2>/dev/null | grep -qx modprobe || readelf -l "$1" 2>/dev/null | grep -q INTERP; then
+	if ! "$1" --list 2>/dev/null | grep -x modprobe >/dev/null || readelf -l "$1" 2>/dev/null | grep -q INTERP; then
 		die "need a static busybox at $1 (apt-get install busybox-static)"
 	fi
 }
 
 # deb_fetch PACKAGE[=VERSION] ARCH: the path of PACKAGE's .deb in $cache,
-# downloaded once with apt-get download (a damaged one is fetched again).
+# downloaded once with apt-get download (a damaged one is fetched again;
+# with the options in APT_OPTS when set: suite_lists).
 deb_fetch() {
 	local pkg=$1 arch=$2 name=${1%%=*} deb dl
 	mkdir -p "$cache" || die "cannot create $cache"
@@ -42,7 +51,7 @@ deb_fetch() {
 	if [ -z "$deb" ]; then
 		echo "# downloading $pkg into $cache" >&2
 		dl=$(mktemp -d "$cache/dl.XXXXXX") && chmod 755 "$dl"
-		if ! (cd "$dl" && apt-get download "$pkg" >/dev/null 2>"$dl/apt.err"); then
+		if ! (cd "$dl" && apt-get ${APT_OPTS[@]+"${APT_OPTS[@]}"} download "$pkg" >/dev/null 2>"$dl/apt.err"); then
 			sed 's/^/# apt: /' "$dl/apt.err" >&2
 			rm -rf "$dl"
 			die "apt-get download $pkg failed"
@@ -54,26 +63,61 @@ deb_fetch() {
 	echo "$deb"
 }
 
-# kernel_unpack: Debian's linux-image-$kver (or $DEB) unpacked into $root
-# with depmod run; sets root and vmlinuz.
-kernel_unpack() {
-	local deb
-	if [ -n "${DEB:-}" ]; then
-		deb=$(readlink -f "$DEB")
-	else
-		deb=$(deb_fetch "linux-image-$kver" amd64) || exit 1
-	fi
-	echo "# kernel package: $(basename "$deb")"
-	root=$tmp/root
-	dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x failed"
-	depmod -b "$root" "$kver" || die "depmod on the package failed"
-	vmlinuz=$root/boot/vmlinuz-$kver
-	[ -f "$vmlinuz" ] || die "no $vmlinuz in the package"
+# suite_lists: $suite's package lists in $cache/apt-$suite, fetched once a
+# run (APT_OPTS, apt-suite.sh); skips the caller when they cannot be
+suite_lists() {
+	[ -n "${APT_OPTS+set}" ] && return 0
+	apt_suite "$cache/apt-$suite" "$suite" 2> "$tmp/apt-suite.err" ||
+		skip "Debian $suite's package lists could not be fetched: $(grep -v '^apt: *$' "$tmp/apt-suite.err" | tail -1)"
 }
 
-# kq DIR ARGS…: modprobe on the module tree under DIR, never reading the
-# host's modprobe.d
-kq() { modprobe -d "$1" -S "$kver" -C /dev/null "${@:2}"; }
+# suite_fetch PACKAGE: deb_fetch PACKAGE amd64, from $suite when set (its
+# lists fetched only when PACKAGE is not in $cache); sets deb.  Exits as
+# deb_fetch's die did; skips when a package of $suite cannot be downloaded.
+suite_fetch() {
+	local rc
+	if [ -n "${suite:-}" ] && ! ls "$cache/$1"_*_amd64.deb >/dev/null 2>&1; then
+		suite_lists
+	fi
+	deb=$(deb_fetch "$1" amd64) || {
+		rc=$?
+		[ -n "${suite:-}" ] && skip "$1 could not be downloaded from Debian $suite (apt's messages above)"
+		echo "$deb"
+		exit $rc
+	}
+}
+
+# kernel_unpack: Debian's linux-image-$kver (or the .deb files of $DEB)
+# unpacked into $root, with the packages it depends on since 7.x
+# (linux-modules, linux-base, linux-binary: apt-suite.sh's kernel_parts),
+# depmod run ($kmod_depmod); sets root and vmlinuz.
+kernel_unpack() {
+	local deb debs part
+	if [ -n "${DEB:-}" ]; then
+		# shellcheck disable=SC2086 # one word a file
+		debs=$(readlink -f $DEB)
+	else
+		suite_fetch "linux-image-$kver"
+		debs=$deb
+		for part in $(kernel_parts "$deb" "$kver" modules base binary); do
+			suite_fetch "$part"
+			debs="$debs $deb"
+		done
+	fi
+	for deb in $debs; do echo "# kernel package: $(basename "$deb")"; done
+	root=$tmp/root
+	# shellcheck disable=SC2086
+	kernel_tree "$root" $debs || die "dpkg-deb -x failed"
+	"${kmod_depmod:-depmod}" -b "$root" "$kver" || die "depmod on the package failed"
+	# /boot/vmlinuz-KVER up to 6.x, /usr/lib/modules/KVER/vmlinuz since 7.x
+	vmlinuz=$root/boot/vmlinuz-$kver
+	[ -f "$vmlinuz" ] || vmlinuz=$root/lib/modules/$kver/vmlinuz
+	[ -f "$vmlinuz" ] || die "no vmlinuz of $kver in the packages ($root/boot or $root/lib/modules/$kver)"
+}
+
+# kq DIR ARGS…: modprobe ($kmod_modprobe) on the module tree under DIR,
+# never reading the host's modprobe.d
+kq() { "${kmod_modprobe:-modprobe}" -d "$1" -S "$kver" -C /dev/null "${@:2}"; }
 
 # ko_names: the module names of modprobe --show-depends output (insmod lines)
 ko_names() {
@@ -88,15 +132,22 @@ stage_init() {
 	mknod "$1/dev/null" c 1 3 2>/dev/null || true
 }
 
-# stage_modules STAGE: the .ko files named on standard input (paths under
-# $root), uncompressed, with the package's builtin/order files and depmod
-# output for exactly them
+# stage_modules STAGE [--packaged]: the .ko files named on standard input
+# (paths under $root), uncompressed (--packaged: as the package has them,
+# .ko.xz say, for the guest's libkmod to decompress), with the package's
+# builtin/order files and depmod output ($kmod_depmod) for exactly them.
+# /usr/lib/modules is a link to /lib/modules, where a kmod 34 looks.
 stage_modules() {
-	local stage=$1 mdir=$1/lib/modules/$kver ko rel f
+	local stage=$1 keep=${2:-} mdir=$1/lib/modules/$kver ko rel f
+	mkdir -p "$stage/usr/lib"
+	[ -e "$stage/usr/lib/modules" ] || ln -s ../../lib/modules "$stage/usr/lib/modules"
 	while IFS= read -r ko; do
-		rel=${ko#"$root/lib/modules/$kver/"}
+		rel=${ko#"$root/"}
+		rel=${rel#usr/}
+		rel=${rel#"lib/modules/$kver/"}
 		mkdir -p "$mdir/$(dirname "$rel")"
-		case "$ko" in
+		case "$keep:$ko" in
+		--packaged:*) cp "$ko" "$mdir/$rel" ;;
 		*.ko.xz)  xz -dc "$ko" > "$mdir/${rel%.xz}" ;;
 		*.ko.zst) zstd -qdc "$ko" > "$mdir/${rel%.zst}" ;;
 		*.ko.gz)  gzip -dc "$ko" > "$mdir/${rel%.gz}" ;;
@@ -106,7 +157,7 @@ stage_modules() {
 	for f in modules.builtin modules.builtin.modinfo modules.order; do
 		cp "$root/lib/modules/$kver/$f" "$mdir/"
 	done
-	depmod -b "$stage" "$kver" || die "depmod on the initramfs failed"
+	"${kmod_depmod:-depmod}" -b "$stage" "$kver" || die "depmod on the initramfs failed"
 }
 
 # closure_kos: the .ko paths (under $root) of the modules that modprobe -R
