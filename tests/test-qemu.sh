@@ -3,7 +3,8 @@
 # (tests/qemu/e2e.sh: Debian's 6.1 kernel under qemu-system-x86_64 -accel tcg).
 # TAP on stdout.  e2e.sh exits 77 (plan "1..0 # SKIP ...") when qemu cannot
 # run at all; automake's TAP driver counts that plan as a skip but would call
-# the exit status an error, so it becomes 0 here.
+# the exit status an error, so it becomes 0 here.  SUITE and KVER pass
+# through to e2e.sh (make check-qemu-kernels: SUITE=sid, sid's newest 7.x).
 if [ -n "${MODALIAS_QEMU_SKIP:-}" ]; then
 	echo "1..0 # SKIP $MODALIAS_QEMU_SKIP"
 	exit 0

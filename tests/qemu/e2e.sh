@@ -1,14 +1,17 @@
 #!/bin/bash
-# The real-kernel end-to-end test of the hotplug agent (issue 6, item 6).
+# The real-kernel end-to-end test of the hotplug agent (issue 6, item 6;
+# issue 27, item 4: a 7.x kernel too).
 #
-# Boots Debian 12's linux-image-6.1.0-57-amd64 under qemu-system-x86_64
-# -accel tcg (q35) with an initramfs holding a static busybox, the agent with
-# its shared libraries (libkmod too: libmodalias dlopen()s it) and the
-# kernel's drivers for the emulated devices with all their dependencies and
-# depmod output for exactly those modules.  The agent is the only device
+# Boots Debian 12's linux-image-6.1.0-57-amd64 (or KVER of SUITE, e.g. sid's
+# newest) under qemu-system-x86_64 -accel tcg (q35) with an initramfs
+# holding a static busybox, the agent with its shared libraries (libkmod
+# too: libmodalias dlopen()s it) and the kernel's drivers for the emulated
+# devices with all their dependencies, as the package has them (.ko for
+# 6.1, .ko.xz since 7.x: the guest's libkmod decompresses them), and depmod
+# output for exactly those modules.  The agent is the only device
 # manager: nothing is preloaded, and there is no /sbin/modprobe for the
 # kernel's own request_module().  /init starts
-#   hotplug --daemon --coldplug -d / -S 6.1.0-57-amd64 -C /dev/null --log-level info
+#   hotplug --daemon --coldplug -d / -S KVER -C /dev/null --log-level info
 # waits until modules and devices settle, prints /proc/modules and every
 # /sys/devices/**/modalias on the serial console, then waits for the host to
 # hot-add a usb-net device (cdc_ether) through QMP, prints them again, stops
@@ -19,13 +22,27 @@
 # at all (not installed, or it cannot start a q35 machine with -accel tcg);
 # in that case the TAP plan is "1..0 # SKIP ...".
 #
+# Exit 77 too when SUITE's package lists, packages or sid's kmod cannot be
+# fetched (the network): the plan says which.
+#
 # Env:
+#   KVER             the kernel's release          [6.1.0-57-amd64; with
+#                    SUITE: what SUITE's linux-image-amd64 depends on]
+#   SUITE            a Debian suite other than the host's to fetch the kernel
+#                    from (sid: linux-image-KVER with linux-modules-KVER,
+#                    linux-base-KVER and linux-binary-KVER since 7.x); its
+#                    package lists are kept in $MODALIAS_QEMU_CACHE/apt-SUITE
+#   KMOD             whose depmod and modprobe build the module trees and
+#                    answer the expected sets: `system` (the host's), or the
+#                    directory of tests/data/fetch-sid-kmod.sh (sid's kmod
+#                    34, fetched there when missing)  [system; with SUITE:
+#                    $MODALIAS_KMOD_SID, default tests/.kmod-sid]
 #   HOTPLUG_BIN      the agent (cli/hotplug; a libtool wrapper is followed to
 #                    .libs/hotplug)                         [required]
 #   LIBMODALIAS_SO   libmodalias/.libs/libmodalias.so of the build tree
 #                    (copied as its SONAME; optional when the agent is static)
-#   MODALIAS_QEMU_CACHE  where the kernel .deb is kept      [tests/qemu/.cache
-#                    next to this script]; DEB=/path/to.deb uses that one
+#   MODALIAS_QEMU_CACHE  where the kernel .deb files are kept [tests/qemu/.cache
+#                    next to this script]; DEB="/path/to.deb ..." uses those
 #   QEMU_TIMEOUT     seconds for the whole guest run        [180]
 #   E2E_AGENT=busybox  a stand-in agent (busybox modprobe polling sysfs) to
 #                    check the harness itself; the agent-specific checks are
@@ -39,8 +56,9 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
-kver=6.1.0-57-amd64
-pkg=linux-image-$kver
+suite=${SUITE:-}
+kver=${KVER:-}
+[ -n "$kver" ] || [ -n "$suite" ] || kver=6.1.0-57-amd64
 busybox=${BUSYBOX:-/bin/busybox}
 qemu_timeout=${QEMU_TIMEOUT:-180}
 agent_mode=${E2E_AGENT:-hotplug}
@@ -57,31 +75,17 @@ skip() { echo "1..0 # SKIP $*"; exit 77; }
 # ------------------------------------------------ can qemu run at all?
 # A trivial boot: an empty q35 machine running its firmware under TCG for a
 # second, then asked for its status and told to quit on the monitor.
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
-probe=$( (sleep 1; printf 'info status\nquit\n') | timeout 30 qemu-system-x86_64 -accel tcg \
-	-machine q35 -m 64 -display none -nodefaults -monitor stdio 2>&1)
-case $probe in
-*"VM status: running"*) ;;
-*) skip "qemu-system-x86_64 cannot run a q35 machine with -accel tcg: $(echo "$probe" | grep -v '^(qemu)\|^QEMU' | head -1)" ;;
-esac
+qemu_can_run
 
 for tool in dpkg-deb depmod modprobe cpio gzip timeout perl ldd readelf; do
 	command -v "$tool" >/dev/null || die "missing tool: $tool"
 done
 # the guest's shell, applets and all: it must be static
-if ! "$busybox" --list 2>/dev/null | grep -qx modprobe ||
-	readelf -l "$busybox" 2>/dev/null | grep -q INTERP; then
-	die "need a static busybox at $busybox (apt-get install busybox-static)"
-fi
+need_static_busybox "$busybox"
 
 if [ "$agent_mode" = hotplug ]; then
-	agent=${HOTPLUG_BIN:-}
-	[ -n "$agent" ] || die "HOTPLUG_BIN is not set"
 	# a libtool wrapper script: the real ELF is in .libs/
-	if [ -f "$agent" ] && ! head -c 4 "$agent" | grep -q ELF; then
-		agent=$(dirname "$agent")/.libs/$(basename "$agent")
-	fi
-	[ -x "$agent" ] || die "no agent binary at $agent (HOTPLUG_BIN=$HOTPLUG_BIN)"
+	agent=$(agent_elf "${HOTPLUG_BIN:?HOTPLUG_BIN is not set}") || exit 1
 fi
 
 tmp=$(mktemp -d)
@@ -93,42 +97,33 @@ cleanup() {
 trap cleanup EXIT
 
 # ------------------------------------------------ the kernel package
-if [ -n "${DEB:-}" ]; then
-	deb=$(readlink -f "$DEB")
-else
-	mkdir -p "$cache" || die "cannot create $cache"
-	deb=$(ls "$cache/${pkg}"_*_amd64.deb 2>/dev/null | tail -1)
-	if [ -n "$deb" ] && ! dpkg-deb --info "$deb" >/dev/null 2>&1; then
-		log "cached $(basename "$deb") is damaged; downloading again"
-		rm -f "$deb"; deb=
+# whose depmod and modprobe: the host's, or sid's kmod 34 under sid's loader
+case ${KMOD:=${suite:+${MODALIAS_KMOD_SID:-$srcdir/tests/.kmod-sid}}} in
+'' | system) ;;
+*)
+	if [ ! -x "$KMOD/bin/modprobe" ] &&
+		! "$srcdir/tests/data/fetch-sid-kmod.sh" "$KMOD" > "$tmp/kmod.err" 2>&1; then
+		skip "sid's kmod could not be fetched into $KMOD: $(tail -1 "$tmp/kmod.err")"
 	fi
-	if [ -z "$deb" ]; then
-		log "downloading $pkg into $cache"
-		dl=$(mktemp -d "$cache/dl.XXXXXX") && chmod 755 "$dl"
-		if ! (cd "$dl" && apt-get download "$pkg" >/dev/null 2>"$tmp/apt.err"); then
-			sed 's/^/# apt: /' "$tmp/apt.err"; rm -rf "$dl"
-			die "apt-get download $pkg failed"
-		fi
-		mv "$dl"/*.deb "$cache/" && rmdir "$dl"
-		deb=$(ls "$cache/${pkg}"_*_amd64.deb | tail -1)
-	fi
+	kmod_depmod=$KMOD/bin/depmod kmod_modprobe=$KMOD/bin/modprobe
+	log "kmod: $("$kmod_depmod" --version | head -1) ($KMOD)" ;;
+esac
+if [ -z "$kver" ]; then
+	# the newest kernel of the suite: what its linux-image-amd64 depends on
+	suite_lists
+	kver=$(apt-cache "${APT_OPTS[@]}" depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^  Depends: linux-image-//p' | head -1)
+	[ -n "$kver" ] || skip "Debian $suite's linux-image-amd64 names no kernel (apt-cache depends)"
 fi
-[ -f "$deb" ] || die "no kernel package"
-log "kernel package: $(basename "$deb")"
-root=$tmp/root
-dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x failed"
-depmod -b "$root" "$kver" || die "depmod on the package failed"
-vmlinuz=$root/boot/vmlinuz-$kver
-[ -f "$vmlinuz" ] || die "no $vmlinuz in the package"
+log "kernel: $kver${suite:+ (Debian $suite)}"
+kernel_unpack
 
 # Host-side kmod queries (kq, never reading the host's modprobe.d) and the
 # module names of modprobe --show-depends output (ko_names): lib.sh's.
 
 # ------------------------------------------------ the initramfs
 stage=$tmp/stage
-mdir=$stage/lib/modules/$kver
-mkdir -p "$stage"/{bin,dev,proc,sys,tmp,etc,run,var} "$mdir"
-cp "$busybox" "$stage/bin/busybox"
+stage_init "$stage"
 
 # Which modules: the drivers (and their dependencies) for the modaliases of a
 # q35 guest with these devices, taken from the capture in tests/data (made
@@ -141,24 +136,11 @@ buses='pci usb hid input virtio scsi hdaudio'
 find "$fixture/devices" -name modalias -exec cat {} + 2>/dev/null | sort -u > "$tmp/fixture.aliases"
 [ -s "$tmp/fixture.aliases" ] || die "no modalias files under $fixture"
 while IFS= read -r a; do
-	case " $buses " in *" ${a%%:*} "*) ;; *) continue ;; esac
-	kq "$root" --show-depends "$a" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
-done < "$tmp/fixture.aliases" | awk '!seen[$0]++' > "$tmp/kos"
+	case " $buses " in *" ${a%%:*} "*) echo "$a" ;; esac
+done < "$tmp/fixture.aliases" | closure_kos > "$tmp/kos"
 [ -s "$tmp/kos" ] || die "no modules found for the fixture's modaliases"
-while IFS= read -r ko; do
-	rel=${ko#"$root/lib/modules/$kver/"}
-	mkdir -p "$mdir/$(dirname "$rel")"
-	case "$ko" in
-	*.ko.xz)  xz -dc "$ko" > "$mdir/${rel%.xz}" ;;
-	*.ko.zst) zstd -qdc "$ko" > "$mdir/${rel%.zst}" ;;
-	*.ko.gz)  gzip -dc "$ko" > "$mdir/${rel%.gz}" ;;
-	*)        cp "$ko" "$mdir/$rel" ;;
-	esac
-done < "$tmp/kos"
-for f in modules.builtin modules.builtin.modinfo modules.order; do
-	cp "$root/lib/modules/$kver/$f" "$mdir/"
-done
-depmod -b "$stage" "$kver" || die "depmod on the initramfs failed"
+# as the package has them: .ko.xz since 7.x, for the guest's libkmod
+stage_modules "$stage" --packaged < "$tmp/kos"
 ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
 log "initramfs: $(wc -l < "$tmp/staged") modules: $(tr '\n' ' ' < "$tmp/staged")"
 
@@ -224,6 +206,8 @@ standin() { # the harness's own check: busybox modprobe, polling sysfs
 
 echo
 say "begin kernel=$(uname -r) uptime=$(up)"
+# the module files as staged: .ko, or .ko.xz that libkmod decompresses
+say "module files: $(find /lib/modules/$kver -name '*.ko*' | awk '{ sub(/.*\.ko/, ".ko"); n[$0]++ } END { for (k in n) print k "=" n[k] }' | sort | tr '\n' ' ')"
 if [ "$agent" = hotplug ]; then
 	hotplug --daemon --coldplug -d / -S "$kver" -C /dev/null --log-level info 2>/tmp/agent.log &
 else
@@ -255,12 +239,9 @@ sync
 poweroff -f
 EOF
 chmod 755 "$stage/init"
-mknod "$stage/dev/console" c 5 1 2>/dev/null || true
-mknod "$stage/dev/null" c 1 3 2>/dev/null || true
 
 initrd=$tmp/initrd.gz
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$initrd" ||
-	die "cannot build the initramfs"
+build_initrd "$stage" "$initrd"
 log "initramfs: $(stat -c %s "$initrd") bytes, built in $(($(date +%s) - t0))s"
 
 # ------------------------------------------------ boot
@@ -330,7 +311,7 @@ wait "$qemu_pid"
 qrc=$?
 qemu_pid=
 # no CRs, no terminal escapes (SeaBIOS and the kernel reset the terminal)
-tr -d '\r' < "$console" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1b[a-zA-Z]//g' > "$console.unix"
+console_text "$console" > "$console.unix"
 log "qemu exited with status $qrc after $(($(date +%s) - tboot))s (total $(($(date +%s) - t0))s)"
 grep '^e2e: ' "$console.unix" | sed 's/^/# /'
 
@@ -364,8 +345,17 @@ check "modules and devices settled after coldplug (bounded wait)" \
 	check "the agent is still running after coldplug" "grep -q '^e2e: coldplug .*agent-alive=yes' '$console.unix'"
 log "after coldplug: $(tr '\n' ' ' < "$tmp/coldplug.mods")"
 
+# the guest's module files are the package's: .ko.xz stay compressed
+files=$(awk '{ sub(/.*\.ko/, ".ko"); n[$0]++ } END { for (k in n) print k "=" n[k] }' "$tmp/kos" | sort | tr '\n' ' ')
+check "the guest's module files are as the package has them: $files" \
+	"grep -qxF 'e2e: module files: $files' '$console.unix'"
+
+# built into this kernel: not loaded, never expected (virtio_pci since 7.x)
+sed 's|.*/||; s|\.ko$||; s|-|_|g' "$root/lib/modules/$kver/modules.builtin" | sort -u > "$tmp/builtin"
+builtin() { grep -qx "$1" "$tmp/builtin"; }
+
 # The drivers this device set implies (drivers only; their dependencies are
-# checked by the comparison below).
+# checked by the comparison below), each loaded unless built in.
 #   e1000e: the NIC; xhci_pci (+ xhci_hcd): the controller; usbhid: the
 #   tablet's and keyboard's interfaces, which exist only once xhci is bound;
 #   hid_generic: their HID devices, which exist only once usbhid is bound;
@@ -375,13 +365,17 @@ log "after coldplug: $(tr '\n' ' ' < "$tmp/coldplug.mods")"
 #   q35 chipset's own SATA, LPC and SMBus functions.
 for m in e1000e xhci_pci xhci_hcd usbhid hid_generic usb_storage uas sd_mod \
 	snd_hda_intel virtio_pci virtio_rng virtio_balloon evdev ahci lpc_ich i2c_i801; do
-	check "after coldplug: $m is loaded" "grep -qx $m '$tmp/coldplug.mods'"
+	if builtin $m; then
+		ok "after coldplug: $m is built into $kver"
+	else
+		check "after coldplug: $m is loaded" "grep -qx $m '$tmp/coldplug.mods'"
+	fi
 done
 # /proc/modules lists the newest module first
 pos() { grep -nx "$2" "$tmp/$1.order" | head -1 | cut -d: -f1; }
-later() { # PHASE A B: A was loaded after B
+later() { # PHASE A B: A was loaded after B (or B is built in)
 	local a b; a=$(pos "$1" "$2"); b=$(pos "$1" "$3")
-	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]
+	[ -n "$a" ] && { builtin "$3" || { [ -n "$b" ] && [ "$a" -lt "$b" ]; }; }
 }
 check "usbhid was loaded after xhci_pci (its devices appear only then)" "later coldplug usbhid xhci_pci"
 check "hid_generic was loaded after usbhid" "later coldplug hid_generic usbhid"
@@ -440,7 +434,11 @@ if grep -q '^e2e: hotplug ' "$console.unix"; then
 	check "modules and devices settled after the hot-add" "grep -q '^e2e: hotplug settled' '$console.unix'"
 	log "new after the hot-add: $(comm -13 "$tmp/coldplug.mods" "$tmp/hotplug.mods" | tr '\n' ' ')"
 	for m in cdc_ether usbnet; do
-		check "after the hot-add: $m is loaded" "grep -qx $m '$tmp/hotplug.mods'"
+		if builtin $m; then
+			ok "after the hot-add: $m is built into $kver"
+		else
+			check "after the hot-add: $m is loaded" "grep -qx $m '$tmp/hotplug.mods'"
+		fi
 	done
 	check "no module was unloaded by the hot-add" "[ -z \"\$(comm -23 '$tmp/coldplug.mods' '$tmp/hotplug.mods')\" ]"
 	compare hotplug
