@@ -37,6 +37,10 @@
 #                    directory of tests/data/fetch-sid-kmod.sh (sid's kmod
 #                    34, fetched there when missing)  [system; with SUITE:
 #                    $MODALIAS_KMOD_SID, default tests/.kmod-sid]
+#   E2E_LIBKMOD      the guest's libkmod: `system` (the host's, libkmod 30:
+#                    it decompresses .ko.xz itself) or a fetch-sid-kmod.sh
+#                    directory (sid's libkmod 34 with sid's C library, no
+#                    liblzma: it hands .ko.xz to the kernel)  [$KMOD]
 #   HOTPLUG_BIN      the agent (cli/hotplug; a libtool wrapper is followed to
 #                    .libs/hotplug)                         [required]
 #   LIBMODALIAS_SO   libmodalias/.libs/libmodalias.so of the build tree
@@ -144,8 +148,16 @@ stage_modules "$stage" --packaged < "$tmp/kos"
 ko_names < <(sed 's/^/insmod /' "$tmp/kos") | sort -u > "$tmp/staged"
 log "initramfs: $(wc -l < "$tmp/staged") modules: $(tr '\n' ' ' < "$tmp/staged")"
 
-# the agent with its libraries, libmodalias and libkmod (lib.sh)
-[ "$agent_mode" = hotplug ] && stage_agent "$stage" "$agent"
+# the agent with its libraries, libmodalias and libkmod (lib.sh); with
+# E2E_LIBKMOD, sid's libkmod 34 and C library
+libkmod=${E2E_LIBKMOD:-${KMOD:-system}}
+if [ "$agent_mode" = hotplug ]; then
+	stage_agent "$stage" "$agent"
+	if [ "$libkmod" != system ]; then
+		stage_libkmod "$stage" "$libkmod/root"
+		log "guest's libkmod: $(basename "$(readlink -f "$libkmod/root/usr/lib/x86_64-linux-gnu/libkmod.so.2")") with $(basename "$(readlink -f "$libkmod/root/usr/lib/x86_64-linux-gnu/libc.so.6")") of $libkmod, no liblzma"
+	fi
+fi
 
 cat > "$stage/e2e.conf" <<EOF
 kver=$kver
@@ -207,7 +219,9 @@ standin() { # the harness's own check: busybox modprobe, polling sysfs
 echo
 say "begin kernel=$(uname -r) uptime=$(up)"
 # the module files as staged: .ko, or .ko.xz that libkmod decompresses
+# (liblzma) or hands to the kernel
 say "module files: $(find /lib/modules/$kver -name '*.ko*' | awk '{ sub(/.*\.ko/, ".ko"); n[$0]++ } END { for (k in n) print k "=" n[k] }' | sort | tr '\n' ' ')"
+say "liblzma: $(ls /lib/x86_64-linux-gnu | grep -c '^liblzma\.so')"
 if [ "$agent" = hotplug ]; then
 	hotplug --daemon --coldplug -d / -S "$kver" -C /dev/null --log-level info 2>/tmp/agent.log &
 else
@@ -349,6 +363,10 @@ log "after coldplug: $(tr '\n' ' ' < "$tmp/coldplug.mods")"
 files=$(awk '{ sub(/.*\.ko/, ".ko"); n[$0]++ } END { for (k in n) print k "=" n[k] }' "$tmp/kos" | sort | tr '\n' ' ')
 check "the guest's module files are as the package has them: $files" \
 	"grep -qxF 'e2e: module files: $files' '$console.unix'"
+if [ "$agent_mode" = hotplug ] && [ "$libkmod" != system ]; then
+	check "the guest has no liblzma: libkmod 34 handed the .ko.xz to the kernel" \
+		"grep -qx 'e2e: liblzma: 0' '$console.unix'"
+fi
 
 # built into this kernel: not loaded, never expected (virtio_pci since 7.x)
 sed 's|.*/||; s|\.ko$||; s|-|_|g' "$root/lib/modules/$kver/modules.builtin" | sort -u > "$tmp/builtin"

@@ -220,6 +220,34 @@ stage_agent() {
 	fi
 }
 
+# stage_libkmod STAGE ROOT: the guest's libkmod and C library replaced by
+# those unpacked in ROOT (tests/data/fetch-sid-kmod.sh's root: sid's libkmod
+# 34, which needs sid's glibc): every staged library ROOT has (the loader,
+# libc, ...) becomes ROOT's, and libkmod.so.2 with what it needs, at any
+# depth (libcrypto, and libcrypto's libz and libzstd).  libkmod 34
+# dlopen()s its decompressors: liblzma is left out, so that a .ko.xz loads
+# only when libkmod hands it to the kernel (finit_module with
+# MODULE_INIT_COMPRESSED_FILE, a kernel with CONFIG_MODULE_DECOMPRESS).
+stage_libkmod() {
+	local stage=$1 lib=$2/usr/lib/x86_64-linux-gnu f todo=libkmod.so.2
+	[ -e "$lib/libkmod.so.2" ] && [ -e "$lib/libc.so.6" ] ||
+		die "no libkmod.so.2 and libc.so.6 in $lib (tests/data/fetch-sid-kmod.sh)"
+	for f in "$stage"/lib/x86_64-linux-gnu/* "$stage"/lib64/*; do
+		[ -e "$lib/$(basename "$f")" ] && cp -L "$lib/$(basename "$f")" "$f"
+	done
+	rm -f "$stage"/lib/x86_64-linux-gnu/liblzma.so*
+	while [ -n "$todo" ]; do
+		set -- $todo
+		f=$1
+		todo=${*:2}
+		[ -e "$lib/$f" ] || die "no $f in $lib, needed by its libkmod"
+		cp -L "$lib/$f" "$stage/lib/x86_64-linux-gnu/$f"
+		todo="$todo $(readelf -d "$lib/$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+			grep -vxF -e libc.so.6 -e ld-linux-x86-64.so.2 | tr '\n' ' ')"
+		todo=$(echo $todo)
+	done
+}
+
 # build_initrd STAGE OUT: the newc cpio, gzip -1
 build_initrd() {
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$2" ||
