@@ -68,7 +68,8 @@ deb_fetch() {
 suite_lists() {
 	[ -n "${APT_OPTS+set}" ] && return 0
 	apt_suite "$cache/apt-$suite" "$suite" 2> "$tmp/apt-suite.err" ||
-		skip "Debian $suite's package lists could not be fetched: $(grep -v '^apt: *$' "$tmp/apt-suite.err" | tail -1)"
+		skip "Debian $suite's package lists could not be fetched: $( (grep '^apt: [EW]:' "$tmp/apt-suite.err" ||
+			cat "$tmp/apt-suite.err") | tail -1)"
 }
 
 # suite_fetch PACKAGE: deb_fetch PACKAGE amd64, from $suite when set (its
