@@ -7,8 +7,8 @@
 # holding a static busybox, the agent with its shared libraries (libkmod
 # too: libmodalias dlopen()s it) and the kernel's drivers for the emulated
 # devices with all their dependencies, as the package has them (.ko for
-# 6.1, .ko.xz since 7.x: the guest's libkmod decompresses them), and depmod
-# output for exactly those modules.  The agent is the only device
+# 6.1, .ko.xz since 7.x: the guest's libkmod decompresses them or hands
+# them to the kernel), and depmod output for exactly those modules.  The agent is the only device
 # manager: nothing is preloaded, and there is no /sbin/modprobe for the
 # kernel's own request_module().  /init starts
 #   hotplug --daemon --coldplug -d / -S KVER -C /dev/null --log-level info
@@ -40,7 +40,8 @@
 #   E2E_LIBKMOD      the guest's libkmod: `system` (the host's, libkmod 30:
 #                    it decompresses .ko.xz itself) or a fetch-sid-kmod.sh
 #                    directory (sid's libkmod 34 with sid's C library, no
-#                    liblzma: it hands .ko.xz to the kernel)  [$KMOD]
+#                    liblzma: it hands .ko.xz to the kernel)  [system;
+#                    with SUITE: $KMOD]
 #   HOTPLUG_BIN      the agent (cli/hotplug; a libtool wrapper is followed to
 #                    .libs/hotplug)                         [required]
 #   LIBMODALIAS_SO   libmodalias/.libs/libmodalias.so of the build tree
@@ -88,8 +89,10 @@ done
 need_static_busybox "$busybox"
 
 if [ "$agent_mode" = hotplug ]; then
-	# a libtool wrapper script: the real ELF is in .libs/
-	agent=$(agent_elf "${HOTPLUG_BIN:?HOTPLUG_BIN is not set}") || exit 1
+	[ -n "${HOTPLUG_BIN:-}" ] || die "HOTPLUG_BIN is not set"
+	# a libtool wrapper script: the real ELF is in .libs/ (agent_elf's die
+	# output, the TAP lines, is what it printed)
+	agent=$(agent_elf "$HOTPLUG_BIN") || { echo "$agent"; exit 1; }
 fi
 
 tmp=$(mktemp -d)
