@@ -3,7 +3,9 @@
  * bash /sbin/hotplug multiplexer, on the same hotplug.d trees (empty, and
  * three handlers), paired runs: median wall and peak RSS; and FLOOR, a
  * program that does nothing, in the agent's place (the least any helper
- * can cost on this machine).
+ * can cost on this machine), and that same program running the three
+ * handlers in turn by posix_spawn(), no listing, no check (the least any
+ * helper running them can cost).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -71,20 +73,23 @@ static void write_file(const char *path, const char *text, mode_t mode)
 	}
 }
 
-/* Medians of N paired runs (A B, B A, …) of A and B with ENVP, in µs, and
- * the largest peak RSS of each, in KiB. */
+/* Medians of N paired runs (A B, B A, …) of A and B with ENVP, in µs, the
+ * quartiles of the N ratios A/B of a pair (the spread: a loaded machine
+ * widens it), and the largest peak RSS of each, in KiB. */
 struct pair {
 	double a, b;
+	double q1, q3;
 	long rss_a, rss_b;
 };
 
 static struct pair paired(char *const a_argv[], char *const b_argv[], char *const envp[], int n)
 {
 	double *a = calloc((size_t)n, sizeof(double)), *b = calloc((size_t)n, sizeof(double));
+	double *ratio = calloc((size_t)n, sizeof(double));
 	struct pair p = { 0 };
 	long r;
 
-	if (!a || !b) {
+	if (!a || !b || !ratio) {
 		perror("calloc");
 		exit(1);
 	}
@@ -103,12 +108,18 @@ static struct pair paired(char *const a_argv[], char *const b_argv[], char *cons
 			p.rss_a = r > p.rss_a ? r : p.rss_a;
 		}
 	}
+	for (int i = 0; i < n; i++)
+		ratio[i] = a[i] / b[i];
 	qsort(a, (size_t)n, sizeof(double), cmp);
 	qsort(b, (size_t)n, sizeof(double), cmp);
+	qsort(ratio, (size_t)n, sizeof(double), cmp);
 	p.a = a[n / 2];
 	p.b = b[n / 2];
+	p.q1 = ratio[n / 4];
+	p.q3 = ratio[3 * n / 4];
 	free(a);
 	free(b);
+	free(ratio);
 	return p;
 }
 
@@ -137,9 +148,10 @@ int main(int argc, char **argv)
 		   "done\n"
 		   "exit 1\n", 0755);
 	printf("hotplug helper mode against the bash /sbin/hotplug loop, %d paired runs (ACTION=change)\n\n", n);
-	printf("%-14s %12s %12s %8s %12s %12s\n", "tree", "agent ms", "bash ms", "ratio", "agent KiB", "bash KiB");
+	printf("%-14s %12s %12s %8s %13s %12s %12s\n", "tree", "agent ms", "bash ms", "ratio", "pairs' Q1-Q3",
+	       "agent KiB", "bash KiB");
 	for (int tree = 0; tree < 2; tree++) {
-		char hp[4096], hpopt[4300], ldpath[4200];
+		char hp[4096], hpopt[4300], ldpath[4200], handlers[3][4200];
 		const char *ld = getenv("LD_LIBRARY_PATH");
 		struct pair p;
 
@@ -152,8 +164,8 @@ int main(int argc, char **argv)
 		if (tree == 1) {
 			const char *names[] = { "net/10-first.hotplug", "net/20-second.hotplug", "default/50-log.hotplug" };
 			for (int i = 0; i < 3; i++) {
-				snprintf(path, sizeof(path), "%s/%s", hp, names[i]);
-				write_file(path, "#!/bin/sh\nexit 0\n", 0755);
+				snprintf(handlers[i], sizeof(handlers[i]), "%s/%s", hp, names[i]);
+				write_file(handlers[i], "#!/bin/sh\nexit 0\n", 0755);
 			}
 		}
 		snprintf(dirvar, sizeof(dirvar), "HOTPLUG_DIR=%s", hp);
@@ -166,16 +178,17 @@ int main(int argc, char **argv)
 			char *ours[] = { (char *)agent, hpopt, (char *)"net", NULL };
 			char *theirs[] = { (char *)"/bin/bash", script, (char *)"net", NULL };
 			char *nothing[] = { (char *)floor_prog, NULL };
+			char *just_run[] = { (char *)floor_prog, (char *)"net", handlers[0], handlers[1], handlers[2], NULL };
 
 			p = paired(ours, theirs, envp, n);
-			printf("%-14s %12.2f %12.2f %7.2fx %12ld %12ld\n", tree ? "three handlers" : "empty",
-			       p.a / 1000, p.b / 1000, p.a / p.b, p.rss_a, p.rss_b);
+			printf("%-14s %12.2f %12.2f %7.2fx %7.2f-%.2f %12ld %12ld\n", tree ? "three handlers" : "empty",
+			       p.a / 1000, p.b / 1000, p.a / p.b, p.q1, p.q3, p.rss_a, p.rss_b);
 			/* what starting any program costs: the same runs, a
 			 * program that does nothing in the agent's place */
-			if (floor_prog && tree == 0) {
-				p = paired(nothing, theirs, envp, n);
-				printf("%-14s %12.2f %12.2f %7.2fx %12ld %12ld\n", "floor", p.a / 1000, p.b / 1000,
-				       p.a / p.b, p.rss_a, p.rss_b);
+			if (floor_prog) {
+				p = paired(tree ? just_run : nothing, theirs, envp, n);
+				printf("%-14s %12.2f %12.2f %7.2fx %7.2f-%.2f %12ld %12ld\n", tree ? "floor, three" : "floor",
+				       p.a / 1000, p.b / 1000, p.a / p.b, p.q1, p.q3, p.rss_a, p.rss_b);
 			}
 		}
 	}

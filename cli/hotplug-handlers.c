@@ -77,14 +77,18 @@ static int trust_open_in(int dfd, const char *dir, const char *name, int oflags,
 }
 
 /* Every descriptor from FIRST up closed (the child of run_handler():
- * system calls only).  max: the descriptor limit, read before the clone,
- * for kernels without close_range(). */
-static void close_from(int first, int max)
+ * system calls only); up to the descriptor limit on kernels without
+ * close_range(). */
+static void close_from(int first)
 {
+	struct rlimit rl;
+	int max;
+
 #ifdef SYS_close_range
 	if (syscall(SYS_close_range, (unsigned int)first, ~0u, 0u) == 0)
 		return;
 #endif
+	max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
 	for (int fd = first; fd < max; fd++)
 		close(fd);
 }
@@ -92,6 +96,48 @@ static void close_from(int first, int max)
 /* What the child of run_handler() reports when a script cannot run
  * because /dev/fd is missing */
 #define ENODEV_FD (-1)
+
+/* What every handler of one handlers_run() shares, read once for all of
+ * them (the dispositions and /dev/fd do not change between two handlers
+ * of one event; a handler costs mostly its own exec, and each system call
+ * of its start is paid again for each handler). */
+struct run_state {
+	int hpfd;             /* hotplug.d, checked */
+	bool sigs_read;       /* sig_reset read (at the first handler) */
+	bool sig_reset[NSIG]; /* signal N not at SIG_DFL here */
+	int dev_fd;           /* whether /dev/fd/N opens: 1, 0, -1 not looked yet */
+};
+
+/* RESET[N]: signal N's disposition is not SIG_DFL, and a handler's child
+ * must reset it (a handler of ours must not run in it, an ignored signal
+ * must not stay ignored across the exec; the others are at SIG_DFL
+ * already).  glibc's own (32, 33), which its sigaction() will not show,
+ * always. */
+static void signals_not_default(bool reset[NSIG])
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction old;
+
+		if (sigaction(sig, NULL, &old) < 0)
+			reset[sig] = sig != SIGKILL && sig != SIGSTOP;
+		else
+			reset[sig] = old.sa_handler != SIG_DFL;
+	}
+}
+
+/* Whether /dev/fd/FD (FD open here) opens: a #! script runs as /dev/fd/3,
+ * which its interpreter opens; a bare devtmpfs has no /dev/fd.  Looked at
+ * once per handlers_run(), at its first script. */
+static bool dev_fd_works(struct run_state *rs, int fd)
+{
+	if (rs->dev_fd < 0) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/dev/fd/%d", fd);
+		rs->dev_fd = faccessat(AT_FDCWD, path, F_OK, 0) == 0;
+	}
+	return rs->dev_fd;
+}
 
 /* Whether the checked handler FD (O_PATH: reopened for reading, through
  * /proc, to look) starts with "#!".  -1: cannot tell (no /proc). */
@@ -116,18 +162,20 @@ static int is_script(int fd)
 struct spawn {
 	int fd;     /* the checked handler */
 	int script; /* is_script(fd) */
-	int max_fd;
+	const bool *sig_reset; /* run_state's: the dispositions to reset */
 	char *const *argv, *const *envp;
 	int err;    /* 0: it runs; else why its exec failed */
 };
 
 /* The child's side of run_handler(), on its own stack, in the parent's
  * memory, every signal blocked: system calls only, nothing written but
- * S->err.  A clean start (signal dispositions to default, then nothing
- * blocked, a process group of its own, stdin from /dev/null, no descriptor
- * above 2 but what the exec needs), then the checked file itself, never
- * its path again.  A #! script (script: 1, or -1 for unknown) is run by
- * its interpreter as /dev/fd/3, which must then stay open across the exec. */
+ * S->err.  A clean start (signal dispositions to default: those of
+ * s->sig_reset, the others are already, then nothing blocked, a process
+ * group of its own, stdin from /dev/null, no descriptor above 2 but what
+ * the exec needs), then the checked file itself, never its path again.  A
+ * #! script (script: 1, or -1 for unknown) is run by its interpreter as
+ * /dev/fd/3, which must then stay open across the exec (script 1: the
+ * parent has seen that /dev/fd works). */
 static int handler_child(void *data)
 {
 	struct spawn *s = data;
@@ -136,7 +184,7 @@ static int handler_child(void *data)
 	int null, hfd;
 
 	for (int sig = 1; sig < NSIG; sig++)
-		if (sigaction(sig, &dfl, NULL) < 0 && sig != SIGKILL && sig != SIGSTOP) {
+		if (s->sig_reset[sig] && sigaction(sig, &dfl, NULL) < 0) {
 			/* glibc keeps its own (32, 33) from us; the kernel's
 			 * struct sigaction all zero is SIG_DFL in every layout */
 			unsigned long zero[8] = { 0 };
@@ -154,15 +202,9 @@ static int handler_child(void *data)
 	 * itself) */
 	if ((hfd = fcntl(s->fd, F_DUPFD_CLOEXEC, 4)) < 0 || dup3(hfd, 3, O_CLOEXEC) < 0)
 		goto fail;
-	close_from(4, s->max_fd);
-	if (s->script == 1) {
-		if (faccessat(AT_FDCWD, "/dev/fd/3", F_OK, 0) < 0) {
-			errno = ENODEV_FD; /* its interpreter could not open it */
-			goto fail;
-		}
-		if (fcntl(3, F_SETFD, 0) < 0)
-			goto fail;
-	}
+	close_from(4);
+	if (s->script == 1 && fcntl(3, F_SETFD, 0) < 0)
+		goto fail;
 	fexecve(3, s->argv, s->envp);
 	/* not known: ENOENT is a script, whose interpreter cannot open
 	 * /dev/fd/3 while it closes on exec (or a missing interpreter: the
@@ -236,9 +278,8 @@ static int handler_wait(const char *path, pid_t pid)
  * program: clone(CLONE_VM|CLONE_VFORK), the parent's memory not copied and
  * the parent waiting until the child's exec (or its end).  The pid, or -1
  * with errno (ENODEV_FD: a script without /dev/fd). */
-static pid_t handler_spawn(int fd, char *const *argv, char *const *envp)
+static pid_t handler_spawn(struct run_state *rs, int fd, char *const *argv, char *const *envp)
 {
-	struct rlimit rl;
 	struct spawn s = { .fd = fd, .script = is_script(fd), .argv = argv, .envp = envp };
 	/* every signal, glibc's own too: no handler of ours may run in the
 	 * child, on our memory */
@@ -248,7 +289,15 @@ static pid_t handler_spawn(int fd, char *const *argv, char *const *envp)
 	pid_t pid;
 	int e;
 
-	s.max_fd = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+	if (s.script == 1 && !dev_fd_works(rs, fd)) {
+		errno = ENODEV_FD; /* its interpreter could not open it */
+		return -1;
+	}
+	if (!rs->sigs_read) {
+		signals_not_default(rs->sig_reset);
+		rs->sigs_read = true;
+	}
+	s.sig_reset = rs->sig_reset;
 	memset(all, 0xff, sizeof(all));
 	syscall(SYS_rt_sigprocmask, SIG_BLOCK, all, old, sizeof(all));
 	pid = clone(handler_child, stack + CHILD_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &s);
@@ -265,10 +314,10 @@ static pid_t handler_spawn(int fd, char *const *argv, char *const *envp)
 }
 
 /* Runs the checked handler FD as PATH SUBSYSTEM, with ENVP, and waits for it. */
-static void run_handler(int fd, const char *path, const char *subsystem, char *const *envp)
+static void run_handler(struct run_state *rs, int fd, const char *path, const char *subsystem, char *const *envp)
 {
 	char *argv[] = { (char *)path, (char *)subsystem, NULL };
-	pid_t pid = handler_spawn(fd, argv, envp);
+	pid_t pid = handler_spawn(rs, fd, argv, envp);
 	int status;
 
 	if (pid < 0) {
@@ -292,7 +341,7 @@ static void run_handler(int fd, const char *path, const char *subsystem, char *c
  * hotplug.d (HPFD, checked), in C-locale byte order.  The directory and
  * each handler are opened by path-trust: they, the targets of their
  * symlinks and every directory on the way must be root's alone. */
-static void run_dir(int hpfd, const char *name, const char *subsystem, char *const *envp)
+static void run_dir(struct run_state *rs, const char *name, const char *subsystem, char *const *envp)
 {
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *dir = g_build_filename(hotplug_dir(), name, NULL);
@@ -303,7 +352,7 @@ static void run_dir(int hpfd, const char *name, const char *subsystem, char *con
 
 	/* whoever may add to the directory may add a link to any root-owned
 	 * program: the directory must be as safe as its handlers */
-	dfd = trust_open_in(hpfd, hotplug_dir(), name, O_RDONLY | O_DIRECTORY, TRUST_DIRECTORY, &why);
+	dfd = trust_open_in(rs->hpfd, hotplug_dir(), name, O_RDONLY | O_DIRECTORY, TRUST_DIRECTORY, &why);
 	if (dfd < 0) {
 		if (dfd != -ENOENT)
 			say_refused(dir, dfd, &why);
@@ -350,7 +399,7 @@ static void run_dir(int hpfd, const char *name, const char *subsystem, char *con
 		if (settings.dry_run)
 			dry_line("run %s %s", cli_shown(path), cli_shown(subsystem));
 		else
-			run_handler(fd, path, subsystem, envp);
+			run_handler(rs, fd, path, subsystem, envp);
 		close(fd);
 	}
 	close(dfd);
@@ -372,14 +421,14 @@ static int hotplug_dir_open(void)
 
 void handlers_run(const char *subsystem, char *const *envp)
 {
-	int hpfd = hotplug_dir_open();
+	struct run_state rs = { .hpfd = hotplug_dir_open(), .dev_fd = -1 };
 
-	if (hpfd < 0)
+	if (rs.hpfd < 0)
 		return;
-	run_dir(hpfd, subsystem, subsystem, envp);
+	run_dir(&rs, subsystem, subsystem, envp);
 	if (strcmp(subsystem, "default") != 0) /* not twice */
-		run_dir(hpfd, "default", subsystem, envp);
-	close(hpfd);
+		run_dir(&rs, "default", subsystem, envp);
+	close(rs.hpfd);
 }
 
 int handlers_stop_init(void)
