@@ -593,6 +593,62 @@ static void test_coldplug_parallel(void)
 	test_rm_rf(tmp);
 }
 
+/* The daemon starts loading what its walk finds while it walks: mod_a
+ * (device a) is inserted while the walk is still held up in a slow
+ * directory (the stand-in kernel's opendir of "slow" takes 1.5 s), before
+ * it reaches device z.  (Before, every device was queued first and the
+ * first insertion began after the whole walk.) */
+static void test_coldplug_while_walking(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL), *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *sys = g_build_filename(tmp, "sys", NULL), *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	g_autofree char *times_path = g_build_filename(root, "times", NULL);
+	g_autofree char *slow = g_build_filename(sys, "devices", "virtual", "mtest", "slow", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", NULL };
+	const char *devs[][2] = { { "a", "test:dev:a1" }, { "z", "test:dev:soft" } };
+	struct needle w = { "hotplug: inserted ", 4 }; /* mod_a's chain: mod_c, mod_b, mod_a; mod_soft */
+	struct span a, walk, soft;
+	struct daemon d;
+
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(slow, 0755), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+		g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", devs[i][0], NULL);
+		g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
+		g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", devs[i][1]);
+
+		g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+		g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+	}
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "100", TRUE);
+	g_setenv("FAKE_KERNEL_SLOW_DIR", "slow:1500", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_true(span_of(times, "mod_a", &a) && span_of(times, "opendir:slow", &walk) &&
+		      span_of(times, "mod_soft", &soft));
+	/* device a, found before the slow directory, is in before the walk
+	 * gets past it; device z, after it, only then */
+	g_assert_cmpint(a.end, <, walk.end);
+	g_assert_cmpint(soft.start, >=, walk.end);
+	test_rm_rf(tmp);
+}
+
 /* ---- the queue limit --------------------------------------------------------------- */
 
 /* A burst while the queue is full (--queue-limit=4, handlers that take
@@ -681,6 +737,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/reload-fails-bounded", test_reload_fails_bounded);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
 	g_test_add_func("/agent/coldplug-parallel", test_coldplug_parallel);
+	g_test_add_func("/agent/coldplug-while-walking", test_coldplug_while_walking);
 	g_test_add_func("/agent/queue-limit", test_queue_limit);
 	return g_test_run();
 }
