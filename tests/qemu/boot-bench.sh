@@ -223,7 +223,7 @@ t0=$(/bin/busybox cut -d' ' -f1 /proc/uptime)
 export PATH=/bin:/sbin
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /run
+mount -t tmpfs -o mode=0755 tmpfs /run
 uevent-log > /run/uevents 2>&1 &
 exec </dev/console >/dev/console 2>&1
 echo 1 > /proc/sys/kernel/printk
@@ -421,6 +421,14 @@ for m in $managers; do
 		echo "ok $n - $m loads all $(wc -l < "$stage/expected") expected modules (${med_all[$m]} s)"
 	else
 		echo "not ok $n - $m does not load every expected module: missing $miss"
+		failed=1
+	fi
+	# its own end: the daemon's settle answered, the one-shot returned
+	n=$((n + 1))
+	if [ "$(col "$m" done | wc -l)" = "$runs" ]; then
+		echo "ok $n - $m says it is done (${med_done[$m]} s)"
+	else
+		echo "not ok $n - $m never said it was done within $limit s: $(grep -h '^bench-log: ' "$tmp/$m".*.log | tail -3 | tr '\n' ' ')"
 		failed=1
 	fi
 done
