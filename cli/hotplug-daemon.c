@@ -152,6 +152,8 @@ int daemon_run(void)
 	control_open(settings.coldplug_flag);
 	/* listening first: nothing that happens during coldplug is missed */
 	if (settings.coldplug_flag) {
+		preload_start(); /* the last boot's modules first, all at once */
+		queue_dispatch();
 		coldplug_now(nl, true);
 		queue_dispatch();
 	}
@@ -165,7 +167,7 @@ int daemon_run(void)
 		/* Stopping: no more events are read (poll skips a negative fd),
 		 * but the workers' reports and the signals still are. */
 		int n, timeout = stopping ? -1 : queue_gap_timeout(), answer = stopping ? -1 : control_answer();
-		int retry = stopping ? -1 : retry_timeout();
+		int retry = stopping ? -1 : retry_timeout(), record = stopping ? -1 : preload_timeout();
 		unsigned int nc = stopping ? 0 : control_pollfds(pfd + 3, G_N_ELEMENTS(pfd) - 3);
 		bool heard = false;
 
@@ -173,6 +175,8 @@ int daemon_run(void)
 			timeout = answer;
 		if (retry >= 0 && (timeout < 0 || retry < timeout))
 			timeout = retry;
+		if (record >= 0 && (timeout < 0 || record < timeout))
+			timeout = record;
 		/* the queue full: the next events wait in the socket's buffer */
 		pfd[0].fd = stopping || queue_full() ? -1 : nl;
 		n = poll(pfd, 3 + nc, timeout);
@@ -196,10 +200,14 @@ int daemon_run(void)
 				}
 			}
 		}
-		if (pfd[1].revents & POLLIN)
+		if (pfd[1].revents & POLLIN) {
 			queue_reap();
+			preload_activity();
+		}
 		if (pfd[0].revents & POLLIN) {
 			heard = receive(nl);
+			if (heard)
+				preload_activity();
 			/* depmod rewrote the module directory (a kernel package
 			 * installed modules): new events wait for the new tables */
 			if (!stale && modules_stale())
@@ -234,6 +242,8 @@ int daemon_run(void)
 		}
 		if (!stopping && !reload && !stale && !retry_at)
 			queue_dispatch();
+		if (!stopping && !retry_at)
+			preload_record();
 	}
 	say(LOG_NOTICE, "stopped (%llu events handled)", queue_handled());
 	control_close();
