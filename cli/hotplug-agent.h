@@ -111,16 +111,18 @@ bool modules_ready(void);
 /* Whether depmod rewrote the module directory since the tables were read
  * (logged, naming the file): then modules_open() again */
 bool modules_stale(void);
-/* Loads every module of ALIAS, each module once while it stays loaded: a
+/* Loads every module of ALIAS (DEVPATH's; NULL: no device known), each
+ * module once while it stays loaded: a
  * second event for a module waits for the first one's result; a module
  * removed since is loaded again, one that failed is tried again on later
  * events, LOAD_ATTEMPTS times in all. */
-void modules_load_alias(const char *alias);
+void modules_load_alias(const char *devpath, const char *alias);
 /* Loads MODULE by name, as modprobe NAME (once, as above); it is not
  * counted as wanted by a device */
 void modules_load_name(const char *module);
 /* The modules a device's modalias named that are loaded (inserted or found
- * live): sorted names, the caller frees the array */
+ * live): those of the shallowest devices first (a controller's before the
+ * devices' behind it), then by name; the caller frees the array */
 GPtrArray *modules_wanted(void);
 /* The module directory the tables are read from */
 const char *modules_dir(void);

@@ -56,7 +56,9 @@ struct attempt {
 };
 
 static GHashTable *loads; /* name → struct module_load */
-static GHashTable *wanted; /* names a device's modalias named, loaded (a set) */
+/* names a device's modalias named, loaded → 1 + the depth of the shallowest
+ * such device's path ('/'s: a controller before the devices behind it) */
+static GHashTable *wanted;
 static void (*inserted_fn)(const char *module); /* modules_on_insert() */
 static pthread_mutex_t loads_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -262,10 +264,20 @@ void modules_on_insert(void (*fn)(const char *module))
 	inserted_fn = fn;
 }
 
+/* M wanted by a device at DEPTH (1 + its path's depth): the shallowest kept */
+static void want(const char *m, guint depth)
+{
+	guint had = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, m));
+
+	if (!had || depth < had)
+		g_hash_table_insert(wanted, g_strdup(m), GUINT_TO_POINTER(depth));
+}
+
 /* Loads module M (BUILTIN: the table says it is built in) once, as
- * modules_load_alias() says; a device's (FOR_DEVICE) is counted as wanted
- * when it ends up loaded, whoever loaded it. */
-static void load_one(const char *m, bool builtin, bool for_device)
+ * modules_load_alias() says; one a device at DEPTH wanted (1 + the depth
+ * of its path; 0: no device, a name) is counted as wanted when it ends up
+ * loaded, whoever loaded it. */
+static void load_one(const char *m, bool builtin, guint depth)
 {
 	struct attempt a = { .module = m, .state = MODALIAS_LOAD_INSERTED };
 	struct module_load *st;
@@ -283,8 +295,8 @@ static void load_one(const char *m, bool builtin, bool for_device)
 		pthread_cond_wait(&st->cond, &loads_lock);
 	if (load_again(st, m))
 		st->loading = mine = true;
-	else if (for_device && st->tried && (st->last == MODALIAS_LOAD_INSERTED || st->last == MODALIAS_LOAD_LIVE))
-		g_hash_table_add(wanted, g_strdup(m)); /* loaded for an earlier event */
+	else if (depth && st->tried && (st->last == MODALIAS_LOAD_INSERTED || st->last == MODALIAS_LOAD_LIVE))
+		want(m, depth); /* loaded for an earlier event */
 	pthread_mutex_unlock(&loads_lock);
 	if (!mine)
 		return; /* loaded (or given up) for an earlier event */
@@ -315,17 +327,20 @@ static void load_one(const char *m, bool builtin, bool for_device)
 	st->last = a.state;
 	if (a.state == MODALIAS_LOAD_FAILED || a.state == MODALIAS_LOAD_NOT_FOUND)
 		st->failures++;
-	if (for_device && (a.state == MODALIAS_LOAD_INSERTED || a.state == MODALIAS_LOAD_LIVE))
-		g_hash_table_add(wanted, g_strdup(m));
+	if (depth && (a.state == MODALIAS_LOAD_INSERTED || a.state == MODALIAS_LOAD_LIVE))
+		want(m, depth);
 	pthread_cond_broadcast(&st->cond);
 	pthread_mutex_unlock(&loads_lock);
 }
 
-void modules_load_alias(const char *alias)
+void modules_load_alias(const char *devpath, const char *alias)
 {
 	struct modalias_result *res;
+	guint depth = 1;
 	int n;
 
+	for (const char *p = devpath ? devpath : ""; *p; p++)
+		depth += *p == '/';
 	if (modalias_result_new(&res) < 0)
 		return;
 	n = modalias_table_lookup(tables.table, alias, res);
@@ -333,33 +348,43 @@ void modules_load_alias(const char *alias)
 		say(LOG_ERR, "'%s': cannot look it up: %s", alias, strerror(-n));
 	for (int i = 0; i < n; i++)
 		load_one(modalias_result_get_module(res, (unsigned int)i), modalias_result_is_builtin(res, (unsigned int)i),
-			 true);
+			 depth);
 	modalias_result_unref(res);
 }
 
 void modules_load_name(const char *module)
 {
-	load_one(module, false, false);
+	load_one(module, false, 0);
 }
 
-/* g_ptr_array_sort() hands pointers to the elements */
-static gint name_cmp(gconstpointer a, gconstpointer b)
+struct wanted_one {
+	char *name;
+	guint depth;
+};
+
+/* the shallowest devices' modules first, then by name */
+static gint wanted_cmp(gconstpointer a, gconstpointer b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const struct wanted_one *x = a, *y = b;
+
+	return x->depth != y->depth ? (x->depth < y->depth ? -1 : 1) : strcmp(x->name, y->name);
 }
 
 GPtrArray *modules_wanted(void)
 {
+	g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(struct wanted_one));
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
 	GHashTableIter it;
-	gpointer name;
+	gpointer name, depth;
 
 	pthread_mutex_lock(&loads_lock);
 	g_hash_table_iter_init(&it, wanted);
-	while (g_hash_table_iter_next(&it, &name, NULL))
-		g_ptr_array_add(names, g_strdup(name));
+	while (g_hash_table_iter_next(&it, &name, &depth))
+		g_array_append_val(all, ((struct wanted_one){ g_strdup(name), GPOINTER_TO_UINT(depth) }));
 	pthread_mutex_unlock(&loads_lock);
-	g_ptr_array_sort(names, name_cmp);
+	g_array_sort(all, wanted_cmp);
+	for (guint i = 0; i < all->len; i++)
+		g_ptr_array_add(names, g_array_index(all, struct wanted_one, i).name);
 	return names;
 }
 

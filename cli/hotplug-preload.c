@@ -16,10 +16,14 @@
  * "modules DIR" is the module directory the list was made with: a list
  * made for another kernel is not used (and is rewritten).  Each name is
  * loaded as `modprobe NAME` would (dependencies, softdeps, modprobe.d's
- * blacklist); a name this kernel has no module for is skipped.  The list
- * written is every module that a device's modalias named and that ended
- * up loaded, sorted: a module preloaded for hardware that has left is
- * loaded once more, at the boot after it left, and then drops out.
+ * blacklist), in the list's order as far as there are workers; a name
+ * this kernel has no module for is skipped.  The list written is every
+ * module that a device's modalias named and that ended up loaded, those of
+ * the shallowest devices first, then by name (a controller's driver before
+ * those of the devices behind it: where the next boot has to wait for
+ * hardware to appear, it is loaded first): a module preloaded for hardware
+ * that has left is loaded once more, at the boot after it left, and then
+ * drops out.
  *
  * Off by default: a module loaded for hardware that is gone may do harm
  * (a driver that binds something else, a watchdog armed).

@@ -692,8 +692,9 @@ static void device(const char *sys, const char *name, const char *alias)
 }
 
 /* Boot 1 (no list yet): the list written once coldplug settled, naming
- * what the devices' modaliases named (mod_a, mod_soft), not mod_a's
- * dependencies.  Boot 2, device a gone: mod_a and mod_soft are inserted
+ * what the devices' modaliases named, not mod_a's dependencies, the
+ * shallowest devices' first (mod_a and mod_opt, then mod_soft of x/s).
+ * Boot 2, device a gone: mod_a and mod_soft are inserted
  * before the walk reaches a device (the walk is held up 0.5 s in the
  * stand-in's slow directory), and the list then drops mod_a.  A list of
  * another module directory is not used; one a user could have written
@@ -714,15 +715,16 @@ static void test_preload(void)
 	g_assert_cmpint(chmod(tmp, 0755), ==, 0);
 	g_setenv("TEST_SHIM", shim, TRUE);
 	device(sys, "a", "test:dev:a1");
-	device(sys, "s", "test:dev:soft");
+	device(sys, "x/s", "test:dev:soft");
+	device(sys, "z", "test:dev:opt");
 
 	/* boot 1 */
 	root = g_build_filename(tmp, "kernel1", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	out = preload_boot(m, sys, root, list, hp, "--preload: 3 modules written");
 	g_assert_nonnull(strstr(out, "--preload: no "));
 	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
 	want = g_strdup_printf("# hotplug --preload: modules this machine's devices wanted (hotplug(8))\nmodules %s\n"
-			       "mod_a\nmod_soft\n", m);
+			       "mod_a\nmod_opt\nmod_soft\n", m);
 	g_assert_cmpstr(text, ==, want);
 	g_clear_pointer(&out, g_free);
 	g_clear_pointer(&text, g_free);
@@ -731,8 +733,8 @@ static void test_preload(void)
 	/* boot 2: device a has left */
 	test_rm_rf(g_build_filename(sys, "devices", "virtual", "mtest", "a", NULL));
 	root = g_build_filename(tmp, "kernel2", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 1 module written");
-	g_assert_nonnull(strstr(out, "--preload: 2 modules from "));
+	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	g_assert_nonnull(strstr(out, "--preload: 3 modules from "));
 	times_path = g_build_filename(root, "times", NULL);
 	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
 	g_test_message("%s", times);
@@ -741,7 +743,7 @@ static void test_preload(void)
 	g_assert_cmpint(a.end, <, walk.end);
 	g_assert_cmpint(soft.end, <, walk.end);
 	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
-	g_assert_nonnull(strstr(text, "\nmod_soft\n"));
+	g_assert_nonnull(strstr(text, "\nmod_opt\nmod_soft\n"));
 	g_assert_null(strstr(text, "mod_a"));
 	g_clear_pointer(&out, g_free);
 	g_clear_pointer(&text, g_free);
@@ -750,7 +752,7 @@ static void test_preload(void)
 	/* another module directory's list; a name that is none */
 	g_assert_true(g_file_set_contents(list, "modules /lib/modules/0.0.0\nmod_a\n", -1, NULL));
 	root = g_build_filename(tmp, "kernel3", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 1 module written");
+	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
 	g_assert_nonnull(strstr(out, "is for /lib/modules/0.0.0, not "));
 	g_assert_cmpuint(inserted(root, "mod_a"), ==, 0);
 	g_clear_pointer(&out, g_free);
@@ -759,7 +761,7 @@ static void test_preload(void)
 	g_assert_true(g_file_set_contents(list, text, -1, NULL));
 	g_clear_pointer(&text, g_free);
 	root = g_build_filename(tmp, "kernel4", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 1 module written");
+	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
 	g_assert_cmpuint(inserted(root, "mod_x"), ==, 1);
 	g_assert_nonnull(strstr(out, "no/such"));
 	g_clear_pointer(&out, g_free);
