@@ -5,6 +5,7 @@
  *   hotplug.c           main: the settings, then one mode (helper, coldplug, daemon)
  *   hotplug-settle.c    hotplug --settle: asks the daemon's control socket
  *   hotplug-daemon.c    the daemon's loop: netlink, signals, workers' reports, reload
+ *   hotplug-preload.c   --preload: the last boot's modules loaded first, the list kept
  *   hotplug-control.c   the daemon's completion barrier: the control socket, READY=1
  *   hotplug-queue.c     the events in SEQNUM order, related ones one at a time, workers
  *   hotplug-coldplug.c  the devices already present: resolved, or their add replayed;
@@ -53,6 +54,7 @@ struct hotplug_settings {
 	int queue_limit;               /* events the daemon holds at most */
 	int settle;                    /* --settle: seconds to wait, -1: not asked */
 	char *control_path;            /* --control-socket; NULL: HOTPLUG_CONTROL_PATH */
+	char *preload;                 /* --preload: the last boot's modules (hotplug-preload.c) */
 	int netlink_group;
 	int log_level;                 /* syslog priority */
 	bool log_stderr;               /* the log also on standard error */
@@ -109,11 +111,21 @@ bool modules_ready(void);
 /* Whether depmod rewrote the module directory since the tables were read
  * (logged, naming the file): then modules_open() again */
 bool modules_stale(void);
-/* Loads every module of ALIAS, each module once while it stays loaded: a
+/* Loads every module of ALIAS (DEVPATH's; NULL: no device known), each
+ * module once while it stays loaded: a
  * second event for a module waits for the first one's result; a module
  * removed since is loaded again, one that failed is tried again on later
  * events, LOAD_ATTEMPTS times in all. */
-void modules_load_alias(const char *alias);
+void modules_load_alias(const char *devpath, const char *alias);
+/* Loads MODULE by name, as modprobe NAME (once, as above); it is not
+ * counted as wanted by a device */
+void modules_load_name(const char *module);
+/* The modules a device's modalias named that are loaded (inserted or found
+ * live): those of the shallowest devices first (a controller's before the
+ * devices' behind it), then by name; the caller frees the array */
+GPtrArray *modules_wanted(void);
+/* The module directory the tables are read from */
+const char *modules_dir(void);
 /* FN is told each module inserted (dependencies too), in the thread that
  * loaded it; NULL: nobody */
 void modules_on_insert(void (*fn)(const char *module));
@@ -182,6 +194,9 @@ unsigned int queue_drop_over(unsigned int max);
  * its parents'), no handler run, while the walk goes on and uevents keep
  * coming, ahead of it */
 void queue_add_found(const char *devpath, const char *alias);
+/* A module of --preload: loaded by name by a worker, at once with the
+ * others, ahead of what coldplug finds */
+void queue_add_preload(const char *module);
 /* settings.queue_limit events waiting or running: read no more */
 bool queue_full(void);
 /* Events handled since the start (not what coldplug found) */
@@ -229,6 +244,19 @@ void control_close(void);
 
 /* hotplug --settle: the exit status (0 settled, 1 no daemon, 4 timeout) */
 int settle_run(void);
+
+/* ---- hotplug-preload.c: --preload, the last boot's modules ------------------------ */
+
+/* The list read (when settings.preload names one for this module
+ * directory) and each module queued to be loaded at once */
+void preload_start(void);
+/* Something happened (an event heard, a worker done): the list waits for
+ * quiet */
+void preload_activity(void);
+/* ms until the list is to be written (-1: not now, or never again) */
+int preload_timeout(void);
+/* Writes the list when preload_timeout() is 0 (once a run) */
+void preload_record(void);
 
 /* ---- hotplug-daemon.c: the daemon ------------------------------------------- */
 

@@ -45,7 +45,7 @@ static int coldplug_resolve_one(void *data, const char *devpath, struct modalias
 	if (*found)
 		(*found)(devpath, alias);
 	else
-		modules_load_alias(alias);
+		modules_load_alias(devpath, alias);
 	free(alias);
 	return 0;
 }
@@ -185,7 +185,7 @@ static void fixed_point_handle(struct fixed_point *fp, const char *devpath, cons
 	fp->fresh++;
 	if (settings.dry_run)
 		dry_line("coldplug %s %s", cli_shown(devpath), cli_shown(alias));
-	modules_load_alias(alias);
+	modules_load_alias(devpath, alias);
 }
 
 static int fixed_point_one(void *data, const char *devpath, struct modalias_dev *dev, int err)

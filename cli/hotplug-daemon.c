@@ -53,6 +53,63 @@ static bool tables_open(void)
 	return false;
 }
 
+/* Events were lost (the socket's buffer overflowed): sysfs is walked
+ * again, once the tables are open and no walk is under way */
+static bool rescan;
+static int walk_nl = -1; /* the uevent socket, while coldplug walks */
+static bool walk_starts;  /* what it finds is started during the walk */
+static unsigned int walk_found;
+
+/* The events waiting on the uevent socket NL into the queue, at most 256
+ * (fewer when the queue is full): whether any came */
+static bool receive(int nl)
+{
+	bool heard = false;
+
+	for (int k = 0; k < 256 && !queue_full(); k++) {
+		bool overflow;
+		struct event *e = netlink_receive(nl, &overflow);
+		if (overflow) {
+			say(LOG_WARNING, "uevents lost (receive buffer overflow): rescanning sysfs");
+			rescan = true;
+			continue;
+		}
+		if (!e) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			continue;
+		}
+		queue_add(e);
+		heard = true;
+	}
+	return heard;
+}
+
+/* A device the walk found: its loading starts now, on a free worker,
+ * while the walk goes on (the first insertions need not wait for the
+ * last directory of sysfs); what the socket brought meanwhile (devices
+ * behind a controller just loaded) goes ahead of the rest of the walk. */
+static void walk_found_one(const char *devpath, const char *alias)
+{
+	queue_add_found(devpath, alias);
+	if (++walk_found % 8 == 0)
+		receive(walk_nl);
+	if (walk_starts) {
+		queue_reap();
+		queue_dispatch();
+	}
+}
+
+/* Coldplug from the daemon: every device under sysfs queued, and handled
+ * as it is found when START (not while the tables wait to be reloaded) */
+static void coldplug_now(int nl, bool start)
+{
+	walk_nl = nl;
+	walk_starts = start && !settings.dry_run; /* a dry run's lines: the walk's, then the loads' */
+	coldplug(walk_found_one);
+	walk_nl = -1;
+}
+
 /* Milliseconds until the tables are tried again (-1: they are open) */
 static int retry_timeout(void)
 {
@@ -68,7 +125,7 @@ int daemon_run(void)
 	sigset_t mask;
 	struct pollfd pfd[3 + 1 + 64];
 	int nl, sfd;
-	bool stopping = false, reload = false, stale = false, rescan = false;
+	bool stopping = false, reload = false, stale = false;
 
 	nl = netlink_open();
 	if (nl < 0) {
@@ -95,7 +152,9 @@ int daemon_run(void)
 	control_open(settings.coldplug_flag);
 	/* listening first: nothing that happens during coldplug is missed */
 	if (settings.coldplug_flag) {
-		coldplug(queue_add_found);
+		preload_start(); /* the last boot's modules first, all at once */
+		queue_dispatch();
+		coldplug_now(nl, true);
 		queue_dispatch();
 	}
 	control_coldplug_done();
@@ -108,7 +167,7 @@ int daemon_run(void)
 		/* Stopping: no more events are read (poll skips a negative fd),
 		 * but the workers' reports and the signals still are. */
 		int n, timeout = stopping ? -1 : queue_gap_timeout(), answer = stopping ? -1 : control_answer();
-		int retry = stopping ? -1 : retry_timeout();
+		int retry = stopping ? -1 : retry_timeout(), record = stopping ? -1 : preload_timeout();
 		unsigned int nc = stopping ? 0 : control_pollfds(pfd + 3, G_N_ELEMENTS(pfd) - 3);
 		bool heard = false;
 
@@ -116,6 +175,8 @@ int daemon_run(void)
 			timeout = answer;
 		if (retry >= 0 && (timeout < 0 || retry < timeout))
 			timeout = retry;
+		if (record >= 0 && (timeout < 0 || record < timeout))
+			timeout = record;
 		/* the queue full: the next events wait in the socket's buffer */
 		pfd[0].fd = stopping || queue_full() ? -1 : nl;
 		n = poll(pfd, 3 + nc, timeout);
@@ -139,28 +200,14 @@ int daemon_run(void)
 				}
 			}
 		}
-		if (pfd[1].revents & POLLIN)
+		if (pfd[1].revents & POLLIN) {
 			queue_reap();
+			preload_activity();
+		}
 		if (pfd[0].revents & POLLIN) {
-			for (int k = 0; k < 256 && !queue_full(); k++) {
-				bool overflow;
-				struct event *e = netlink_receive(nl, &overflow);
-				if (overflow) {
-					say(LOG_WARNING, "uevents lost (receive buffer overflow): rescanning sysfs");
-					if (retry_at)
-						rescan = true; /* once the tables open */
-					else
-						coldplug(queue_add_found);
-					continue;
-				}
-				if (!e) {
-					if (errno == EAGAIN || errno == EWOULDBLOCK)
-						break;
-					continue;
-				}
-				queue_add(e);
-				heard = true;
-			}
+			heard = receive(nl);
+			if (heard)
+				preload_activity();
 			/* depmod rewrote the module directory (a kernel package
 			 * installed modules): new events wait for the new tables */
 			if (!stale && modules_stale())
@@ -190,11 +237,13 @@ int daemon_run(void)
 			tables_open();
 		}
 		if (rescan && !retry_at) {
-			coldplug(queue_add_found);
+			coldplug_now(nl, !reload && !stale);
 			rescan = false;
 		}
 		if (!stopping && !reload && !stale && !retry_at)
 			queue_dispatch();
+		if (!stopping && !retry_at)
+			preload_record();
 	}
 	say(LOG_NOTICE, "stopped (%llu events handled)", queue_handled());
 	control_close();

@@ -61,7 +61,7 @@ void event_load(const char *subsystem, char *const *envp)
 		if (r == 0) {
 			char *alias;
 			if (modalias_dev_format(dev, &alias) == 0) {
-				modules_load_alias(alias);
+				modules_load_alias(env_lookup((void *)envp, "DEVPATH"), alias);
 				free(alias);
 			}
 			modalias_dev_unref(dev);

@@ -56,6 +56,9 @@ struct attempt {
 };
 
 static GHashTable *loads; /* name → struct module_load */
+/* names a device's modalias named, loaded → 1 + the depth of the shallowest
+ * such device's path ('/'s: a controller before the devices behind it) */
+static GHashTable *wanted;
 static void (*inserted_fn)(const char *module); /* modules_on_insert() */
 static pthread_mutex_t loads_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -132,10 +135,12 @@ int modules_open(void)
 			return -ENOMEM;
 		modalias_ctx_set_log_fn(ctx, say_library, NULL);
 	}
-	if (!loads)
+	if (!loads) {
 		loads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	else
+		wanted = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	} else {
 		g_hash_table_remove_all(loads); /* new tables: every module may be tried again */
+	}
 	modalias_ctx_set_log_priority(ctx, settings.log_level);
 	if (settings.sysfs)
 		modalias_ctx_set_sysfs_root(ctx, settings.sysfs);
@@ -157,7 +162,9 @@ void modules_close(void)
 	ctx = NULL;
 	if (loads)
 		g_hash_table_unref(loads);
-	loads = NULL;
+	if (wanted)
+		g_hash_table_unref(wanted);
+	loads = wanted = NULL;
 }
 
 struct modalias_ctx *modules_ctx(void)
@@ -257,66 +264,131 @@ void modules_on_insert(void (*fn)(const char *module))
 	inserted_fn = fn;
 }
 
-void modules_load_alias(const char *alias)
+/* M wanted by a device at DEPTH (1 + its path's depth): the shallowest kept */
+static void want(const char *m, guint depth)
+{
+	guint had = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, m));
+
+	if (!had || depth < had)
+		g_hash_table_insert(wanted, g_strdup(m), GUINT_TO_POINTER(depth));
+}
+
+/* Loads module M (BUILTIN: the table says it is built in) once, as
+ * modules_load_alias() says; one a device at DEPTH wanted (1 + the depth
+ * of its path; 0: no device, a name) is counted as wanted when it ends up
+ * loaded, whoever loaded it. */
+static void load_one(const char *m, bool builtin, guint depth)
+{
+	struct attempt a = { .module = m, .state = MODALIAS_LOAD_INSERTED };
+	struct module_load *st;
+	bool mine = false;
+
+	pthread_mutex_lock(&loads_lock);
+	st = g_hash_table_lookup(loads, m);
+	if (!st) {
+		st = g_new0(struct module_load, 1);
+		pthread_cond_init(&st->cond, NULL);
+		g_hash_table_insert(loads, g_strdup(m), st);
+	}
+	/* a second event for a module being loaded waits for that result */
+	while (st->loading)
+		pthread_cond_wait(&st->cond, &loads_lock);
+	if (load_again(st, m))
+		st->loading = mine = true;
+	else if (depth && st->tried && (st->last == MODALIAS_LOAD_INSERTED || st->last == MODALIAS_LOAD_LIVE))
+		want(m, depth); /* loaded for an earlier event */
+	pthread_mutex_unlock(&loads_lock);
+	if (!mine)
+		return; /* loaded (or given up) for an earlier event */
+	if (builtin) {
+		say(LOG_DEBUG, "%s: builtin", m);
+		a.state = MODALIAS_LOAD_BUILTIN;
+	} else {
+		unsigned int flags = settings.dry_run ? MODALIAS_LOAD_DRY_RUN : 0;
+		struct modalias_loader *l = pool_get();
+		int r;
+
+		if (l) {
+			r = modalias_loader_load_module(l, m, flags, on_module, &a);
+			pool_put(l);
+		} else {
+			pthread_mutex_lock(&kmod_lock);
+			r = modalias_loader_load_module(tables.loader, m, flags, on_module, &a);
+			pthread_mutex_unlock(&kmod_lock);
+		}
+		if (r < 0 && !a.reported) {
+			say(LOG_ERR, "%s: cannot be loaded: %s", m, strerror(-r));
+			a.state = MODALIAS_LOAD_FAILED;
+		}
+	}
+	pthread_mutex_lock(&loads_lock);
+	st->loading = false;
+	st->tried = true;
+	st->last = a.state;
+	if (a.state == MODALIAS_LOAD_FAILED || a.state == MODALIAS_LOAD_NOT_FOUND)
+		st->failures++;
+	if (depth && (a.state == MODALIAS_LOAD_INSERTED || a.state == MODALIAS_LOAD_LIVE))
+		want(m, depth);
+	pthread_cond_broadcast(&st->cond);
+	pthread_mutex_unlock(&loads_lock);
+}
+
+void modules_load_alias(const char *devpath, const char *alias)
 {
 	struct modalias_result *res;
+	guint depth = 1;
 	int n;
 
+	for (const char *p = devpath ? devpath : ""; *p; p++)
+		depth += *p == '/';
 	if (modalias_result_new(&res) < 0)
 		return;
 	n = modalias_table_lookup(tables.table, alias, res);
 	if (n < 0)
 		say(LOG_ERR, "'%s': cannot look it up: %s", alias, strerror(-n));
-	for (int i = 0; i < n; i++) {
-		const char *m = modalias_result_get_module(res, (unsigned int)i);
-		struct attempt a = { .module = m, .state = MODALIAS_LOAD_INSERTED };
-		struct module_load *st;
-		bool mine = false;
-
-		pthread_mutex_lock(&loads_lock);
-		st = g_hash_table_lookup(loads, m);
-		if (!st) {
-			st = g_new0(struct module_load, 1);
-			pthread_cond_init(&st->cond, NULL);
-			g_hash_table_insert(loads, g_strdup(m), st);
-		}
-		/* a second event for a module being loaded waits for that result */
-		while (st->loading)
-			pthread_cond_wait(&st->cond, &loads_lock);
-		if (load_again(st, m))
-			st->loading = mine = true;
-		pthread_mutex_unlock(&loads_lock);
-		if (!mine)
-			continue; /* loaded (or given up) for an earlier event */
-		if (modalias_result_is_builtin(res, (unsigned int)i)) {
-			say(LOG_DEBUG, "%s: builtin", m);
-			a.state = MODALIAS_LOAD_BUILTIN;
-		} else {
-			unsigned int flags = settings.dry_run ? MODALIAS_LOAD_DRY_RUN : 0;
-			struct modalias_loader *l = pool_get();
-			int r;
-
-			if (l) {
-				r = modalias_loader_load_module(l, m, flags, on_module, &a);
-				pool_put(l);
-			} else {
-				pthread_mutex_lock(&kmod_lock);
-				r = modalias_loader_load_module(tables.loader, m, flags, on_module, &a);
-				pthread_mutex_unlock(&kmod_lock);
-			}
-			if (r < 0 && !a.reported) {
-				say(LOG_ERR, "%s: cannot be loaded: %s", m, strerror(-r));
-				a.state = MODALIAS_LOAD_FAILED;
-			}
-		}
-		pthread_mutex_lock(&loads_lock);
-		st->loading = false;
-		st->tried = true;
-		st->last = a.state;
-		if (a.state == MODALIAS_LOAD_FAILED || a.state == MODALIAS_LOAD_NOT_FOUND)
-			st->failures++;
-		pthread_cond_broadcast(&st->cond);
-		pthread_mutex_unlock(&loads_lock);
-	}
+	for (int i = 0; i < n; i++)
+		load_one(modalias_result_get_module(res, (unsigned int)i), modalias_result_is_builtin(res, (unsigned int)i),
+			 depth);
 	modalias_result_unref(res);
+}
+
+void modules_load_name(const char *module)
+{
+	load_one(module, false, 0);
+}
+
+struct wanted_one {
+	char *name;
+	guint depth;
+};
+
+/* the shallowest devices' modules first, then by name */
+static gint wanted_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct wanted_one *x = a, *y = b;
+
+	return x->depth != y->depth ? (x->depth < y->depth ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+GPtrArray *modules_wanted(void)
+{
+	g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(struct wanted_one));
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GHashTableIter it;
+	gpointer name, depth;
+
+	pthread_mutex_lock(&loads_lock);
+	g_hash_table_iter_init(&it, wanted);
+	while (g_hash_table_iter_next(&it, &name, &depth))
+		g_array_append_val(all, ((struct wanted_one){ g_strdup(name), GPOINTER_TO_UINT(depth) }));
+	pthread_mutex_unlock(&loads_lock);
+	g_array_sort(all, wanted_cmp);
+	for (guint i = 0; i < all->len; i++)
+		g_ptr_array_add(names, g_array_index(all, struct wanted_one, i).name);
+	return names;
+}
+
+const char *modules_dir(void)
+{
+	return tables.dir ? tables.dir : "";
 }

@@ -102,7 +102,9 @@ static void *worker(void *data)
 	struct event *e = data;
 	uintptr_t token = (uintptr_t)e;
 
-	if (e->coldplug) {
+	if (e->preload) {
+		modules_load_name(e->devpath + strlen("/module/"));
+	} else if (e->coldplug) {
 		event_load(e->subsystem, e->envp);
 	} else if (subsystem_ok(e->subsystem)) {
 		event_handle(e->subsystem, e->envp);
@@ -178,6 +180,21 @@ void queue_add_found(const char *devpath, const char *alias)
 	if (!e)
 		return;
 	e->coldplug = true;
+	queue_add(e);
+}
+
+void queue_add_preload(const char *module)
+{
+	GString *m = g_string_new(NULL);
+	struct event *e;
+
+	g_string_append_printf(m, "add@/module/%s%cACTION=add%cDEVPATH=/module/%s%cSUBSYSTEM=preload%cSEQNUM=0", module, 0,
+			       0, module, 0, 0);
+	e = event_parse(m->str, m->len + 1);
+	g_string_free(m, TRUE);
+	if (!e)
+		return;
+	e->coldplug = e->preload = true;
 	queue_add(e);
 }
 

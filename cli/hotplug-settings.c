@@ -155,6 +155,9 @@ int settings_load(int *argc, char ***argv)
 		  "Kill a handler still running after this long (30)", "SECONDS" },
 		{ "queue-limit", 0, 0, G_OPTION_ARG_INT, &settings.queue_limit,
 		  "The daemon holds at most N events (32768), the socket N x 4 KiB", "N" },
+		{ "preload", 0, 0, G_OPTION_ARG_FILENAME, &settings.preload,
+		  "With --daemon --coldplug: load the modules FILE lists first, then write there the ones this boot's "
+		  "devices wanted (off by default: see hotplug(8))", "FILE" },
 		{ "netlink-group", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &settings.netlink_group, NULL, NULL },
 		{ "trust-any-sender", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &settings.trust_any_sender, NULL, NULL },
 		{ "stderr", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &settings.force_stderr, NULL, NULL },
@@ -210,6 +213,10 @@ int settings_load(int *argc, char ***argv)
 				  g_strcmp0(settings.coldplug_mode, "trigger") == 0 || settings.sysfs)) {
 		fprintf(stderr, "hotplug: --snapshot goes with --dry-run --coldplug alone (no --daemon, "
 				"--coldplug=trigger or --sysfs)\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (settings.preload && (!settings.daemon || !settings.coldplug_flag || !g_path_is_absolute(settings.preload))) {
+		fprintf(stderr, "hotplug: --preload=FILE goes with --daemon --coldplug, and FILE is an absolute path\n");
 		return CLI_EXIT_USAGE;
 	}
 	if (!settings.hotplug_dir && config.hotplug_dir)

@@ -19,6 +19,7 @@ struct event {
 	char **envp;
 	bool running; /* the daemon's queue: a worker has it */
 	bool coldplug; /* the daemon's queue: a device coldplug found: its modules, no handler */
+	bool preload;  /* the daemon's queue: a module of --preload (DEVPATH /module/NAME) */
 	void *link;   /* the daemon's queue: its place (a GList node) */
 };
 

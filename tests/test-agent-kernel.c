@@ -593,6 +593,193 @@ static void test_coldplug_parallel(void)
 	test_rm_rf(tmp);
 }
 
+/* The daemon starts loading what its walk finds while it walks: mod_a
+ * (device a) is inserted while the walk is still held up in a slow
+ * directory (the stand-in kernel's opendir of "slow" takes 1.5 s), before
+ * it reaches device z.  (Before, every device was queued first and the
+ * first insertion began after the whole walk.) */
+static void test_coldplug_while_walking(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL), *root = g_build_filename(tmp, "kernel", NULL);
+	g_autofree char *sys = g_build_filename(tmp, "sys", NULL), *hp = g_build_filename(tmp, "hotplug.d", NULL);
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	g_autofree char *times_path = g_build_filename(root, "times", NULL);
+	g_autofree char *slow = g_build_filename(sys, "devices", "virtual", "mtest", "slow", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", NULL };
+	const char *devs[][2] = { { "a", "test:dev:a1" }, { "z", "test:dev:soft" } };
+	struct needle w = { "hotplug: inserted ", 4 }; /* mod_a's chain: mod_c, mod_b, mod_a; mod_soft */
+	struct span a, walk, soft;
+	struct daemon d;
+
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(slow, 0755), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+		g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", devs[i][0], NULL);
+		g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
+		g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", devs[i][1]);
+
+		g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+		g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+	}
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "100", TRUE);
+	g_setenv("FAKE_KERNEL_SLOW_DIR", "slow:1500", TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_true(span_of(times, "mod_a", &a) && span_of(times, "opendir:slow", &walk) &&
+		      span_of(times, "mod_soft", &soft));
+	/* device a, found before the slow directory, is in before the walk
+	 * gets past it; device z, after it, only then */
+	g_assert_cmpint(a.end, <, walk.end);
+	g_assert_cmpint(soft.start, >=, walk.end);
+	test_rm_rf(tmp);
+}
+
+/* ---- --preload: the last boot's modules ----------------------------------------------- */
+
+/* One boot of the daemon with --preload=LIST on SYS, into a new stand-in
+ * kernel ROOT: its output once the list was written (or not) */
+static char *preload_boot(const char *m, const char *sys, const char *root, const char *list, const char *hp,
+			  const char *until)
+{
+	g_autofree char *opt = g_strdup_printf("--preload=%s", list);
+	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", opt, NULL };
+	struct needle w = { until, 1 };
+	char *output = NULL;
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+	struct daemon d;
+
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", "50", TRUE);
+	g_setenv("FAKE_KERNEL_SLOW_DIR", "mtest:500", TRUE);
+	g_setenv("LD_PRELOAD", g_getenv("TEST_SHIM"), TRUE);
+	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+	if (!daemon_read_until(&d, has_n, &w, 30))
+		g_test_message("no '%s' in:\n%s", until, d.buf->str);
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_test_message("%s", output);
+	g_assert_nonnull(strstr(output, until));
+	return output;
+}
+
+static void device(const char *sys, const char *name, const char *alias)
+{
+	g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", name, NULL);
+	g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
+	g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", alias);
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+}
+
+/* Boot 1 (no list yet): the list written once coldplug settled, naming
+ * what the devices' modaliases named, not mod_a's dependencies, the
+ * shallowest devices' first (mod_a and mod_opt, then mod_soft of x/s).
+ * Boot 2, device a gone: mod_a and mod_soft are inserted
+ * before the walk reaches a device (the walk is held up 0.5 s in the
+ * stand-in's slow directory), and the list then drops mod_a.  A list of
+ * another module directory is not used; one a user could have written
+ * is refused; a name that is no module is reported and skipped. */
+static void test_preload(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	g_autofree char *m = g_build_filename(tmp, "m", NULL), *sys = g_build_filename(tmp, "sys", NULL);
+	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL), *list = g_build_filename(tmp, "preload", NULL);
+	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *text = NULL, *out = NULL, *want = NULL;
+	g_autofree char *times = NULL, *times_path = NULL, *root = NULL;
+	struct span a, soft, walk;
+
+	g_assert_cmpint(system(cp), ==, 0);
+	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	g_assert_cmpint(chmod(tmp, 0755), ==, 0);
+	g_setenv("TEST_SHIM", shim, TRUE);
+	device(sys, "a", "test:dev:a1");
+	device(sys, "x/s", "test:dev:soft");
+	device(sys, "z", "test:dev:opt");
+
+	/* boot 1 */
+	root = g_build_filename(tmp, "kernel1", NULL);
+	out = preload_boot(m, sys, root, list, hp, "--preload: 3 modules written");
+	g_assert_nonnull(strstr(out, "--preload: no "));
+	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
+	want = g_strdup_printf("# hotplug --preload: modules this machine's devices wanted (hotplug(8))\nmodules %s\n"
+			       "mod_a\nmod_opt\nmod_soft\n", m);
+	g_assert_cmpstr(text, ==, want);
+	g_clear_pointer(&out, g_free);
+	g_clear_pointer(&text, g_free);
+	g_clear_pointer(&root, g_free);
+
+	/* boot 2: device a has left */
+	test_rm_rf(g_build_filename(sys, "devices", "virtual", "mtest", "a", NULL));
+	root = g_build_filename(tmp, "kernel2", NULL);
+	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	g_assert_nonnull(strstr(out, "--preload: 3 modules from "));
+	times_path = g_build_filename(root, "times", NULL);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_true(span_of(times, "mod_a", &a) && span_of(times, "mod_soft", &soft) &&
+		      span_of(times, "opendir:mtest", &walk));
+	g_assert_cmpint(a.end, <, walk.end);
+	g_assert_cmpint(soft.end, <, walk.end);
+	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
+	g_assert_nonnull(strstr(text, "\nmod_opt\nmod_soft\n"));
+	g_assert_null(strstr(text, "mod_a"));
+	g_clear_pointer(&out, g_free);
+	g_clear_pointer(&text, g_free);
+	g_clear_pointer(&root, g_free);
+
+	/* another module directory's list; a name that is none */
+	g_assert_true(g_file_set_contents(list, "modules /lib/modules/0.0.0\nmod_a\n", -1, NULL));
+	root = g_build_filename(tmp, "kernel3", NULL);
+	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	g_assert_nonnull(strstr(out, "is for /lib/modules/0.0.0, not "));
+	g_assert_cmpuint(inserted(root, "mod_a"), ==, 0);
+	g_clear_pointer(&out, g_free);
+	g_clear_pointer(&root, g_free);
+	text = g_strdup_printf("modules %s\nno/such\nmod_x\n", m);
+	g_assert_true(g_file_set_contents(list, text, -1, NULL));
+	g_clear_pointer(&text, g_free);
+	root = g_build_filename(tmp, "kernel4", NULL);
+	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	g_assert_cmpuint(inserted(root, "mod_x"), ==, 1);
+	g_assert_nonnull(strstr(out, "no/such"));
+	g_clear_pointer(&out, g_free);
+	g_clear_pointer(&root, g_free);
+
+	/* a list another user owns (could have written): not used */
+	text = g_strdup_printf("modules %s\nmod_x\n", m);
+	g_assert_true(g_file_set_contents(list, text, -1, NULL));
+	g_assert_cmpint(chown(list, 65534, 65534), ==, 0);
+	root = g_build_filename(tmp, "kernel5", NULL);
+	out = preload_boot(m, sys, root, list, hp, "--preload: cannot write ");
+	g_assert_nonnull(strstr(out, "preload: not used: "));
+	g_assert_nonnull(strstr(out, "not owned by root"));
+	g_assert_cmpuint(inserted(root, "mod_x"), ==, 0);
+	g_unsetenv("TEST_SHIM");
+	test_rm_rf(tmp);
+}
+
 /* ---- the queue limit --------------------------------------------------------------- */
 
 /* A burst while the queue is full (--queue-limit=4, handlers that take
@@ -681,6 +868,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/reload-fails-bounded", test_reload_fails_bounded);
 	g_test_add_func("/agent/parallel-loads", test_parallel_loads);
 	g_test_add_func("/agent/coldplug-parallel", test_coldplug_parallel);
+	g_test_add_func("/agent/coldplug-while-walking", test_coldplug_while_walking);
+	g_test_add_func("/agent/preload", test_preload);
 	g_test_add_func("/agent/queue-limit", test_queue_limit);
 	return g_test_run();
 }

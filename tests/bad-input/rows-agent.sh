@@ -153,3 +153,9 @@ hotplug: message from pid @PID@ ignored: not the kernel' exit: 0 out: 'events fo
 	also: 'stdout: no event for the forged device; the daemon stops cleanly on SIGTERM. The same with a test uevent group: tests/test-agent.c /agent/untrusted' \
 	check: 'test "$(grep -c "not the kernel" "$ERR")" -eq 3' \
 	skip-unless: 'unshare -n true' -- unshare -n sh "$tmp/forged.sh" "$agent" "$D" "$r"
+fresh
+row preload-without-daemon in: '`hotplug --coldplug --preload=FILE` (one-shot: nothing would write the list back), and `--preload` with a relative path' \
+	err: 'hotplug: --preload=FILE goes with --daemon --coldplug, and FILE is an absolute path' exit: 2 out: '' \
+	also: 'nothing loaded, no file written; /agent/preload runs the daemon with a list made by another user (not used, not replaced)' \
+	check: 'test ! -e "$r/preload"' \
+	-- "$agent" --coldplug --dry-run --stderr --moddir "$D" -C /dev/null --preload="$r/preload"

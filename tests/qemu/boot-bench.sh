@@ -5,6 +5,9 @@
 #
 #   daemon   hotplug --daemon --coldplug (and hotplug --settle when the agent
 #            has it: its completion barrier)
+#   preload  the daemon as above with --preload (off by default): the
+#            modules its calibration boots' devices wanted (the list those
+#            boots' daemon wrote) loaded at once before the walk
 #   oneshot  hotplug --coldplug, alone
 #   udevd    systemd-udevd from Debian's udev package, started as Debian's
 #            initramfs-tools starts it (its rules, udevadm trigger for
@@ -39,8 +42,8 @@
 #
 # Usage: boot-bench.sh [--quick] [--runs N] [--managers "daemon oneshot …"]
 #   --quick     the QEMU suite's variant: fewer devices, one boot per
-#               manager, TAP output checking that daemon and oneshot load
-#               every expected driver
+#               manager, TAP output checking that daemon, preload and
+#               oneshot load every expected driver and say they are done
 # Env:
 #   HOTPLUG_BIN, LIBMODALIAS_SO   the agent (as tests/qemu/e2e.sh)
 #   MODALIAS_QEMU_CACHE  where .deb files are kept (kernel, udev)
@@ -65,11 +68,11 @@ smp=${SMP:-4}
 limit=${BOOT_LIMIT:-60}
 qemu_timeout=${QEMU_TIMEOUT:-240}
 runs=3
-managers="limit daemon oneshot udevd busybox"
+managers="limit daemon preload oneshot udevd busybox"
 quick=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	--quick) quick=1 runs=1 managers="daemon oneshot" ;;
+	--quick) quick=1 runs=1 managers="daemon preload oneshot" ;;
 	--runs) runs=$2; shift ;;
 	--runs=*) runs=${1#*=} ;;
 	--managers) managers=$2; shift ;;
@@ -190,6 +193,15 @@ if hotplug --help 2>&1 | grep -q -- '--settle'; then
 	hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
 fi
 EOF
+# the calibration boots: the daemon, writing the list --preload reads
+cat > "$stage/managers/calibration" <<EOF
+hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice --preload=/run/preload 2>/run/agent.log &
+hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+EOF
+cat > "$stage/managers/preload" <<EOF
+hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice --preload=/etc/modalias-preload 2>/run/agent.log &
+hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+EOF
 cat > "$stage/managers/oneshot" <<EOF
 hotplug --coldplug -d / -S $kver -C /dev/null --log-level notice 2>/run/agent.log
 echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
@@ -223,7 +235,7 @@ t0=$(/bin/busybox cut -d' ' -f1 /proc/uptime)
 export PATH=/bin:/sbin
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /run
+mount -t tmpfs -o mode=0755 tmpfs /run
 uevent-log > /run/uevents 2>&1 &
 exec </dev/console >/dev/console 2>&1
 echo 1 > /proc/sys/kernel/printk
@@ -257,6 +269,12 @@ find /sys/devices -name modalias | while read -r f; do
 	a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] && echo "bench-modalias: $a"
 done
 cut -d' ' -f1 /proc/modules | sed 's/^/bench-module: /'
+# a calibration boot's --preload list, once its daemon wrote it (2 s idle)
+if [ "$manager" = calibration ]; then
+	i=0
+	while [ ! -s /run/preload ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+	sed 's/^/bench-preload: /' /run/preload
+fi
 sed 's/^/bench-log: /' /run/manager.out /run/agent.log /run/udevd.log 2>/dev/null | tail -n 30
 sync
 poweroff -f
@@ -282,8 +300,16 @@ boot() {
 : > "$stage/expected"
 calibrations=${CALIBRATIONS:-$((quick ? 1 : 2))}
 for c in $(seq 1 "$calibrations"); do
-	boot daemon "$tmp/calibration-$c.log"
+	boot calibration "$tmp/calibration-$c.log"
 done
+# --preload's list: the first calibration boot's header, every boot's modules
+{
+	sed -n 's/^bench-preload: //p' "$tmp/calibration-1.log" | grep -v '^[a-z0-9_-]*$'
+	sed -n 's/^bench-preload: //p' "$tmp"/calibration-*.log | grep '^[a-z0-9_-]*$' | sort -u
+} > "$stage/etc/modalias-preload"
+grep -q '^modules ' "$stage/etc/modalias-preload" ||
+	{ grep -h '^bench-log' "$tmp"/calibration-*.log | sed 's/^/# /'; die "the calibration boots wrote no --preload list"; }
+chmod 0644 "$stage/etc/modalias-preload"
 sed -n 's/^bench-modalias: //p' "$tmp"/calibration-*.log | sort -u > "$tmp/aliases"
 [ -s "$tmp/aliases" ] || { tail -30 "$tmp/calibration-1.log" | sed 's/^/# console: /'; die "the calibration boots reported no modalias"; }
 while IFS= read -r a; do kq "$root" -R "$a" 2>/dev/null; done < "$tmp/aliases" | sort -u > "$tmp/resolved"
@@ -301,6 +327,7 @@ awk -v want="$stage/expected" -v dir="/lib/modules/$kver/" '
 	  d = ""; for (i = 2; i <= NF; i++) d = d " " name($i); print m, dir p d }' "$stage/lib/modules/$kver/modules.dep" |
 	sort > "$stage/limit-plan"
 say "expected: $(wc -l < "$stage/expected") modules for $(wc -l < "$tmp/aliases") modaliases ($calibrations calibration boots): $(tr '\n' ' ' < "$stage/expected")"
+say "--preload list: $(grep -c '^[a-z0-9_-]*$' "$stage/etc/modalias-preload") modules: $(grep '^[a-z0-9_-]*$' "$stage/etc/modalias-preload" | tr '\n' ' ')"
 say "setup and calibration took $(($(date +%s) - t0)) s"
 
 # ------------------------------------------------ the boots
@@ -421,6 +448,14 @@ for m in $managers; do
 		echo "ok $n - $m loads all $(wc -l < "$stage/expected") expected modules (${med_all[$m]} s)"
 	else
 		echo "not ok $n - $m does not load every expected module: missing $miss"
+		failed=1
+	fi
+	# its own end: the daemon's settle answered, the one-shot returned
+	n=$((n + 1))
+	if [ "$(col "$m" done | wc -l)" = "$runs" ]; then
+		echo "ok $n - $m says it is done (${med_done[$m]} s)"
+	else
+		echo "not ok $n - $m never said it was done within $limit s: $(grep -h '^bench-log: ' "$tmp/$m".*.log | tail -3 | tr '\n' ' ')"
 		failed=1
 	fi
 done

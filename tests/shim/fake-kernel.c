@@ -15,6 +15,9 @@
  * netlink group: a module's own add once it is inserted, a plugged
  * device's add with its MODALIAS; each is recorded in
  * $FAKE_KERNEL_ROOT/uevents ("MICROSECONDS DEVPATH", monotonic).
+ * $FAKE_KERNEL_SLOW_DIR ("NAME:MS") makes opendir() of a directory named
+ * NAME take MS (a long sysfs walk), recorded in the times file as
+ * "opendir:NAME START END".
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -128,12 +131,37 @@ int access(const char *path, int mode)
 	return next(trap(path, buf), mode);
 }
 
+static long long now_us(void);
+static void slow_dir(const char *path);
+
 DIR *opendir(const char *path)
 {
 	char buf[PATH_MAX];
 	NEXT(DIR *, "opendir", const char *);
 
+	slow_dir(path);
 	return next(trap(path, buf));
+}
+
+/* $FAKE_KERNEL_SLOW_DIR: opendir() of that directory takes its time */
+static void slow_dir(const char *path)
+{
+	const char *slow = getenv("FAKE_KERNEL_SLOW_DIR"), *colon = slow ? strchr(slow, ':') : NULL;
+	const char *base = strrchr(path, '/');
+	long long start;
+	char times[PATH_MAX];
+	FILE *f;
+
+	base = base ? base + 1 : path;
+	if (!colon || !root() || strlen(base) != (size_t)(colon - slow) || strncmp(base, slow, (size_t)(colon - slow)) != 0)
+		return;
+	start = now_us();
+	usleep((useconds_t)atoi(colon + 1) * 1000);
+	snprintf(times, sizeof(times), "%s/times", root());
+	if ((f = fopen(times, "a"))) {
+		fprintf(f, "opendir:%s %lld %lld\n", base, start, now_us());
+		fclose(f);
+	}
 }
 
 /* The module's name from the file the kernel is handed. */
@@ -154,8 +182,6 @@ static void name_of_fd(int fd, char *name, size_t size)
 		if (*p == '-')
 			*p = '_';
 }
-
-static long long now_us(void);
 
 /* An add uevent of DEVPATH (SUBSYSTEM, ALIAS or NULL) to
  * $FAKE_KERNEL_UEVENT_GROUP, recorded in the root's uevents (no
