@@ -302,10 +302,11 @@ calibrations=${CALIBRATIONS:-$((quick ? 1 : 2))}
 for c in $(seq 1 "$calibrations"); do
 	boot calibration "$tmp/calibration-$c.log"
 done
-# --preload's list: the first calibration boot's header, every boot's modules
+# --preload's list: the first calibration boot's, in its order (the
+# shallowest devices' drivers first), and what the others added after it
 {
 	sed -n 's/^bench-preload: //p' "$tmp/calibration-1.log" | grep -v '^[a-z0-9_-]*$'
-	sed -n 's/^bench-preload: //p' "$tmp"/calibration-*.log | grep '^[a-z0-9_-]*$' | sort -u
+	sed -n 's/^bench-preload: //p' "$tmp"/calibration-*.log | grep '^[a-z0-9_-]*$' | awk '!seen[$0]++'
 } > "$stage/etc/modalias-preload"
 grep -q '^modules ' "$stage/etc/modalias-preload" ||
 	{ grep -h '^bench-log' "$tmp"/calibration-*.log | sed 's/^/# /'; die "the calibration boots wrote no --preload list"; }
