@@ -541,6 +541,18 @@ static void test_parallel_loads(void)
 	test_rm_rf(tmp);
 }
 
+/* A device NAME (under devices/virtual/mtest of the sysfs tree SYS) with
+ * its MODALIAS */
+static void device(const char *sys, const char *name, const char *alias)
+{
+	g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", name, NULL);
+	g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
+	g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", alias);
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+}
+
 /* The daemon's coldplug queues what its walk finds: unrelated devices'
  * modules inserted at once by the workers (the walk inserted them one after
  * another before, in the daemon's own thread, while uevents waited), and
@@ -568,14 +580,8 @@ static void test_coldplug_parallel(void)
 	g_assert_cmpint(system(cp), ==, 0);
 	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
 	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
-	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
-		g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", devs[i][0], NULL);
-		g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
-		g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", devs[i][1]);
-
-		g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-		g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
-	}
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++)
+		device(sys, devs[i][0], devs[i][1]);
 	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
 	g_setenv("FAKE_KERNEL_INSERT_MS", "1000", TRUE);
 	g_setenv("LD_PRELOAD", shim, TRUE);
@@ -619,14 +625,8 @@ static void test_coldplug_while_walking(void)
 	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
 	g_assert_cmpint(g_mkdir_with_parents(slow, 0755), ==, 0);
 	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
-	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
-		g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", devs[i][0], NULL);
-		g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
-		g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", devs[i][1]);
-
-		g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-		g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
-	}
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++)
+		device(sys, devs[i][0], devs[i][1]);
 	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
 	g_setenv("FAKE_KERNEL_INSERT_MS", "100", TRUE);
 	g_setenv("FAKE_KERNEL_SLOW_DIR", "slow:1500", TRUE);
@@ -679,16 +679,6 @@ static char *preload_boot(const char *m, const char *sys, const char *root, cons
 	g_test_message("%s", output);
 	g_assert_nonnull(strstr(output, until));
 	return output;
-}
-
-static void device(const char *sys, const char *name, const char *alias)
-{
-	g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", name, NULL);
-	g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
-	g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", alias);
-
-	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-	g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
 }
 
 /* Boot 1 (no list yet): the list written once coldplug settled, naming
