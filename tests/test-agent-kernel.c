@@ -115,6 +115,24 @@ static void oneshot_setup(struct oneshot *o)
 	g_assert_true(g_file_set_contents(cp, "MODALIAS=test:dev:a1\n", -1, NULL));
 }
 
+/* The daemon (HP, EXTRA: as daemon_start_with()) on the stand-in kernel
+ * SHIM with its ROOT, each insertion taking INSERT_MS, and SLOW_DIR
+ * ("NAME:MS", or NULL) slow to open */
+static void kernel_daemon_start(struct daemon *d, const char *root, const char *shim, const char *insert_ms,
+				const char *slow_dir, const char *hp, const char *const *extra)
+{
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	g_setenv("FAKE_KERNEL_INSERT_MS", insert_ms, TRUE);
+	if (slow_dir)
+		g_setenv("FAKE_KERNEL_SLOW_DIR", slow_dir, TRUE);
+	g_setenv("LD_PRELOAD", shim, TRUE);
+	daemon_start_with(d, true, GROUP, hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+}
+
 /* The daemon on O's tables (EXTRA: its options) with the stand-in kernel,
  * listening */
 static void oneshot_daemon_start(const struct oneshot *o, struct daemon *d, const char *const *extra)
@@ -511,13 +529,7 @@ static void test_parallel_loads(void)
 	g_assert_cmpint(system(cp), ==, 0);
 	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
 	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("FAKE_KERNEL_INSERT_MS", "1000", TRUE);
-	g_setenv("LD_PRELOAD", shim, TRUE);
-	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_INSERT_MS");
-	g_unsetenv("FAKE_KERNEL_ROOT");
+	kernel_daemon_start(&d, root, shim, "1000", NULL, hp, extra);
 	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p1", 1, "test:dev:soft");
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p2", 2, "test:dev:opt");
@@ -582,13 +594,7 @@ static void test_coldplug_parallel(void)
 	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
 	for (guint i = 0; i < G_N_ELEMENTS(devs); i++)
 		device(sys, devs[i][0], devs[i][1]);
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("FAKE_KERNEL_INSERT_MS", "1000", TRUE);
-	g_setenv("LD_PRELOAD", shim, TRUE);
-	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_INSERT_MS");
-	g_unsetenv("FAKE_KERNEL_ROOT");
+	kernel_daemon_start(&d, root, shim, "1000", NULL, hp, extra);
 	/* mod_soft and mod_opt (-C /dev/null: no softdeps) */
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
@@ -627,15 +633,7 @@ static void test_coldplug_while_walking(void)
 	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
 	for (guint i = 0; i < G_N_ELEMENTS(devs); i++)
 		device(sys, devs[i][0], devs[i][1]);
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("FAKE_KERNEL_INSERT_MS", "100", TRUE);
-	g_setenv("FAKE_KERNEL_SLOW_DIR", "slow:1500", TRUE);
-	g_setenv("LD_PRELOAD", shim, TRUE);
-	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
-	g_unsetenv("FAKE_KERNEL_INSERT_MS");
-	g_unsetenv("FAKE_KERNEL_ROOT");
+	kernel_daemon_start(&d, root, shim, "100", "slow:1500", hp, extra);
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
@@ -651,10 +649,10 @@ static void test_coldplug_while_walking(void)
 
 /* ---- --preload: the last boot's modules ----------------------------------------------- */
 
-/* One boot of the daemon with --preload=LIST on SYS, into a new stand-in
- * kernel ROOT: its output once the list was written (or not) */
-static char *preload_boot(const char *m, const char *sys, const char *root, const char *list, const char *hp,
-			  const char *until)
+/* One boot of the daemon with --preload=LIST on SYS (the tables M), into a
+ * new stand-in kernel SHIM with its ROOT: its output once UNTIL was said */
+static char *preload_boot(const char *shim, const char *m, const char *sys, const char *root, const char *list,
+			  const char *hp, const char *until)
 {
 	g_autofree char *opt = g_strdup_printf("--preload=%s", list);
 	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", opt, NULL };
@@ -664,15 +662,7 @@ static char *preload_boot(const char *m, const char *sys, const char *root, cons
 	struct daemon d;
 
 	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("FAKE_KERNEL_INSERT_MS", "50", TRUE);
-	g_setenv("FAKE_KERNEL_SLOW_DIR", "mtest:500", TRUE);
-	g_setenv("LD_PRELOAD", g_getenv("TEST_SHIM"), TRUE);
-	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
-	g_unsetenv("FAKE_KERNEL_INSERT_MS");
-	g_unsetenv("FAKE_KERNEL_ROOT");
+	kernel_daemon_start(&d, root, shim, "50", "mtest:500", hp, extra);
 	if (!daemon_read_until(&d, has_n, &w, 30))
 		g_test_message("no '%s' in:\n%s", until, d.buf->str);
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
@@ -703,14 +693,13 @@ static void test_preload(void)
 	g_assert_cmpint(system(cp), ==, 0);
 	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
 	g_assert_cmpint(chmod(tmp, 0755), ==, 0);
-	g_setenv("TEST_SHIM", shim, TRUE);
 	device(sys, "a", "test:dev:a1");
 	device(sys, "x/s", "test:dev:soft");
 	device(sys, "z", "test:dev:opt");
 
 	/* boot 1 */
 	root = g_build_filename(tmp, "kernel1", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 3 modules written");
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 3 modules written");
 	g_assert_nonnull(strstr(out, "--preload: no "));
 	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
 	want = g_strdup_printf("# hotplug --preload: modules this machine's devices wanted (hotplug(8))\nmodules %s\n"
@@ -723,7 +712,7 @@ static void test_preload(void)
 	/* boot 2: device a has left */
 	test_rm_rf(g_build_filename(sys, "devices", "virtual", "mtest", "a", NULL));
 	root = g_build_filename(tmp, "kernel2", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
 	g_assert_nonnull(strstr(out, "--preload: 3 modules from "));
 	times_path = g_build_filename(root, "times", NULL);
 	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
@@ -742,7 +731,7 @@ static void test_preload(void)
 	/* another module directory's list; a name that is none */
 	g_assert_true(g_file_set_contents(list, "modules /lib/modules/0.0.0\nmod_a\n", -1, NULL));
 	root = g_build_filename(tmp, "kernel3", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
 	g_assert_nonnull(strstr(out, "is for /lib/modules/0.0.0, not "));
 	g_assert_cmpuint(inserted(root, "mod_a"), ==, 0);
 	g_clear_pointer(&out, g_free);
@@ -751,7 +740,7 @@ static void test_preload(void)
 	g_assert_true(g_file_set_contents(list, text, -1, NULL));
 	g_clear_pointer(&text, g_free);
 	root = g_build_filename(tmp, "kernel4", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: 2 modules written");
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
 	g_assert_cmpuint(inserted(root, "mod_x"), ==, 1);
 	g_assert_nonnull(strstr(out, "no/such"));
 	g_clear_pointer(&out, g_free);
@@ -762,11 +751,10 @@ static void test_preload(void)
 	g_assert_true(g_file_set_contents(list, text, -1, NULL));
 	g_assert_cmpint(chown(list, 65534, 65534), ==, 0);
 	root = g_build_filename(tmp, "kernel5", NULL);
-	out = preload_boot(m, sys, root, list, hp, "--preload: cannot write ");
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: cannot write ");
 	g_assert_nonnull(strstr(out, "preload: not used: "));
 	g_assert_nonnull(strstr(out, "not owned by root"));
 	g_assert_cmpuint(inserted(root, "mod_x"), ==, 0);
-	g_unsetenv("TEST_SHIM");
 	test_rm_rf(tmp);
 }
 
