@@ -755,6 +755,28 @@ static void test_preload(void)
 	g_assert_nonnull(strstr(out, "preload: not used: "));
 	g_assert_nonnull(strstr(out, "not owned by root"));
 	g_assert_cmpuint(inserted(root, "mod_x"), ==, 0);
+	g_clear_pointer(&out, g_free);
+	g_clear_pointer(&root, g_free);
+
+	/* a FIFO at the name: neither opened (the daemon would block) nor replaced */
+	g_assert_cmpint(unlink(list), ==, 0);
+	g_assert_cmpint(mkfifo(list, 0600), ==, 0);
+	root = g_build_filename(tmp, "kernel6", NULL);
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: cannot write ");
+	g_assert_nonnull(strstr(out, "preload: not used: "));
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	g_clear_pointer(&out, g_free);
+	g_clear_pointer(&root, g_free);
+
+	/* a list in a directory its group may write to: not used, not replaced */
+	g_assert_cmpint(unlink(list), ==, 0);
+	g_assert_true(g_file_set_contents(list, text, -1, NULL));
+	g_assert_cmpint(chmod(tmp, 0775), ==, 0);
+	root = g_build_filename(tmp, "kernel7", NULL);
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: cannot write ");
+	g_assert_nonnull(strstr(out, "writable by group or others"));
+	g_assert_cmpuint(inserted(root, "mod_x"), ==, 0);
+	g_assert_cmpint(chmod(tmp, 0755), ==, 0);
 	test_rm_rf(tmp);
 }
 
