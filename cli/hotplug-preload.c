@@ -61,7 +61,6 @@ static bool preload_read(const char *path, GPtrArray *names)
 	struct trust_why why = { "" };
 	g_autofree char *text = NULL, *proc = NULL;
 	g_auto(GStrv) lines = NULL;
-	char errbuf[64];
 	bool ours = false;
 	int fd, r;
 
@@ -79,6 +78,8 @@ static bool preload_read(const char *path, GPtrArray *names)
 	r = read_file(proc, PRELOAD_FILE_MAX, 0, &text, NULL);
 	close(fd);
 	if (r < 0) {
+		char errbuf[64];
+
 		say(LOG_ERR, "--preload: cannot read %s: %s", path, read_file_error(r, PRELOAD_FILE_MAX, errbuf, sizeof(errbuf)));
 		return false;
 	}
