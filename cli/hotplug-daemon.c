@@ -237,8 +237,8 @@ int daemon_run(void)
 			tables_open();
 		}
 		if (rescan && !retry_at) {
+			rescan = false; /* a loss during this walk asks for another */
 			coldplug_now(nl, !reload && !stale);
-			rescan = false;
 		}
 		if (!stopping && !reload && !stale && !retry_at)
 			queue_dispatch();
