@@ -688,6 +688,7 @@ static void test_preload(void)
 	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL), *list = g_build_filename(tmp, "preload", NULL);
 	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *text = NULL, *out = NULL, *want = NULL;
 	g_autofree char *times = NULL, *times_path = NULL, *root = NULL;
+	g_autofree char *gone = g_build_filename(sys, "devices", "virtual", "mtest", "a", NULL);
 	struct span a, soft, walk;
 
 	g_assert_cmpint(system(cp), ==, 0);
@@ -710,7 +711,7 @@ static void test_preload(void)
 	g_clear_pointer(&root, g_free);
 
 	/* boot 2: device a has left */
-	test_rm_rf(g_build_filename(sys, "devices", "virtual", "mtest", "a", NULL));
+	test_rm_rf(gone);
 	root = g_build_filename(tmp, "kernel2", NULL);
 	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
 	g_assert_nonnull(strstr(out, "--preload: 3 modules from "));
