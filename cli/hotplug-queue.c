@@ -168,34 +168,37 @@ void queue_add(struct event *e)
 	seq_arrived(e->seqnum);
 }
 
-void queue_add_found(const char *devpath, const char *alias)
+/* An event the daemon makes itself (SEQNUM 0: it waits for no other), in
+ * the queue as coldplug's: DEVPATH's add in SUBSYSTEM, with its MODALIAS
+ * (or none) */
+static void queue_add_made(const char *devpath, const char *subsystem, const char *alias, bool preload)
 {
 	GString *m = g_string_new(NULL);
 	struct event *e;
 
-	g_string_append_printf(m, "add@%s%cACTION=add%cDEVPATH=%s%cSUBSYSTEM=coldplug%cSEQNUM=0%cMODALIAS=%s", devpath, 0,
-			       0, devpath, 0, 0, 0, alias);
+	g_string_append_printf(m, "add@%s%cACTION=add%cDEVPATH=%s%cSUBSYSTEM=%s%cSEQNUM=0", devpath, 0, 0, devpath, 0,
+			       subsystem, 0);
+	if (alias)
+		g_string_append_printf(m, "%cMODALIAS=%s", 0, alias);
 	e = event_parse(m->str, m->len + 1);
 	g_string_free(m, TRUE);
 	if (!e)
 		return;
 	e->coldplug = true;
+	e->preload = preload;
 	queue_add(e);
+}
+
+void queue_add_found(const char *devpath, const char *alias)
+{
+	queue_add_made(devpath, "coldplug", alias, false);
 }
 
 void queue_add_preload(const char *module)
 {
-	GString *m = g_string_new(NULL);
-	struct event *e;
+	g_autofree char *devpath = g_strconcat("/module/", module, NULL);
 
-	g_string_append_printf(m, "add@/module/%s%cACTION=add%cDEVPATH=/module/%s%cSUBSYSTEM=preload%cSEQNUM=0", module, 0,
-			       0, module, 0, 0);
-	e = event_parse(m->str, m->len + 1);
-	g_string_free(m, TRUE);
-	if (!e)
-		return;
-	e->coldplug = e->preload = true;
-	queue_add(e);
+	queue_add_made(devpath, "preload", NULL, true);
 }
 
 bool queue_full(void)
