@@ -264,11 +264,16 @@ void modules_on_insert(void (*fn)(const char *module))
 	inserted_fn = fn;
 }
 
-/* M wanted by a device at DEPTH (1 + its path's depth): the shallowest kept */
-static void want(const char *m, guint depth)
+/* M, whose last attempt is ST, wanted by a device at DEPTH (1 + its path's
+ * depth; 0: none): counted once it is loaded, the shallowest device kept
+ * (under loads_lock) */
+static void want_loaded(const struct module_load *st, const char *m, guint depth)
 {
-	guint had = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, m));
+	guint had;
 
+	if (!depth || !st->tried || (st->last != MODALIAS_LOAD_INSERTED && st->last != MODALIAS_LOAD_LIVE))
+		return;
+	had = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, m));
 	if (!had || depth < had)
 		g_hash_table_insert(wanted, g_strdup(m), GUINT_TO_POINTER(depth));
 }
@@ -295,8 +300,8 @@ static void load_one(const char *m, bool builtin, guint depth)
 		pthread_cond_wait(&st->cond, &loads_lock);
 	if (load_again(st, m))
 		st->loading = mine = true;
-	else if (depth && st->tried && (st->last == MODALIAS_LOAD_INSERTED || st->last == MODALIAS_LOAD_LIVE))
-		want(m, depth); /* loaded for an earlier event */
+	else
+		want_loaded(st, m, depth); /* loaded for an earlier event */
 	pthread_mutex_unlock(&loads_lock);
 	if (!mine)
 		return; /* loaded (or given up) for an earlier event */
@@ -327,8 +332,7 @@ static void load_one(const char *m, bool builtin, guint depth)
 	st->last = a.state;
 	if (a.state == MODALIAS_LOAD_FAILED || a.state == MODALIAS_LOAD_NOT_FOUND)
 		st->failures++;
-	if (depth && (a.state == MODALIAS_LOAD_INSERTED || a.state == MODALIAS_LOAD_LIVE))
-		want(m, depth);
+	want_loaded(st, m, depth);
 	pthread_cond_broadcast(&st->cond);
 	pthread_mutex_unlock(&loads_lock);
 }
