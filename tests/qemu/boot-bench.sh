@@ -187,21 +187,20 @@ EOF
 # The managers: each script is sourced by the leader of a session of its own
 # and writes "done UPTIME" to /run/done when it says it is finished.
 mkdir -p "$stage/managers"
-cat > "$stage/managers/daemon" <<EOF
-hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice 2>/run/agent.log &
+# daemon_manager NAME [OPTION]: the daemon with coldplug (and OPTION), then
+# its completion barrier when the agent has one
+daemon_manager() {
+	cat > "$stage/managers/$1" <<EOF
+hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice ${2:-} 2>/run/agent.log &
 if hotplug --help 2>&1 | grep -q -- '--settle'; then
 	hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
 fi
 EOF
+}
+daemon_manager daemon
 # the calibration boots: the daemon, writing the list --preload reads
-cat > "$stage/managers/calibration" <<EOF
-hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice --preload=/run/preload 2>/run/agent.log &
-hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
-EOF
-cat > "$stage/managers/preload" <<EOF
-hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice --preload=/etc/modalias-preload 2>/run/agent.log &
-hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
-EOF
+daemon_manager calibration --preload=/run/preload
+daemon_manager preload --preload=/etc/modalias-preload
 cat > "$stage/managers/oneshot" <<EOF
 hotplug --coldplug -d / -S $kver -C /dev/null --log-level notice 2>/run/agent.log
 echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
