@@ -1,7 +1,15 @@
 # tests/cli-lib.sh - the TAP machinery of the CLI's shell tests (test-cli.sh,
-# test-snapshot.sh): report() and check() against golden files
-# (tests/golden/NAME.out; UPDATE_GOLDEN=1 rewrites them).  Sourced after
-# the caller set here, golden, data, cli and tmp; runs no test itself.
+# test-cli-person.sh, test-snapshot.sh, test-hostile-output.sh): report()
+# and check() against golden files (tests/golden/NAME.out; UPDATE_GOLDEN=1
+# rewrites them).  Sourced after the caller set here (its directory); sets
+# golden, data, cli ($MODALIAS_CLI) and tmp (removed at exit); runs no test
+# itself.
+
+golden="$here/golden"
+data="$here/data"
+cli=${MODALIAS_CLI:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 n=0
 fail=0

@@ -5,11 +5,6 @@
 # of exit statuses, ASCII where the locale is not UTF-8.  TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-golden="$here/golden"
-data="$here/data"
-cli=${MODALIAS_CLI:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$here/cli-lib.sh"
 LM="$data/linux-6.1.0-57-amd64"
 Q35="$data/sysfs/qemu-q35"

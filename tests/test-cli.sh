@@ -4,11 +4,6 @@
 # Set UPDATE_GOLDEN=1 to rewrite the golden files from the current output.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-golden="$here/golden"
-data="$here/data"
-cli=${MODALIAS_CLI:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$here/cli-lib.sh"
 
 check "help" 0 help "" -- "$cli" --help

@@ -10,11 +10,7 @@
 # cli_shown()); the JSON outputs keep the exact bytes.  TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-data="$here/data"
-cli=${MODALIAS_CLI:?}
 agent=${HOTPLUG_AGENT:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . "$here/cli-lib.sh"
 
 D61="$data/linux-6.1.0-57-amd64" D612="$data/linux-6.12.118+deb12-amd64"
