@@ -155,10 +155,9 @@ void event_load(const char *subsystem, char *const *envp);
 
 /* ---- hotplug-coldplug.c: the devices already present ----------------------- */
 
-/* Every device under the sysfs root, parents first: its modules loaded
- * (resolve), or "add" written to its uevent (trigger), as the settings say.
- * FOUND, when given, is handed each device with a modalias instead (the
- * daemon queues its loading). */
+/* Every device under the sysfs root, parents first: handed to FOUND with
+ * its modalias (resolve: the daemon queues its loading), or "add" written
+ * to its uevent (trigger, where FOUND may be NULL), as the settings say. */
 void coldplug(void (*found)(const char *devpath, const char *alias));
 /* One-shot coldplug (no daemon) to a fixed point: the walk, then the
  * devices that appear because of the modules it loaded (from the uevent

@@ -42,10 +42,7 @@ static int coldplug_resolve_one(void *data, const char *devpath, struct modalias
 		return 0;
 	if (settings.dry_run)
 		dry_line("coldplug %s %s", cli_shown(devpath), cli_shown(alias));
-	if (*found)
-		(*found)(devpath, alias);
-	else
-		modules_load_alias(devpath, alias);
+	(*found)(devpath, alias);
 	free(alias);
 	return 0;
 }
