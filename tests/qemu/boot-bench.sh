@@ -24,7 +24,10 @@
 # expected driver is loaded (polling /proc/modules every 20 ms), when the
 # manager says it is done (settle returned, coldplug returned), and the CPU
 # time of the manager's whole session (every process it started, reaped or
-# not, from /proc/PID/stat, in clock ticks of 10 ms) at the later of the two.
+# not, from /proc/PID/stat, in clock ticks of 10 ms) at the later of the two,
+# and the last uevent before it said it was done (its end after it is a
+# column of the table).  "done" is stamped by the shell's own read of
+# /proc/uptime, no process started.
 # The expected drivers are what modprobe -R names for the final modaliases
 # of untimed calibration boots (CALIBRATIONS of them, their union: a device
 # that appears late, such as the SCSI disk of USB storage, may be missing
@@ -33,7 +36,7 @@
 # not load them all within BOOT_LIMIT seconds is reported incomplete, with
 # what it missed.  The table gives the median of RUNS boots for each (boots
 # interleaved: daemon, oneshot, udevd, busybox, daemon, …) and ratios to
-# udevd's and the limit's medians.  A recorder of the kernel's add uevents
+# udevd's and the limit's medians.  A recorder of the kernel's uevents
 # (uevent-log.c, static) runs from the start of /init in every boot: when
 # each expected module's device appeared (0: present at /init) and when the
 # module went live (its own add uevent, sent once its init returned), and
@@ -193,7 +196,7 @@ daemon_manager() {
 	cat > "$stage/managers/$1" <<EOF
 hotplug --daemon --coldplug -d / -S $kver -C /dev/null --log-level notice ${2:-} 2>/run/agent.log &
 if hotplug --help 2>&1 | grep -q -- '--settle'; then
-	hotplug --settle=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+	hotplug --settle=$limit && { read -r up _ < /proc/uptime; echo "done \$up" > /run/done; }
 fi
 EOF
 }
@@ -203,25 +206,25 @@ daemon_manager calibration --preload=/run/preload
 daemon_manager preload --preload=/etc/modalias-preload
 cat > "$stage/managers/oneshot" <<EOF
 hotplug --coldplug -d / -S $kver -C /dev/null --log-level notice 2>/run/agent.log
-echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+{ read -r up _ < /proc/uptime; echo "done \$up" > /run/done; }
 EOF
 cat > "$stage/managers/udevd" <<EOF
 mkdir -p /run/udev
 /lib/systemd/systemd-udevd --resolve-names=never 2>/run/udevd.log &
 udevadm trigger --type=subsystems --action=add
 udevadm trigger --type=devices --action=add
-udevadm settle --timeout=$limit && echo "done \$(cut -d' ' -f1 /proc/uptime)" > /run/done
+udevadm settle --timeout=$limit && { read -r up _ < /proc/uptime; echo "done \$up" > /run/done; }
 EOF
 cat > "$stage/managers/limit" <<'EOF'
 limit-load /limit-plan
-echo "done $(cut -d' ' -f1 /proc/uptime)" > /run/done
+{ read -r up _ < /proc/uptime; echo "done $up" > /run/done; }
 EOF
 cat > "$stage/managers/busybox" <<'EOF'
 mdev -df &
 find /sys/devices -name modalias | while read -r f; do
 	a=$(cat "$f") && [ -n "$a" ] && modprobe -q "$a"
 done
-echo "done $(cut -d' ' -f1 /proc/uptime)" > /run/done
+{ read -r up _ < /proc/uptime; echo "done $up" > /run/done; }
 EOF
 
 # /init: everything it reports is on lines starting "bench" (kernel
@@ -257,12 +260,14 @@ done
 # the manager's own completion (a barrier, or its coldplug returning)
 while [ ! -s /run/done ] && awk -v n="$(up)" -v e="$end" 'BEGIN { exit !(n <= e) }'; do sleep 0.02; done
 done_at=$(sed -n 's/^done //p' /run/done 2>/dev/null)
+# the last uevent (add, bind, change, … of a device or a module) before it said so
+last=$(awk -v d="${done_at:-0}" '$2 != "present" && $1 <= d { l = $1 } END { print l }' /run/uevents)
 # CPU of the manager's session: utime stime cutime cstime of every process
 # in it (reaped children are in their parent's cutime/cstime)
 sid=$(awk '{ sub(/.*\) /, ""); print $4 }' /proc/$spid/stat 2>/dev/null)
 [ -n "$sid" ] || sid=$spid
 ticks=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v s="$sid" '{ sub(/.*\) /, "") } $4 == s { t += $12 + $13 + $14 + $15 } END { print t + 0 }')
-echo "bench: manager=$manager all=${all:+$(since "$all")} done=${done_at:+$(since "$done_at")} ticks=$ticks t0=$t0 missing=$(missing)"
+echo "bench: manager=$manager all=${all:+$(since "$all")} done=${done_at:+$(since "$done_at")} last=${last:+$(since "$last")} ticks=$ticks t0=$t0 missing=$(missing)"
 sed 's/^/bench-uevent: /' /run/uevents
 find /sys/devices -name modalias | while read -r f; do
 	a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] && echo "bench-modalias: $a"
@@ -362,6 +367,7 @@ timeline() {
 	$1 == "bench:" { for (i = 2; i <= NF; i++) if ($i ~ /^t0=/) t0 = substr($i, 4) }
 	$1 == "bench-uevent:" {
 		t = $2; kind = $3; path = $4; alias = $5
+		if (kind != "add" && kind != "present") next
 		if (kind == "add" && path ~ /^\/module\//) { m = substr(path, 9); if (!(m in live)) live[m] = t; next }
 		if (kind == "present") present[path] = 1
 		else if (path in present) next
@@ -413,11 +419,16 @@ col() { # MANAGER KEY: that key's values of every boot of MANAGER, empty ones le
 	awk -v m="$1" -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 		f["manager"] == m && f[k] != "" { print f[k] }' "$tmp/results"
 }
-declare -A med_all med_ticks med_done complete
+declare -A med_all med_ticks med_done complete after
 for m in $managers; do
 	med_all[$m]=$(col "$m" all | median)
 	med_done[$m]=$(col "$m" done | median)
 	med_ticks[$m]=$(col "$m" ticks | median)
+	# its end after the last uevent before it: each boot's, median and worst
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+		f["manager"] == m && f["done"] != "" && f["last"] != "" { printf "%.2f\n", f["done"] - f["last"] }' m="$m" "$tmp/results" |
+		sort -n > "$tmp/after"
+	after[$m]="$(median < "$tmp/after") / $(tail -1 "$tmp/after")"
 	complete[$m]="$(col "$m" all | wc -l)/$runs"
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f×", a / b }'; }
@@ -425,13 +436,13 @@ if [ $quick = 0 ]; then
 	echo "Boot to every expected driver: Debian $kver, qemu -accel tcg -smp $smp, $(date -u +%Y-%m-%d), $(nproc)-core host"
 	echo "$(wc -l < "$stage/expected") expected modules; medians of $runs boots; CPU = the manager's session, 10 ms ticks"
 	echo
-	echo "| manager | complete | all drivers loaded (s) | ratio to the limit | ratio to udevd | manager done (s) | CPU (s) | CPU ratio to the limit | CPU ratio to udevd | reaction median / worst (s) |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| manager | complete | all drivers loaded (s) | ratio to the limit | ratio to udevd | manager done (s) | done after the last uevent, median / worst (s) | CPU (s) | CPU ratio to the limit | CPU ratio to udevd | reaction median / worst (s) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for m in $managers; do
 		cpu=$(awk -v t="${med_ticks[$m]}" 'BEGIN { if (t == "-") print "-"; else printf "%.2f", t / 100 }')
 		reactions "$m" > "$tmp/reactions"
 		react="$(awk '{ print $1 }' "$tmp/reactions" | median) / $(sort -k2,2n "$tmp/reactions" | tail -1 | awk '{ printf "%s (%s)", $2, $3 }')"
-		echo "| $m | ${complete[$m]} | ${med_all[$m]} | $(ratio "${med_all[$m]}" "${med_all[limit]:--}") | $(ratio "${med_all[$m]}" "${med_all[udevd]:--}") | ${med_done[$m]} | $cpu | $(ratio "${med_ticks[$m]}" "${med_ticks[limit]:--}") | $(ratio "${med_ticks[$m]}" "${med_ticks[udevd]:--}") | $react |"
+		echo "| $m | ${complete[$m]} | ${med_all[$m]} | $(ratio "${med_all[$m]}" "${med_all[limit]:--}") | $(ratio "${med_all[$m]}" "${med_all[udevd]:--}") | ${med_done[$m]} | ${after[$m]:--} | $cpu | $(ratio "${med_ticks[$m]}" "${med_ticks[limit]:--}") | $(ratio "${med_ticks[$m]}" "${med_ticks[udevd]:--}") | $react |"
 	done
 	timelines
 	exit 0

@@ -1,9 +1,9 @@
 /*
  * The boot benchmark's uevent recorder (tests/qemu/boot-bench.sh; built
- * static, run in the guest from the first lines of /init): every "add"
- * uevent the kernel sends, one line each on standard output,
+ * static, run in the guest from the first lines of /init): every uevent
+ * the kernel sends, one line each on standard output,
  *
- *   UPTIME add DEVPATH [MODALIAS]
+ *   UPTIME ACTION DEVPATH [MODALIAS]
  *
  * UPTIME in seconds (/proc/uptime's clock, CLOCK_BOOTTIME).  A device's
  * add with its MODALIAS is when it appeared; a module's own add
@@ -125,8 +125,8 @@ int main(void)
 				devpath = p + 8;
 			else if (strncmp(p, "MODALIAS=", 9) == 0)
 				alias = p + 9;
-		if (action && devpath && strcmp(action, "add") == 0) {
-			printf("%.3f add %s%s%s\n", when < 0 ? boottime() : when, devpath, alias ? " " : "", alias ? alias : "");
-		}
+		if (action && devpath && strspn(action, "abcdefghijklmnopqrstuvwxyz") == strlen(action))
+			printf("%.3f %s %s%s%s\n", when < 0 ? boottime() : when, action, devpath, alias ? " " : "",
+			       alias ? alias : "");
 	}
 }
