@@ -11,6 +11,7 @@
  *   hotplug-coldplug.c  the devices already present: resolved, or their add replayed;
  *                       one-shot, to a fixed point
  *   hotplug-netlink.c   the uevent socket: opened, a message read (the kernel's only)
+ *   hotplug-hear.c      the one-shot's ear: a thread reading that socket, each event stamped
  *   hotplug-event.c     one event: its modules, then its handlers
  *   hotplug-handlers.c  the hotplug.d multiplexer: trust, spawn, timeout, stop
  *   hotplug-modules.c   the library's objects (libcli's tables), each module loaded once
@@ -217,6 +218,21 @@ struct event *netlink_receive(int fd, bool *overflow);
 /* The kernel's SEQNUM of its last uevent (the sysfs root's
  * kernel/uevent_seqnum): false when it cannot be read */
 bool kernel_seqnum(unsigned long long *seq);
+
+/* ---- hotplug-hear.c: the one-shot's ear ---------------------------------------- */
+
+/* A thread reading the uevent socket NL as events come, each stamped
+ * (event->heard); NULL when it cannot start (NL < 0: nothing to hear) */
+struct hear *hear_start(int nl);
+/* The next event heard, waiting until UNTIL (monotonic µs), or NULL;
+ * *lost: events were lost (the socket overflowed) since the last call */
+struct event *hear_next(struct hear *h, gint64 until, bool *lost);
+/* Nothing heard is waiting (in the queue, in the socket) and none was
+ * lost; *moved: the kernel's uevent_seqnum is not where it was when the
+ * socket was last emptied (it sent what did not reach us) */
+bool hear_quiet(struct hear *h, bool *moved);
+/* Ends the thread, drops what was not taken; NL stays open */
+void hear_stop(struct hear *h);
 
 /* ---- hotplug-control.c: the completion barrier --------------------------------- */
 

@@ -9,7 +9,8 @@
  * appear because of the modules it loaded (a USB device behind a host
  * controller it just loaded, its interfaces, …) come as add events, handled
  * as they come; it stops QUIET_MS after the last uevent (ENUMERATE_MS
- * after a bus that enumerates late appeared), once every module it
+ * after a USB hub appeared; a SCSI host, until its scan found a target or
+ * for ENUMERATE_MS), once every module it
  * inserted said so with its own uevent and the kernel's uevent_seqnum
  * stands where it was at the last one heard.  It walks again only when
  * the uevents cannot tell it all: some were lost, or insertions went
@@ -24,7 +25,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,7 +154,9 @@ void coldplug(void (*found)(const char *devpath, const char *alias))
  * port for 100 ms and more, then resets and reads the device on it
  * (slower under emulation), usb-storage waits delay_use (1 s) before it
  * scans its SCSI host, a SATA port resets its link: quiet only this long
- * after a hub's interface or a SCSI host appeared. */
+ * after a hub's interface appeared, or a SCSI host until its scan found a
+ * target (its devices then come at once, each one's uevent making the
+ * quiet while later). */
 #define ENUMERATE_MS G_GINT64_CONSTANT(1500)
 /* A module inserted whose own uevent does not come (a kernel that sends
  * none, the tests' stand-in kernel): sysfs is walked again this long after
@@ -165,6 +167,7 @@ struct fixed_point {
 	GHashTable *seen;        /* "DEVPATH MODALIAS" handled */
 	GHashTable *unannounced; /* module name → (gint64 *) when inserted, its uevent not heard */
 	unsigned int handled, fresh;
+	GHashTable *scanning;    /* a SCSI host's devpath → (gint64 *) until when its scan may find a target */
 	gint64 quiet_at;         /* monotonic µs: quiet from then on, unless more comes */
 	bool walk_again;         /* events were lost, or insertions went unannounced */
 };
@@ -220,8 +223,8 @@ static const char *event_var(const struct event *e, const char *name)
 static void fixed_point_event(struct fixed_point *fp, const struct event *e)
 {
 	const char *action = event_var(e, "ACTION"), *alias = event_var(e, "MODALIAS");
-	const char *devtype = event_var(e, "DEVTYPE"), *interface = event_var(e, "INTERFACE");
-	gint64 now = g_get_monotonic_time();
+	const char *devtype = event_var(e, "DEVTYPE"), *interface = event_var(e, "INTERFACE"), *host;
+	gint64 now = e->heard; /* its whiles run from when it came */
 
 	fp->quiet_at = MAX(fp->quiet_at, now + QUIET_MS * 1000);
 	if (g_strcmp0(action, "add") != 0)
@@ -231,10 +234,16 @@ static void fixed_point_event(struct fixed_point *fp, const struct event *e)
 		g_hash_table_remove(fp->unannounced, g_strdelimit(name, "-", '_'));
 		return;
 	}
-	if (strcmp(e->subsystem, "scsi_host") == 0 ||
-	    (strcmp(e->subsystem, "usb") == 0 && g_strcmp0(devtype, "usb_interface") == 0 && interface &&
-	     g_str_has_prefix(interface, "9/")))
+	if (strcmp(e->subsystem, "scsi_host") == 0 && (host = strstr(e->devpath, "/scsi_host/")))
+		g_hash_table_insert(fp->scanning, g_strndup(e->devpath, (gsize)(host - e->devpath)),
+				    g_memdup2(&(gint64){ now + ENUMERATE_MS * 1000 }, sizeof(gint64)));
+	else if (strcmp(e->subsystem, "usb") == 0 && g_strcmp0(devtype, "usb_interface") == 0 && interface &&
+		 g_str_has_prefix(interface, "9/"))
 		fp->quiet_at = MAX(fp->quiet_at, now + ENUMERATE_MS * 1000);
+	else if ((host = strstr(e->devpath, "/target"))) { /* HOST/targetH:C:T: HOST's scan found it */
+		g_autofree char *h = g_strndup(e->devpath, (gsize)(host - e->devpath));
+		g_hash_table_remove(fp->scanning, h);
+	}
 	if (alias && *alias) {
 		fixed_point_handle(fp, e->devpath, alias);
 	} else {
@@ -251,100 +260,97 @@ static void fixed_point_event(struct fixed_point *fp, const struct event *e)
 	}
 }
 
-/* When it may be quiet: after the last event's quiet while, and after
- * each unannounced insertion's wait */
+/* When it may be quiet: after the last event's quiet while, each SCSI
+ * host's scan, and each unannounced insertion's wait */
 static gint64 fixed_point_quiet_at(const struct fixed_point *fp)
 {
 	gint64 at = fp->quiet_at;
 	GHashTableIter it;
 	gpointer when;
 
+	g_hash_table_iter_init(&it, fp->scanning);
+	while (g_hash_table_iter_next(&it, NULL, &when))
+		at = MAX(at, *(gint64 *)when);
 	g_hash_table_iter_init(&it, fp->unannounced);
 	while (g_hash_table_iter_next(&it, NULL, &when))
 		at = MAX(at, *(gint64 *)when + UNANNOUNCED_MS * 1000);
 	return at;
 }
 
-/* The uevents on NL until it is quiet (true), or the DEADLINE (false).
+/* The uevents heard until it is quiet (true), or the DEADLINE (false).
  * Quiet: no uevent for the quiet while (longer after a late bus), every
  * insertion announced or waited for; sysfs is to be walked again
- * (fp->walk_again) when one was not, or when the kernel's uevent_seqnum
- * moved from where it was at the last event (it sent what did not reach
- * us). */
-static bool fixed_point_listen(struct fixed_point *fp, int nl, gint64 deadline)
+ * (fp->walk_again) when one was not, when some were lost, or when the
+ * kernel's uevent_seqnum moved from where it was at the last event heard
+ * (it sent what did not reach us). */
+static bool fixed_point_listen(struct fixed_point *fp, struct hear *ear, gint64 deadline)
 {
-	unsigned long long seq = 0, now_seq = 0;
-	bool have_seq = kernel_seqnum(&seq);
-
 	for (;;) {
-		struct pollfd p = { .fd = nl, .events = POLLIN };
 		gint64 now = g_get_monotonic_time(), at = fixed_point_quiet_at(fp);
-		int n;
+		bool lost, moved;
+		struct event *e;
 
-		if (now >= at) {
+		if (now >= at && hear_quiet(ear, &moved)) {
 			/* what they made cannot be heard; the kernel sent what
 			 * did not reach us: sysfs will tell */
-			if (g_hash_table_size(fp->unannounced) > 0 ||
-			    (have_seq && kernel_seqnum(&now_seq) && now_seq != seq))
+			if (g_hash_table_size(fp->unannounced) > 0 || moved)
 				fp->walk_again = true;
 			g_hash_table_remove_all(fp->unannounced);
+			g_hash_table_remove_all(fp->scanning); /* each one's while is over */
 			return true;
 		}
 		if (now >= deadline)
 			return false;
-		n = poll(&p, 1, (int)((MIN(at, deadline) - now + 999) / 1000));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			continue;
-		for (int k = 0; k < 256; k++) {
-			bool overflow;
-			struct event *e;
-
-			errno = 0;
-			e = netlink_receive(nl, &overflow);
-			if (!e) {
-				if (overflow) { /* lost: the next walk finds them */
-					fp->walk_again = true;
-					fp->quiet_at = MAX(fp->quiet_at, g_get_monotonic_time() + QUIET_MS * 1000);
-				} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-					break;
-				}
-				continue;
-			}
+		/* past the quiet while with an event still on its way: a moment */
+		e = hear_next(ear, MIN(MAX(at, now + 1000), deadline), &lost);
+		if (lost) { /* the next walk finds them */
+			fp->walk_again = true;
+			fp->quiet_at = MAX(fp->quiet_at, g_get_monotonic_time() + QUIET_MS * 1000);
+		}
+		if (e) {
 			fixed_point_event(fp, e);
 			event_free(e);
 		}
-		have_seq = kernel_seqnum(&seq);
 	}
+}
+
+static void fixed_point_clear(struct fixed_point *fp)
+{
+	g_hash_table_destroy(fp->seen);
+	g_hash_table_destroy(fp->unannounced);
+	g_hash_table_destroy(fp->scanning);
 }
 
 int coldplug_until_quiet(void)
 {
 	struct fixed_point fp = { .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
-				  .unannounced = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) };
+				  .unannounced = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
+				  .scanning = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) };
 	struct modalias_ctx *ctx = modules_ctx();
 	gint64 start = g_get_monotonic_time(), deadline = start + (gint64)settings.coldplug_timeout * G_USEC_PER_SEC;
 	unsigned int passes = 0;
 	struct cli_devices dv;
+	struct hear *ear = NULL;
 	bool done = false;
 	int nl, r;
 
 	if (g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0) {
 		coldplug(NULL); /* the replayed events are the daemon's to handle */
-		g_hash_table_destroy(fp.seen);
-		g_hash_table_destroy(fp.unannounced);
+		fixed_point_clear(&fp);
 		return CLI_EXIT_OK;
 	}
 	r = cli_devices_open(&dv, ctx, settings.snapshot);
 	if (r < 0) {
 		say(LOG_ERR, "coldplug: cannot use the snapshot %s: %s", settings.snapshot, cli_devices_error(r));
-		g_hash_table_destroy(fp.seen);
-		g_hash_table_destroy(fp.unannounced);
+		fixed_point_clear(&fp);
 		return CLI_EXIT_USAGE;
 	}
 	/* listening first: nothing that happens during the walk is missed */
 	nl = settings.dry_run ? -ENOTCONN : netlink_open();
+	if (nl >= 0 && !(ear = hear_start(nl))) {
+		close(nl);
+		nl = -EAGAIN; /* no thread */
+	}
 	if (nl < 0 && !settings.dry_run)
 		say(LOG_WARNING, "coldplug: cannot listen for uevents (%s): walking sysfs again instead", strerror(-nl));
 	say(LOG_INFO, "coldplug (resolve, to a fixed point)");
@@ -366,18 +372,18 @@ int coldplug_until_quiet(void)
 			break;
 		}
 		fp.quiet_at = MAX(fp.quiet_at, g_get_monotonic_time() + QUIET_MS * 1000);
-		if (!fixed_point_listen(&fp, nl, deadline))
+		if (!fixed_point_listen(&fp, ear, deadline))
 			break;
 		/* without uevents, until a walk finds nothing new */
 		done = !fp.walk_again || (nl < 0 && fp.fresh == 0);
 	} while (!done);
 	modules_on_insert(NULL);
 	watching = NULL;
+	hear_stop(ear);
 	if (nl >= 0)
 		close(nl);
 	cli_devices_close(&dv);
-	g_hash_table_destroy(fp.seen);
-	g_hash_table_destroy(fp.unannounced);
+	fixed_point_clear(&fp);
 	if (!done) {
 		say(LOG_ERR, "coldplug: no fixed point after %d s (%u walks, %u devices handled): devices were still "
 			     "appearing; their modules may be missing (--coldplug-timeout)",

@@ -21,6 +21,7 @@ struct event {
 	bool coldplug; /* the daemon's queue: a device coldplug found: its modules, no handler */
 	bool preload;  /* the daemon's queue: a module of --preload (DEVPATH /module/NAME) */
 	void *link;   /* the daemon's queue: its place (a GList node) */
+	long long heard; /* the one-shot's ear: when it was read (monotonic µs) */
 };
 
 /* Parses one message; NULL when it is not a kernel uevent (libudev's own

@@ -87,10 +87,12 @@ static void test_stays_right(void)
 
 struct oneshot {
 	char *tmp, *sys, *m, *root, *hp, *shim;
+	const char *plug; /* more of FAKE_KERNEL_PLUG ("…;" entries, the tree's path as %1$s), or NULL */
 };
 
 static void oneshot_setup(struct oneshot *o)
 {
+	o->plug = NULL;
 	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
 	g_autofree char *hc = NULL, *cp = NULL;
 
@@ -153,9 +155,10 @@ static int oneshot_run_with(struct oneshot *o, const char *timeout, const char *
 			    gint64 *ended)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", GROUP);
-	g_autofree char *plug = g_strdup_printf("mod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
+	g_autofree char *more = o->plug ? g_strdup_printf(o->plug, o->sys) : g_strdup("");
+	g_autofree char *plug = g_strdup_printf("%smod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
 						"mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
-						o->sys, o->sys);
+						more, o->sys, o->sys);
 	const char *argv[] = { agent, "--coldplug", "--sysfs", o->sys, "--moddir", o->m, "-C", "/dev/null", "--hotplug-dir",
 			       o->hp, grp, "--log-level=info", timeout, uevents ? "--trust-any-sender" : NULL, NULL };
 	g_auto(GStrv) env = g_get_environ();
@@ -239,6 +242,63 @@ static void test_coldplug_soon(void)
 	g_test_message("the last uevent %.3f s before the end", (double)(ended - last) / G_USEC_PER_SEC);
 	g_assert_cmpint(ended - last, <, 600000);
 	oneshot_free(&o);
+}
+
+/* A SCSI host appears behind the controller mod_a drives; its scan finds
+ * a target (mod_opt's device) SCAN_MS after it, as usb-storage scans its
+ * host delay_use after it appeared.  The one-shot waits for the scan, up
+ * to ENUMERATE_MS (1.5 s), but once the target came it ends soon after its
+ * last uevent, not ENUMERATE_MS after the host; and a host that came while
+ * it was inserting a module is waited for from when it came. */
+static void test_coldplug_scsi_scan(void)
+{
+	static const struct {
+		const char *scan_ms; /* NULL: no target */
+		const char *insert_ms;
+		gint64 end_after_last; /* µs at most */
+	} rows[] = {
+		{ "400", "0", 450000 }, /* a scan that finds it soon: no wait for the rest of 1.5 s */
+		{ "1100", "0", 450000 }, /* later than the quiet while: still heard */
+		/* the host comes as mod_soft's 0.8 s insertion starts, and
+		 * mod_x's ends 1.7 s after it: its 1.5 s were over by then */
+		{ NULL, "800", 450000 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		struct oneshot o;
+		g_autofree char *output = NULL, *uevents = NULL, *log = NULL, *plug = NULL;
+		g_auto(GStrv) lines = NULL;
+		long long last = 0, host = 0;
+		gint64 ended;
+
+		oneshot_setup(&o);
+		if (rows[i].scan_ms)
+			plug = g_strdup_printf("mod_a=%%1$s/devices/virtual/mtest/hc/host6/scsi_host/host6=;"
+					       "mod_a=%%1$s/devices/virtual/mtest/hc/host6/target6:0:0/6:0:0:0=test:dev:opt@%s;",
+					       rows[i].scan_ms);
+		else
+			plug = g_strdup("mod_a=%1$s/devices/virtual/mtest/hc/host6/scsi_host/host6=;");
+		o.plug = plug;
+		g_setenv("FAKE_KERNEL_INSERT_MS", rows[i].insert_ms, TRUE);
+		g_assert_cmpint(oneshot_run_with(&o, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
+		g_unsetenv("FAKE_KERNEL_INSERT_MS");
+		g_assert_cmpuint(inserted(o.root, "mod_opt"), ==, rows[i].scan_ms ? 1 : 0);
+		g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+		uevents = g_build_filename(o.root, "uevents", NULL);
+		g_assert_true(g_file_get_contents(uevents, &log, NULL, NULL));
+		lines = g_strsplit(log, "\n", -1);
+		for (char **l = lines; *l; l++) {
+			last = MAX(last, g_ascii_strtoll(*l, NULL, 10));
+			if (strstr(*l, "/scsi_host/host6"))
+				host = g_ascii_strtoll(*l, NULL, 10);
+		}
+		g_assert_cmpint(host, >, 0);
+		g_test_message("scan %s ms, insertions %s ms: the end %.3f s after the last uevent, %.3f s after the host",
+			       rows[i].scan_ms ? rows[i].scan_ms : "(none)", rows[i].insert_ms,
+			       (double)(ended - last) / G_USEC_PER_SEC, (double)(ended - host) / G_USEC_PER_SEC);
+		g_assert_cmpint(ended - last, <, rows[i].end_after_last);
+		oneshot_free(&o);
+	}
 }
 
 /* The kernel never goes quiet (its uevent_seqnum keeps moving): coldplug
@@ -864,6 +924,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
 	g_test_add_func("/agent/coldplug-soon", test_coldplug_soon);
+	g_test_add_func("/agent/coldplug-scsi-scan", test_coldplug_scsi_scan);
 	g_test_add_func("/agent/settle", test_settle);
 	g_test_add_func("/agent/reload-fails", test_reload_fails);
 	g_test_add_func("/agent/reload-fails-bounded", test_reload_fails_bounded);

@@ -5,10 +5,12 @@
  * $FAKE_KERNEL_ROOT/inserted, and mark the module live in the fake root's
  * sys/module, where every /sys/module/ path is redirected — the way
  * kmod's own testsuite fakes a kernel.  $FAKE_KERNEL_PLUG
- * ("mod=DIR=MODALIAS;…") makes a device appear when a module is inserted,
- * as a host controller's driver makes the devices behind it appear: the
- * directory DIR (in a copied sysfs tree) with its uevent and modalias,
- * $FAKE_KERNEL_PLUG_DELAY_MS later.  $FAKE_KERNEL_INSERT_MS makes each
+ * ("mod=DIR=MODALIAS[@MS];…") makes a device appear when a module is
+ * inserted, as a host controller's driver makes the devices behind it
+ * appear: the directory DIR (in a copied sysfs tree) with its uevent and
+ * modalias, $FAKE_KERNEL_PLUG_DELAY_MS (and MS more) later.  An empty
+ * MODALIAS makes a device without one; a DIR with "/scsi_host/" in it is
+ * a SCSI host's (its uevent's SUBSYSTEM=scsi_host).  $FAKE_KERNEL_INSERT_MS makes each
  * insertion take that long, and records it in $FAKE_KERNEL_ROOT/times
  * ("NAME START END", monotonic microseconds): parallel loads can be seen.
  * $FAKE_KERNEL_UEVENT_GROUP=N sends the uevents a kernel would, to that
@@ -230,20 +232,21 @@ static void plug_device(char *dir, const char *alias)
 	mkdir(dir, 0755);
 	snprintf(path, sizeof(path), "%s/modalias", dir);
 	n = snprintf(text, sizeof(text), "%s\n", alias);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
+	if (*alias && (fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
 		if (write(fd, text, (size_t)n) < 0)
 			n = 0;
 		close(fd);
 	}
 	snprintf(path, sizeof(path), "%s/uevent", dir);
-	n = snprintf(text, sizeof(text), "MODALIAS=%s\n", alias);
+	n = *alias ? snprintf(text, sizeof(text), "MODALIAS=%s\n", alias) : 0;
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
 		if (write(fd, text, (size_t)n) < 0)
 			n = 0;
 		close(fd);
 	}
 	if (strstr(dir, "/devices/"))
-		fake_uevent(strstr(dir, "/devices/"), "modalias-test", alias);
+		fake_uevent(strstr(dir, "/devices/"), strstr(dir, "/scsi_host/") ? "scsi_host" : "modalias-test",
+			    *alias ? alias : NULL);
 }
 
 /* The devices that inserting NAME makes appear ($FAKE_KERNEL_PLUG), after
@@ -259,7 +262,8 @@ static void fake_plug(const char *name)
 		const char *end = strchr(p, ';');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 		char entry[PATH_MAX];
-		char *alias;
+		char *alias, *more;
+		int wait = ms;
 
 		if (n < sizeof(entry) && n > len && strncmp(p, name, len) == 0 && p[len] == '=') {
 			memcpy(entry, p + len + 1, n - len - 1);
@@ -267,10 +271,14 @@ static void fake_plug(const char *name)
 			alias = strchr(entry, '=');
 			if (alias) {
 				*alias++ = '\0';
-				if (ms <= 0) {
+				if ((more = strchr(alias, '@'))) {
+					*more++ = '\0';
+					wait += atoi(more);
+				}
+				if (wait <= 0) {
 					plug_device(entry, alias);
 				} else if (fork() == 0) {
-					usleep((useconds_t)ms * 1000);
+					usleep((useconds_t)wait * 1000);
 					plug_device(entry, alias);
 					_exit(0);
 				}
