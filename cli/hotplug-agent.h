@@ -186,6 +186,8 @@ void queue_reap(void);
 int queue_running(void);
 /* No event waiting or running */
 bool queue_empty(void);
+/* A --preload module waiting or being loaded */
+bool queue_preloading(void);
 /* When more than MAX events wait (are not running), drops every one that
  * waits and returns how many; else 0 */
 unsigned int queue_drop_over(unsigned int max);

@@ -110,6 +110,24 @@ static void coldplug_now(int nl, bool start)
 	walk_nl = -1;
 }
 
+/* --preload's modules in before the walk, which would only compete with
+ * them for the CPUs; the devices that appear meanwhile are handled */
+static void preload_wait(int nl)
+{
+	while (queue_preloading()) {
+		struct pollfd p[2] = { { .fd = queue_full() ? -1 : nl, .events = POLLIN },
+				       { .fd = queue_done_fd(), .events = POLLIN } };
+
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents & POLLIN)
+			queue_reap();
+		if (p[0].revents & POLLIN)
+			receive(nl);
+		queue_dispatch();
+	}
+}
+
 /* Milliseconds until the tables are tried again (-1: they are open) */
 static int retry_timeout(void)
 {
@@ -154,6 +172,7 @@ int daemon_run(void)
 	if (settings.coldplug_flag) {
 		preload_start(); /* the last boot's modules first, all at once */
 		queue_dispatch();
+		preload_wait(nl);
 		coldplug_now(nl, true);
 		queue_dispatch();
 	}

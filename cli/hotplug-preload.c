@@ -1,7 +1,7 @@
 /*
  * cli/hotplug-preload.c - hotplug --daemon --coldplug --preload=FILE: the
  * modules this machine's devices wanted at its last boot, inserted at the
- * start, all at once, before the walk has found a device (as Android's
+ * start, all at once, before the walk (which waits for them; as Android's
  * modules.load and systemd-modules-load do for fixed hardware), and the
  * list written again once this boot's coldplug has settled.
  *

@@ -298,6 +298,14 @@ bool queue_empty(void)
 	return queue.length == 0;
 }
 
+bool queue_preloading(void)
+{
+	for (GList *l = queue.head; l; l = l->next)
+		if (((struct event *)l->data)->preload)
+			return true;
+	return false;
+}
+
 unsigned long long queue_handled(void)
 {
 	return handled;
