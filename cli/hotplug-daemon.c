@@ -110,22 +110,43 @@ static void coldplug_now(int nl, bool start)
 	walk_nl = -1;
 }
 
-/* --preload's modules in before the walk, which would only compete with
- * them for the CPUs; the devices that appear meanwhile are handled */
-static void preload_wait(int nl)
-{
-	while (queue_preloading()) {
-		struct pollfd p[2] = { { .fd = queue_full() ? -1 : nl, .events = POLLIN },
-				       { .fd = queue_done_fd(), .events = POLLIN } };
+/* With --preload, the walk waits for the list's insertions (it would only
+ * compete with them for the CPUs), at most this long (an insertion that
+ * hangs holds back no device); the main loop goes on meanwhile: the
+ * devices that appear, the signals, the control socket */
+#define PRELOAD_WALK_WAIT_MS 3000
+static gint64 walk_at; /* monotonic µs: coldplug's walk is due by then; 0: none is */
 
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (p[1].revents & POLLIN)
-			queue_reap();
-		if (p[0].revents & POLLIN)
-			receive(nl);
+/* Milliseconds until the walk is due while --preload's insertions run
+ * (-1: none is waiting) */
+static int walk_timeout(void)
+{
+	gint64 left = walk_at - g_get_monotonic_time();
+
+	if (!walk_at || !queue_preloading())
+		return walk_at ? 0 : -1;
+	return left > 0 ? (int)((left + 999) / 1000) : 0;
+}
+
+/* The barrier told that coldplug is done (or that there is none) */
+static void coldplug_finished(void)
+{
+	control_coldplug_done();
+	if (settings.dry_run)
+		dry_line("ready");
+}
+
+/* Coldplug's walk once it is due (none when STOPPING), then the barrier told */
+static void walk_when_due(int nl, bool stopping)
+{
+	if (!walk_at || (!stopping && walk_timeout() != 0))
+		return;
+	walk_at = 0;
+	if (!stopping) {
+		coldplug_now(nl, true);
 		queue_dispatch();
 	}
+	coldplug_finished();
 }
 
 /* Milliseconds until the tables are tried again (-1: they are open) */
@@ -172,24 +193,29 @@ int daemon_run(void)
 	if (settings.coldplug_flag) {
 		preload_start(); /* the last boot's modules first, all at once */
 		queue_dispatch();
-		preload_wait(nl);
-		coldplug_now(nl, true);
-		queue_dispatch();
+		walk_at = g_get_monotonic_time() + (gint64)PRELOAD_WALK_WAIT_MS * 1000;
+	} else {
+		coldplug_finished();
 	}
-	control_coldplug_done();
-	if (settings.dry_run)
-		dry_line("ready");
 	pfd[0] = (struct pollfd){ .fd = nl, .events = POLLIN };
 	pfd[1] = (struct pollfd){ .fd = queue_done_fd(), .events = POLLIN };
 	pfd[2] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	while (!stopping || queue_running() > 0) {
 		/* Stopping: no more events are read (poll skips a negative fd),
 		 * but the workers' reports and the signals still are. */
-		int n, timeout = stopping ? -1 : queue_gap_timeout(), answer = stopping ? -1 : control_answer();
-		int retry = stopping ? -1 : retry_timeout(), record = stopping ? -1 : preload_timeout();
-		unsigned int nc = stopping ? 0 : control_pollfds(pfd + 3, G_N_ELEMENTS(pfd) - 3);
+		int n, timeout, answer, retry, record, walk;
+		unsigned int nc;
 		bool heard = false;
 
+		walk_when_due(nl, stopping);
+		timeout = stopping ? -1 : queue_gap_timeout();
+		answer = stopping ? -1 : control_answer();
+		retry = stopping ? -1 : retry_timeout();
+		record = stopping ? -1 : preload_timeout();
+		walk = stopping ? -1 : walk_timeout();
+		nc = stopping ? 0 : control_pollfds(pfd + 3, G_N_ELEMENTS(pfd) - 3);
+		if (walk >= 0 && (timeout < 0 || walk < timeout))
+			timeout = walk;
 		if (answer >= 0 && (timeout < 0 || answer < timeout))
 			timeout = answer;
 		if (retry >= 0 && (timeout < 0 || retry < timeout))
