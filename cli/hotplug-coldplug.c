@@ -155,8 +155,9 @@ void coldplug(void (*found)(const char *devpath, const char *alias))
  * (slower under emulation), usb-storage waits delay_use (1 s) before it
  * scans its SCSI host, a SATA port resets its link: quiet only this long
  * after a hub's interface appeared, or a SCSI host until its scan found a
- * target (its devices then come at once, each one's uevent making the
- * quiet while later). */
+ * target: its other targets and LUNs then have to follow within the quiet
+ * while of the last uevent (a scan that takes longer between two, such as
+ * a parallel SCSI bus's selection timeouts, is not waited for). */
 #define ENUMERATE_MS G_GINT64_CONSTANT(1500)
 /* A module inserted whose own uevent does not come (a kernel that sends
  * none, the tests' stand-in kernel): sysfs is walked again this long after
@@ -218,6 +219,25 @@ static const char *event_var(const struct event *e, const char *name)
 	return NULL;
 }
 
+/* A target's DEVPATH: the scan of the SCSI host above it found one (a
+ * target may sit right under its host, or under a SAS port, an FC rport
+ * or an iSCSI session of it) */
+static void fixed_point_target(struct fixed_point *fp, const char *devpath)
+{
+	GHashTableIter it;
+	gpointer host;
+
+	g_hash_table_iter_init(&it, fp->scanning);
+	while (g_hash_table_iter_next(&it, &host, NULL)) {
+		size_t len = strlen(host);
+
+		if (strncmp(devpath, host, len) == 0 && devpath[len] == '/' && strstr(devpath + len, "/target")) {
+			g_hash_table_iter_remove(&it);
+			return;
+		}
+	}
+}
+
 /* One uevent: quiet later, a module's own add heard, a device's modules
  * loaded (its MODALIAS, or sysfs's when it has none there) */
 static void fixed_point_event(struct fixed_point *fp, const struct event *e)
@@ -240,10 +260,8 @@ static void fixed_point_event(struct fixed_point *fp, const struct event *e)
 	else if (strcmp(e->subsystem, "usb") == 0 && g_strcmp0(devtype, "usb_interface") == 0 && interface &&
 		 g_str_has_prefix(interface, "9/"))
 		fp->quiet_at = MAX(fp->quiet_at, now + ENUMERATE_MS * 1000);
-	else if ((host = strstr(e->devpath, "/target"))) { /* HOST/targetH:C:T: HOST's scan found it */
-		g_autofree char *h = g_strndup(e->devpath, (gsize)(host - e->devpath));
-		g_hash_table_remove(fp->scanning, h);
-	}
+	else if (strstr(e->devpath, "/target"))
+		fixed_point_target(fp, e->devpath);
 	if (alias && *alias) {
 		fixed_point_handle(fp, e->devpath, alias);
 	} else {

@@ -22,32 +22,37 @@ struct hear {
 	int stop;           /* eventfd: the thread is to end */
 	GThread *thread;
 	GAsyncQueue *heard; /* struct event *, in the order they came */
-	GMutex lock;        /* held while a batch is read and queued, and by hear_quiet() */
+	GMutex lock;        /* held while a message is read and queued, and by hear_quiet() */
 	bool lost;          /* events lost since the last hear_next() */
 	bool have_seq;
-	unsigned long long seq; /* the kernel's uevent_seqnum when the socket was last emptied */
+	unsigned long long seq; /* the kernel's uevent_seqnum after the last read */
 };
 
-/* Reads what the socket holds (as much as the queue takes) */
+/* Reads what the socket holds, as much as the queue takes (about
+ * settings.queue_limit events: a thread waiting on the queue counts
+ * against its length), a message at a time under the lock */
 static void hear_drain(struct hear *h)
 {
-	g_mutex_lock(&h->lock);
 	while (g_async_queue_length(h->heard) < settings.queue_limit) {
-		bool overflow;
+		bool overflow, more = true;
 		struct event *e;
 
+		g_mutex_lock(&h->lock);
 		errno = 0;
 		e = netlink_receive(h->nl, &overflow);
-		if (!e) {
-			if (overflow)
-				h->lost = true;
-			else if (errno != 0) /* EAGAIN: all read */
-				break;
-			continue; /* not the kernel's */
-		}
-		e->heard = g_get_monotonic_time();
-		g_async_queue_push(h->heard, e);
+		if (e) {
+			e->heard = g_get_monotonic_time();
+			g_async_queue_push(h->heard, e);
+		} else if (overflow) {
+			h->lost = true;
+		} else if (errno != 0) { /* EAGAIN: all read */
+			more = false;
+		} /* else not the kernel's */
+		g_mutex_unlock(&h->lock);
+		if (!more)
+			break;
 	}
+	g_mutex_lock(&h->lock);
 	h->have_seq = kernel_seqnum(&h->seq);
 	g_mutex_unlock(&h->lock);
 }

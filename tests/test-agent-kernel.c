@@ -87,7 +87,7 @@ static void test_stays_right(void)
 
 struct oneshot {
 	char *tmp, *sys, *m, *root, *hp, *shim;
-	const char *plug; /* more of FAKE_KERNEL_PLUG ("…;" entries, the tree's path as %1$s), or NULL */
+	const char *plug; /* more of FAKE_KERNEL_PLUG ("…;" entries, the tree's path as SYS), or NULL */
 };
 
 static void oneshot_setup(struct oneshot *o)
@@ -155,10 +155,12 @@ static int oneshot_run_with(struct oneshot *o, const char *timeout, const char *
 			    gint64 *ended)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", GROUP);
-	g_autofree char *more = o->plug ? g_strdup_printf(o->plug, o->sys) : g_strdup("");
-	g_autofree char *plug = g_strdup_printf("%smod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
-						"mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
-						more, o->sys, o->sys);
+	g_autoptr(GString) more = g_string_new(o->plug ? o->plug : "");
+	g_autofree char *plug = NULL;
+	g_string_replace(more, "SYS", o->sys, 0);
+	plug = g_strdup_printf("%smod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
+			       "mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
+			       more->str, o->sys, o->sys);
 	const char *argv[] = { agent, "--coldplug", "--sysfs", o->sys, "--moddir", o->m, "-C", "/dev/null", "--hotplug-dir",
 			       o->hp, grp, "--log-level=info", timeout, uevents ? "--trust-any-sender" : NULL, NULL };
 	g_auto(GStrv) env = g_get_environ();
@@ -253,15 +255,20 @@ static void test_coldplug_soon(void)
 static void test_coldplug_scsi_scan(void)
 {
 	static const struct {
-		const char *scan_ms; /* NULL: no target */
-		const char *insert_ms;
-		gint64 end_after_last; /* µs at most */
+		const char *target; /* where the scan finds it, or NULL */
+		const char *scan_ms; /* the host's delay (after mod_a), or the target's */
+		const char *insert_ms; /* FAKE_KERNEL_INSERT_MS */
 	} rows[] = {
-		{ "400", "0", 450000 }, /* a scan that finds it soon: no wait for the rest of 1.5 s */
-		{ "1100", "0", 450000 }, /* later than the quiet while: still heard */
-		/* the host comes as mod_soft's 0.8 s insertion starts, and
-		 * mod_x's ends 1.7 s after it: its 1.5 s were over by then */
-		{ NULL, "800", 450000 },
+		/* a scan that finds it soon: no wait for the rest of 1.5 s */
+		{ "target6:0:0/6:0:0:0", "400", "0" },
+		/* later than the quiet while: still heard */
+		{ "target6:0:0/6:0:0:0", "1100", "0" },
+		/* behind a SAS port */
+		{ "port-6:0/end_device-6:0/target6:0:0/6:0:0:0", "400", "0" },
+		/* no target; the host comes 0.2 s into mod_soft's 1.5 s
+		 * insertion, and mod_x's uevent 1.4 s after it: its 1.5 s
+		 * were over 0.1 s later, not 1.5 s after the insertion */
+		{ NULL, "200", "mod_soft:1500" },
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
@@ -272,17 +279,18 @@ static void test_coldplug_scsi_scan(void)
 		gint64 ended;
 
 		oneshot_setup(&o);
-		if (rows[i].scan_ms)
-			plug = g_strdup_printf("mod_a=%%1$s/devices/virtual/mtest/hc/host6/scsi_host/host6=;"
-					       "mod_a=%%1$s/devices/virtual/mtest/hc/host6/target6:0:0/6:0:0:0=test:dev:opt@%s;",
-					       rows[i].scan_ms);
+		if (rows[i].target)
+			plug = g_strdup_printf("mod_a=SYS/devices/virtual/mtest/hc/host6/scsi_host/host6=;"
+					       "mod_a=SYS/devices/virtual/mtest/hc/host6/%s=test:dev:opt@%s;",
+					       rows[i].target, rows[i].scan_ms);
 		else
-			plug = g_strdup("mod_a=%1$s/devices/virtual/mtest/hc/host6/scsi_host/host6=;");
+			plug = g_strdup_printf("mod_a=SYS/devices/virtual/mtest/hc/host6/scsi_host/host6=@%s;",
+					       rows[i].scan_ms);
 		o.plug = plug;
 		g_setenv("FAKE_KERNEL_INSERT_MS", rows[i].insert_ms, TRUE);
 		g_assert_cmpint(oneshot_run_with(&o, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
 		g_unsetenv("FAKE_KERNEL_INSERT_MS");
-		g_assert_cmpuint(inserted(o.root, "mod_opt"), ==, rows[i].scan_ms ? 1 : 0);
+		g_assert_cmpuint(inserted(o.root, "mod_opt"), ==, rows[i].target ? 1 : 0);
 		g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
 		uevents = g_build_filename(o.root, "uevents", NULL);
 		g_assert_true(g_file_get_contents(uevents, &log, NULL, NULL));
@@ -293,10 +301,11 @@ static void test_coldplug_scsi_scan(void)
 				host = g_ascii_strtoll(*l, NULL, 10);
 		}
 		g_assert_cmpint(host, >, 0);
-		g_test_message("scan %s ms, insertions %s ms: the end %.3f s after the last uevent, %.3f s after the host",
-			       rows[i].scan_ms ? rows[i].scan_ms : "(none)", rows[i].insert_ms,
+		g_test_message("%s after %s ms, insertions %s ms: the end %.3f s after the last uevent, %.3f s after the host",
+			       rows[i].target ? rows[i].target : "no target", rows[i].scan_ms, rows[i].insert_ms,
 			       (double)(ended - last) / G_USEC_PER_SEC, (double)(ended - host) / G_USEC_PER_SEC);
-		g_assert_cmpint(ended - last, <, rows[i].end_after_last);
+		/* as /agent/coldplug-soon: 0.2 s, and the process's exit */
+		g_assert_cmpint(ended - last, <, 600000);
 		oneshot_free(&o);
 	}
 }
@@ -711,6 +720,8 @@ static void test_coldplug_while_walking(void)
 
 /* One boot of the daemon with --preload=LIST on SYS (the tables M), into a
  * new stand-in kernel SHIM with its ROOT: its output once UNTIL was said */
+static const char *preload_insert_ms = "50"; /* FAKE_KERNEL_INSERT_MS of preload_boot() */
+
 static char *preload_boot(const char *shim, const char *m, const char *sys, const char *root, const char *list,
 			  const char *hp, const char *until)
 {
@@ -722,7 +733,7 @@ static char *preload_boot(const char *shim, const char *m, const char *sys, cons
 	struct daemon d;
 
 	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
-	kernel_daemon_start(&d, root, shim, "50", "mtest:500", hp, extra);
+	kernel_daemon_start(&d, root, shim, preload_insert_ms, "mtest:500", hp, extra);
 	if (!daemon_read_until(&d, has_n, &w, 30))
 		g_test_message("no '%s' in:\n%s", until, d.buf->str);
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
@@ -736,7 +747,8 @@ static char *preload_boot(const char *shim, const char *m, const char *sys, cons
  * shallowest devices' first (mod_a and mod_opt, then mod_soft of x/s).
  * Boot 2, device a gone: mod_a and mod_soft are inserted
  * before the walk starts (it waits for them), and the list then drops
- * mod_a.  A list of
+ * mod_a.  Boot 3: an insertion that takes 5 s holds the walk back 3 s,
+ * no longer.  A list of
  * another module directory is not used; one a user could have written
  * is refused; a name that is no module is reported and skipped. */
 static void test_preload(void)
@@ -788,6 +800,22 @@ static void test_preload(void)
 	g_assert_null(strstr(text, "mod_a"));
 	g_clear_pointer(&out, g_free);
 	g_clear_pointer(&text, g_free);
+	g_clear_pointer(&root, g_free);
+
+	/* boot 3: mod_soft takes 5 s */
+	root = g_build_filename(tmp, "kernel2b", NULL);
+	preload_insert_ms = "mod_soft:5000";
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
+	preload_insert_ms = "50";
+	g_clear_pointer(&times, g_free);
+	g_clear_pointer(&times_path, g_free);
+	times_path = g_build_filename(root, "times", NULL);
+	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_test_message("%s", times);
+	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "opendir:mtest", &walk));
+	g_assert_cmpint(walk.start, >=, soft.start + 2500000);
+	g_assert_cmpint(walk.start, <, soft.end);
+	g_clear_pointer(&out, g_free);
 	g_clear_pointer(&root, g_free);
 
 	/* another module directory's list; a name that is none */

@@ -10,9 +10,10 @@
  * appear: the directory DIR (in a copied sysfs tree) with its uevent and
  * modalias, $FAKE_KERNEL_PLUG_DELAY_MS (and MS more) later.  An empty
  * MODALIAS makes a device without one; a DIR with "/scsi_host/" in it is
- * a SCSI host's (its uevent's SUBSYSTEM=scsi_host).  $FAKE_KERNEL_INSERT_MS makes each
- * insertion take that long, and records it in $FAKE_KERNEL_ROOT/times
- * ("NAME START END", monotonic microseconds): parallel loads can be seen.
+ * a SCSI host's (its uevent's SUBSYSTEM=scsi_host).
+ * $FAKE_KERNEL_INSERT_MS makes each insertion take that long ("NAME:MS,…":
+ * those named), and records it in $FAKE_KERNEL_ROOT/times ("NAME START
+ * END", monotonic microseconds): parallel loads can be seen.
  * $FAKE_KERNEL_UEVENT_GROUP=N sends the uevents a kernel would, to that
  * netlink group: a module's own add once it is inserted, a plugged
  * device's add with its MODALIAS; each is recorded in
@@ -298,6 +299,24 @@ static long long now_us(void)
 
 static int fake_insert_timed(const char *name);
 
+/* How long inserting NAME takes: $FAKE_KERNEL_INSERT_MS, "MS" for every
+ * module or "NAME:MS,…" for those named (the others at once) */
+static int insert_ms(const char *ms, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strchr(ms, ':'))
+		return atoi(ms);
+	for (const char *p = ms; p && *p;) {
+		const char *colon = strchr(p, ':');
+		if (colon && (size_t)(colon - p) == len && strncmp(p, name, len) == 0)
+			return atoi(colon + 1);
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
 static int fake_insert(const char *name)
 {
 	const char *ms = getenv("FAKE_KERNEL_INSERT_MS");
@@ -306,8 +325,8 @@ static int fake_insert(const char *name)
 	int r;
 	FILE *f;
 
-	if (ms && atoi(ms) > 0)
-		usleep((useconds_t)atoi(ms) * 1000);
+	if (ms && insert_ms(ms, name) > 0)
+		usleep((useconds_t)insert_ms(ms, name) * 1000);
 	r = fake_insert_timed(name);
 	if (ms && root()) {
 		snprintf(path, sizeof(path), "%s/times", root());
