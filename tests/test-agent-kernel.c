@@ -721,12 +721,13 @@ static void test_coldplug_while_walking(void)
 /* One boot of the daemon with --preload=LIST on SYS (the tables M), into a
  * new stand-in kernel SHIM with its ROOT: its output once UNTIL was said */
 static const char *preload_insert_ms = "50"; /* FAKE_KERNEL_INSERT_MS of preload_boot() */
+static const char *preload_option;           /* one more option of preload_boot()'s daemon, or NULL */
 
 static char *preload_boot(const char *shim, const char *m, const char *sys, const char *root, const char *list,
 			  const char *hp, const char *until)
 {
 	g_autofree char *opt = g_strdup_printf("--preload=%s", list);
-	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", opt, NULL };
+	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", opt, preload_option, NULL };
 	struct needle w = { until, 1 };
 	char *output = NULL;
 	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
@@ -748,7 +749,8 @@ static char *preload_boot(const char *shim, const char *m, const char *sys, cons
  * Boot 2, device a gone: mod_a and mod_soft are inserted
  * before the walk starts (it waits for them), and the list then drops
  * mod_a.  Boot 3: an insertion that takes 5 s holds the walk back 3 s,
- * no longer.  A list of
+ * no longer; boot 4: a uevent with a SEQNUM gap before a preloaded
+ * module does not hold it for good.  A list of
  * another module directory is not used; one a user could have written
  * is refused; a name that is no module is reported and skipped. */
 static void test_preload(void)
@@ -815,6 +817,19 @@ static void test_preload(void)
 	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "opendir:mtest", &walk));
 	g_assert_cmpint(walk.start, >=, soft.start + 2500000);
 	g_assert_cmpint(walk.start, <, soft.end);
+	g_clear_pointer(&out, g_free);
+	g_clear_pointer(&root, g_free);
+
+	/* boot 4: one worker; mod_opt's own uevent (a SEQNUM far past the
+	 * last: a gap) comes while mod_soft waits its turn, and goes ahead
+	 * of it: the gap's 50 ms expire, mod_soft goes in, then the walk */
+	root = g_build_filename(tmp, "kernel2c", NULL);
+	preload_option = "--max-parallel=1";
+	g_setenv("FAKE_KERNEL_UEVENT_GROUP", G_STRINGIFY(GROUP), TRUE);
+	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
+	g_unsetenv("FAKE_KERNEL_UEVENT_GROUP");
+	preload_option = NULL;
+	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
 	g_clear_pointer(&out, g_free);
 	g_clear_pointer(&root, g_free);
 
