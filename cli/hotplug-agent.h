@@ -230,8 +230,8 @@ struct hear *hear_start(int nl);
  * *lost: events were lost (the socket overflowed) since the last call */
 struct event *hear_next(struct hear *h, gint64 until, bool *lost);
 /* Nothing heard is waiting (in the queue, in the socket) and none was
- * lost; *moved: the kernel's uevent_seqnum is not where it was when the
- * socket was last emptied (it sent what did not reach us) */
+ * lost; *moved: the kernel's uevent_seqnum is not where it was after the
+ * last read (it sent what did not reach us) */
 bool hear_quiet(struct hear *h, bool *moved);
 /* Ends the thread, drops what was not taken; NL stays open */
 void hear_stop(struct hear *h);

@@ -3,8 +3,9 @@
  * the uevent socket as the events come, while coldplug is busy inserting
  * modules, and stamps each with when it was heard (the kernel stamps none),
  * so that the fixed point's quiet whiles run from when an event came, not
- * from when coldplug got to it.  At most settings.queue_limit events wait
- * here; beyond that they wait in the socket (and are stamped when read).
+ * from when coldplug got to it.  About settings.queue_limit events wait
+ * here at most; beyond that they wait in the socket (and are stamped when
+ * read).
  *
  * This file reads events; it may not handle them.
  *
