@@ -99,6 +99,11 @@ void dry_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
  * escapes the message) */
 char *shown(const char *s);
 
+/* poll() timeouts: the milliseconds until AT (g_get_monotonic_time() µs),
+ * rounded up, 0 once it has passed; and the sooner of two (-1: none) */
+int poll_ms_until(gint64 at);
+int poll_sooner(int a, int b);
+
 /* ---- hotplug-modules.c: the library's objects, and modules loaded once ----- */
 
 /* The context (once), then the tables and libkmod's loader as the settings

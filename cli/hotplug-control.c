@@ -228,7 +228,7 @@ int control_answer(void)
 			continue;
 		if (a->want > queue_seq_heard() && waited < SETTLE_GAP_MS) {
 			int left = (int)(SETTLE_GAP_MS - waited);
-			next = next < 0 || left < next ? left : next;
+			next = poll_sooner(next, left);
 			continue;
 		}
 		if (a->fd < 0)

@@ -121,11 +121,11 @@ static gint64 walk_at; /* monotonic µs: coldplug's walk is due by then; 0: none
  * (-1: none is waiting) */
 static int walk_timeout(void)
 {
-	gint64 left = walk_at - g_get_monotonic_time();
-
-	if (!walk_at || !queue_preloading())
-		return walk_at ? 0 : -1;
-	return left > 0 ? (int)((left + 999) / 1000) : 0;
+	if (!walk_at)
+		return -1;
+	if (!queue_preloading())
+		return 0; /* the list's insertions are over: due now */
+	return poll_ms_until(walk_at);
 }
 
 /* The barrier told that coldplug is done (or that there is none) */
@@ -152,11 +152,7 @@ static void walk_when_due(int nl, bool stopping)
 /* Milliseconds until the tables are tried again (-1: they are open) */
 static int retry_timeout(void)
 {
-	gint64 left = retry_at - g_get_monotonic_time();
-
-	if (!retry_at)
-		return -1;
-	return left > 0 ? (int)((left + 999) / 1000) : 0;
+	return retry_at ? poll_ms_until(retry_at) : -1;
 }
 
 int daemon_run(void)
@@ -203,25 +199,19 @@ int daemon_run(void)
 	while (!stopping || queue_running() > 0) {
 		/* Stopping: no more events are read (poll skips a negative fd),
 		 * but the workers' reports and the signals still are. */
-		int n, timeout, answer, retry, record, walk;
+		int n, timeout = -1;
 		unsigned int nc;
 		bool heard = false;
 
 		walk_when_due(nl, stopping);
-		timeout = stopping ? -1 : queue_gap_timeout();
-		answer = stopping ? -1 : control_answer();
-		retry = stopping ? -1 : retry_timeout();
-		record = stopping ? -1 : preload_timeout();
-		walk = stopping ? -1 : walk_timeout();
+		/* stopping: only the workers' reports and the signals */
+		if (!stopping) {
+			timeout = poll_sooner(queue_gap_timeout(), control_answer());
+			timeout = poll_sooner(timeout, retry_timeout());
+			timeout = poll_sooner(timeout, preload_timeout());
+			timeout = poll_sooner(timeout, walk_timeout());
+		}
 		nc = stopping ? 0 : control_pollfds(pfd + 3, G_N_ELEMENTS(pfd) - 3);
-		if (walk >= 0 && (timeout < 0 || walk < timeout))
-			timeout = walk;
-		if (answer >= 0 && (timeout < 0 || answer < timeout))
-			timeout = answer;
-		if (retry >= 0 && (timeout < 0 || retry < timeout))
-			timeout = retry;
-		if (record >= 0 && (timeout < 0 || record < timeout))
-			timeout = record;
 		/* the queue full: the next events wait in the socket's buffer */
 		pfd[0].fd = stopping || queue_full() ? -1 : nl;
 		n = poll(pfd, 3 + nc, timeout);

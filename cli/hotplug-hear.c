@@ -136,13 +136,14 @@ struct event *hear_next(struct hear *h, gint64 until, bool *lost)
 
 bool hear_quiet(struct hear *h, bool *moved)
 {
-	struct pollfd p = { .fd = h ? h->nl : -1, .events = POLLIN };
+	struct pollfd p;
 	unsigned long long now_seq;
 	bool quiet;
 
 	*moved = false;
 	if (!h)
 		return true;
+	p = (struct pollfd){ .fd = h->nl, .events = POLLIN };
 	g_mutex_lock(&h->lock);
 	quiet = g_async_queue_length(h->heard) == 0 && poll(&p, 1, 0) == 0 && !h->lost;
 	*moved = quiet && h->have_seq && kernel_seqnum(&now_seq) && now_seq != h->seq;

@@ -129,12 +129,9 @@ void preload_activity(void)
 
 int preload_timeout(void)
 {
-	gint64 left;
-
 	if (!settings.preload || recorded || !queue_empty())
 		return -1;
-	left = idle_since + (gint64)PRELOAD_QUIET_MS * 1000 - g_get_monotonic_time();
-	return left > 0 ? (int)((left + 999) / 1000) : 0;
+	return poll_ms_until(idle_since + (gint64)PRELOAD_QUIET_MS * 1000);
 }
 
 void preload_record(void)

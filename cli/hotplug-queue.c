@@ -256,12 +256,7 @@ int queue_running(void)
 
 int queue_gap_timeout(void)
 {
-	gint64 left;
-
-	if (!gap_since)
-		return -1;
-	left = gap_since + (gint64)GAP_WAIT_MS * 1000 - g_get_monotonic_time();
-	return left > 0 ? (int)((left + 999) / 1000) : 0;
+	return gap_since ? poll_ms_until(gap_since + (gint64)GAP_WAIT_MS * 1000) : -1;
 }
 
 void queue_gap_expired(void)

@@ -82,6 +82,18 @@ char *shown(const char *s)
 	return g_strndup(s, 200);
 }
 
+int poll_ms_until(gint64 at)
+{
+	gint64 left = at - g_get_monotonic_time();
+
+	return left > 0 ? (int)MIN((left + 999) / 1000, G_MAXINT) : 0;
+}
+
+int poll_sooner(int a, int b)
+{
+	return a < 0 ? b : b < 0 ? a : MIN(a, b);
+}
+
 static gboolean opt_coldplug(const char *name, const char *value, gpointer data, GError **error)
 {
 	settings.coldplug_flag = TRUE;

@@ -33,6 +33,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,20 +147,38 @@ DIR *opendir(const char *path)
 	return next(trap(path, buf));
 }
 
+/* A "NAME:NUMBER,…" list (the variables' format): whether it names NAME,
+ * and its NUMBER */
+static bool listed(const char *list, const char *name, int *number)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *colon = strchr(p, ':');
+		if (colon && (size_t)(colon - p) == len && strncmp(p, name, len) == 0) {
+			*number = atoi(colon + 1);
+			return true;
+		}
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
 /* $FAKE_KERNEL_SLOW_DIR: opendir() of that directory takes its time */
 static void slow_dir(const char *path)
 {
-	const char *slow = getenv("FAKE_KERNEL_SLOW_DIR"), *colon = slow ? strchr(slow, ':') : NULL;
 	const char *base = strrchr(path, '/');
 	long long start;
 	char times[PATH_MAX];
+	int ms;
 	FILE *f;
 
 	base = base ? base + 1 : path;
-	if (!colon || !root() || strlen(base) != (size_t)(colon - slow) || strncmp(base, slow, (size_t)(colon - slow)) != 0)
+	if (!root() || !listed(getenv("FAKE_KERNEL_SLOW_DIR"), base, &ms))
 		return;
 	start = now_us();
-	usleep((useconds_t)atoi(colon + 1) * 1000);
+	usleep((useconds_t)ms * 1000);
 	snprintf(times, sizeof(times), "%s/times", root());
 	if ((f = fopen(times, "a"))) {
 		fprintf(f, "opendir:%s %lld %lld\n", base, start, now_us());
@@ -303,18 +322,11 @@ static int fake_insert_timed(const char *name);
  * module or "NAME:MS,…" for those named (the others at once) */
 static int insert_ms(const char *ms, const char *name)
 {
-	size_t len = strlen(name);
+	int n;
 
 	if (!strchr(ms, ':'))
 		return atoi(ms);
-	for (const char *p = ms; p && *p;) {
-		const char *colon = strchr(p, ':');
-		if (colon && (size_t)(colon - p) == len && strncmp(p, name, len) == 0)
-			return atoi(colon + 1);
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
-	}
-	return 0;
+	return listed(ms, name, &n) ? n : 0;
 }
 
 static int fake_insert(const char *name)
@@ -340,9 +352,8 @@ static int fake_insert(const char *name)
 
 static int fake_insert_timed(const char *name)
 {
-	const char *fail = getenv("FAKE_KERNEL_FAIL");
 	char path[PATH_MAX];
-	size_t len = strlen(name);
+	int fail;
 	FILE *f;
 
 	if (!root()) {
@@ -350,14 +361,9 @@ static int fake_insert_timed(const char *name)
 		return -1;
 	}
 	/* FAKE_KERNEL_FAIL="mod_a:19,mod_b:1": errno 19 (ENODEV) for mod_a … */
-	for (const char *p = fail; p && *p;) {
-		const char *colon = strchr(p, ':');
-		if (colon && (size_t)(colon - p) == len && strncmp(p, name, len) == 0) {
-			errno = atoi(colon + 1);
-			return -1;
-		}
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
+	if (listed(getenv("FAKE_KERNEL_FAIL"), name, &fail)) {
+		errno = fail;
+		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/sys/module/%s/initstate", root(), name);
 	if (access(path, F_OK) == 0) {
