@@ -27,7 +27,13 @@
 # not, from /proc/PID/stat, in clock ticks of 10 ms) at the later of the two,
 # and the last uevent before it said it was done (its end after it is a
 # column of the table).  "done" is stamped by the shell's own read of
-# /proc/uptime, no process started.
+# /proc/uptime, no process started.  Then, the CPU read, the guest waits
+# (within BOOT_LIMIT) until every device that a calibration boot ended with
+# bound to an expected module's driver is bound again (its bind uevent;
+# as many of each modalias): "every device bound", when the hardware works.
+# The limit loads drivers before their devices exist: its "all drivers
+# loaded" can come before the USB stick's disk appears, its devices bound
+# cannot.
 # The expected drivers are what modprobe -R names for the final modaliases
 # of untimed calibration boots (CALIBRATIONS of them, their union: a device
 # that appears late, such as the SCSI disk of USB storage, may be missing
@@ -267,10 +273,26 @@ last=$(awk -v d="${done_at:-0}" '$2 != "present" && $1 <= d { l = $1 } END { pri
 sid=$(awk '{ sub(/.*\) /, ""); print $4 }' /proc/$spid/stat 2>/dev/null)
 [ -n "$sid" ] || sid=$spid
 ticks=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v s="$sid" '{ sub(/.*\) /, "") } $4 == s { t += $12 + $13 + $14 + $15 } END { print t + 0 }')
-echo "bench: manager=$manager all=${all:+$(since "$all")} done=${done_at:+$(since "$done_at")} last=${last:+$(since "$last")} ticks=$ticks t0=$t0 missing=$(missing)"
+# bound: when the last expected device was bound to its driver (its bind
+# uevent; /expected-bound: "MODALIAS COUNT", the devices a calibration
+# boot ended with bound to a driver of an expected module), waited for
+# after the CPU was read, within the limit ("": not all of them)
+bound_at() {
+	awk 'FILENAME == "/expected-bound" { want[$1] = $2; n++; next }
+		$2 == "bind" && !($3 in seen) && ($4 in want) { seen[$3] = 1; if (--want[$4] == 0) { n--; t = $1 } }
+		END { if (n == 0) print t }' /expected-bound /run/uevents
+}
+bound=
+if [ -s /expected-bound ]; then
+	while [ -z "$(bound_at)" ] && awk -v n="$(up)" -v e="$end" 'BEGIN { exit !(n <= e) }'; do sleep 0.05; done
+	bound=$(bound_at)
+fi
+echo "bench: manager=$manager all=${all:+$(since "$all")} done=${done_at:+$(since "$done_at")} last=${last:+$(since "$last")} bound=${bound:+$(since "$bound")} ticks=$ticks t0=$t0 missing=$(missing)"
 sed 's/^/bench-uevent: /' /run/uevents
 find /sys/devices -name modalias | while read -r f; do
-	a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] && echo "bench-modalias: $a"
+	a=$(cat "$f" 2>/dev/null) && [ -n "$a" ] || continue
+	echo "bench-modalias: $a"
+	m=$(readlink "${f%/modalias}/driver/module") && echo "bench-bound: ${m##*/} $a"
 done
 cut -d' ' -f1 /proc/modules | sed 's/^/bench-module: /'
 # a calibration boot's --preload list, once its daemon wrote it (2 s idle)
@@ -302,6 +324,7 @@ boot() {
 # over daemon boots), with dependencies and softdeps, among the staged
 # modules.
 : > "$stage/expected"
+: > "$stage/expected-bound"
 calibrations=${CALIBRATIONS:-$((quick ? 1 : 2))}
 for c in $(seq 1 "$calibrations"); do
 	boot calibration "$tmp/calibration-$c.log"
@@ -323,6 +346,14 @@ comm -23 "$tmp/resolved" "$tmp/staged" > "$tmp/unstaged"
 comm -12 "$tmp/resolved" "$tmp/staged" > "$tmp/resolved.staged"
 while IFS= read -r m; do kq "$stage" --show-depends "$m" 2>/dev/null | ko_names; done < "$tmp/resolved.staged" |
 	sort -u > "$stage/expected"
+# the devices a calibration boot ended with bound to an expected module's
+# driver: "MODALIAS COUNT" (the most of any calibration boot), what the
+# boots' "bound" waits for
+for f in "$tmp"/calibration-*.log; do
+	awk -v want="$stage/expected" 'BEGIN { while ((getline l < want) > 0) w[l] = 1 }
+		$1 == "bench-bound:" && ($2 in w) { n[$3]++ } END { for (a in n) print a, n[a] }' "$f"
+done | awk '$2 > n[$1] { n[$1] = $2 } END { for (a in n) print a, n[a] }' | sort > "$stage/expected-bound"
+[ -s "$stage/expected-bound" ] || die "the calibration boots reported no device bound to an expected driver"
 # the limit's plan: "NAME PATH DEPENDENCY..." of each expected module, from
 # modules.dep
 awk -v want="$stage/expected" -v dir="/lib/modules/$kver/" '
@@ -419,9 +450,12 @@ col() { # MANAGER KEY: that key's values of every boot of MANAGER, empty ones le
 	awk -v m="$1" -v k="$2" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 		f["manager"] == m && f[k] != "" { print f[k] }' "$tmp/results"
 }
-declare -A med_all med_ticks med_done complete after
+declare -A med_all med_bound med_ticks med_done complete after
 for m in $managers; do
 	med_all[$m]=$(col "$m" all | median)
+	# every device bound: the median of the boots that got there
+	med_bound[$m]=$(col "$m" bound | median)
+	[ "$(col "$m" bound | wc -l)" = "$runs" ] || med_bound[$m]="${med_bound[$m]} ($(col "$m" bound | wc -l)/$runs)"
 	med_done[$m]=$(col "$m" done | median)
 	med_ticks[$m]=$(col "$m" ticks | median)
 	# its end after the last uevent before it: each boot's, median and worst
@@ -436,13 +470,13 @@ if [ $quick = 0 ]; then
 	echo "Boot to every expected driver: Debian $kver, qemu -accel tcg -smp $smp, $(date -u +%Y-%m-%d), $(nproc)-core host"
 	echo "$(wc -l < "$stage/expected") expected modules; medians of $runs boots; CPU = the manager's session, 10 ms ticks"
 	echo
-	echo "| manager | complete | all drivers loaded (s) | ratio to the limit | ratio to udevd | manager done (s) | done after the last uevent, median / worst (s) | CPU (s) | CPU ratio to the limit | CPU ratio to udevd | reaction median / worst (s) |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| manager | complete | all drivers loaded (s) | ratio to the limit | ratio to udevd | every device bound (s) | ratio to the limit | manager done (s) | done after the last uevent, median / worst (s) | CPU (s) | CPU ratio to the limit | CPU ratio to udevd | reaction median / worst (s) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for m in $managers; do
 		cpu=$(awk -v t="${med_ticks[$m]}" 'BEGIN { if (t == "-") print "-"; else printf "%.2f", t / 100 }')
 		reactions "$m" > "$tmp/reactions"
 		react="$(awk '{ print $1 }' "$tmp/reactions" | median) / $(sort -k2,2n "$tmp/reactions" | tail -1 | awk '{ printf "%s (%s)", $2, $3 }')"
-		echo "| $m | ${complete[$m]} | ${med_all[$m]} | $(ratio "${med_all[$m]}" "${med_all[limit]:--}") | $(ratio "${med_all[$m]}" "${med_all[udevd]:--}") | ${med_done[$m]} | ${after[$m]:--} | $cpu | $(ratio "${med_ticks[$m]}" "${med_ticks[limit]:--}") | $(ratio "${med_ticks[$m]}" "${med_ticks[udevd]:--}") | $react |"
+		echo "| $m | ${complete[$m]} | ${med_all[$m]} | $(ratio "${med_all[$m]}" "${med_all[limit]:--}") | $(ratio "${med_all[$m]}" "${med_all[udevd]:--}") | ${med_bound[$m]} | $(ratio "${med_bound[$m]%% *}" "${med_bound[limit]:--}") | ${med_done[$m]} | ${after[$m]:--} | $cpu | $(ratio "${med_ticks[$m]}" "${med_ticks[limit]:--}") | $(ratio "${med_ticks[$m]}" "${med_ticks[udevd]:--}") | $react |"
 	done
 	timelines
 	exit 0
