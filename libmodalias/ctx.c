@@ -40,15 +40,14 @@ static void log_stderr(void *data, int priority, const char *file, int line,
 	flockfile(stderr);
 	fputs("libmodalias: ", stderr);
 	for (int i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)msg[i];
-		bool c1 = c == 0xc2 && i + 1 < n && (unsigned char)msg[i + 1] >= 0x80 && (unsigned char)msg[i + 1] <= 0x9f;
+		size_t k = msg[i] == '\n' && i == n - 1 ? 0 : terminal_control(msg + i, (size_t)(n - i));
 
-		if (c1)
-			fprintf(stderr, "\\x%02x\\x%02x", c, (unsigned char)msg[++i]);
-		else if ((c < 0x20 && !(c == '\n' && i == n - 1)) || c == 0x7f)
-			fprintf(stderr, "\\x%02x", c);
+		for (size_t j = 0; j < k; j++)
+			fprintf(stderr, "\\x%02x", (unsigned char)msg[i + (int)j]);
+		if (k)
+			i += (int)k - 1;
 		else
-			putc_unlocked(c, stderr);
+			putc_unlocked(msg[i], stderr);
 	}
 	funlockfile(stderr);
 	free(msg);

@@ -54,3 +54,18 @@ static inline bool log_enabled(const struct modalias_ctx *ctx, int priority)
  * EV=/KEY=…) are read: that of this process's long unless a test says. */
 unsigned int ctx_get_long_bits(const struct modalias_ctx *ctx);
 void ctx_set_long_bits(struct modalias_ctx *ctx, unsigned int bits);
+
+/* What a terminal takes as a control at S (N bytes there, N > 0): its
+ * length (1: C0 or DEL; 2: a C1 as UTF-8 writes it), 0 for anything
+ * else.  The default log shows them \xNN (ctx.c); a copied modprobe.d may
+ * not hold them where libkmod prints (modprobe-d-copy.c). */
+static inline size_t terminal_control(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	if (c == 0xc2 && n > 1 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+		return 2;
+	return 0;
+}

@@ -83,7 +83,33 @@ bool glob_match(const char *pattern, const char *s);
 bool glob_needs_libc(const char *pattern);
 bool glob_match_libc(const char *pattern, const char *s);
 
-/* ---- modprobe.d (modprobe-d.c) ---------------------------------------- */
+/* ---- modprobe.d (modprobe-d.c, modprobe-d-copy.c) ---------------------- */
+
+/* The files libkmod reads with PATHS (NULL: its default directories), in
+ * its order (by file name; a name in an earlier path masks the same name
+ * in later ones): "*.conf" and "*.alias" files of each directory, not
+ * hidden, not directories, and each path that is no directory. */
+struct modprobe_d_file {
+	char *name; /* the file name, by which the order goes */
+	char *path;
+};
+int modprobe_d_list(const char *const *paths, struct modprobe_d_file **files, size_t *n);
+void modprobe_d_list_free(struct modprobe_d_file *files, size_t n);
+
+/* libkmod's kmod_new() with the configuration PATHS (NULL: the system's,
+ * read by libkmod itself).  Named paths are read here first and handed to
+ * libkmod as a checked copy (modprobe-d-copy.c), *COPY, which the caller
+ * keeps while the context may revalidate and frees with
+ * modprobe_d_copy_free().  0, or a negative errno, logged naming the file
+ * and line. */
+struct kmod_ctx;
+struct modprobe_d_copy;
+int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *const *paths,
+			struct kmod_ctx **kctx, struct modprobe_d_copy **copy);
+void modprobe_d_copy_free(struct modprobe_d_copy *copy);
+/* Whether a named path of the copy changed since (its modification time,
+ * as libkmod stamps its configuration paths) */
+bool modprobe_d_copy_stale(const struct modprobe_d_copy *copy);
 
 /* The first line of the modprobe.d files libkmod reads with PATHS (NULL:
  * its default directories), in its order, that says "blacklist MODULE":

@@ -1175,7 +1175,20 @@ int modalias_table_open(struct modalias_ctx *ctx, const char *dir, const char *c
  * Adds the "alias" lines and the install/remove command names of the
  * modprobe configuration, read through libkmod.
  *
- * Returns: 0 or a negative errno.
+ * Named @config_paths may be anybody's, and libkmod prints what it cannot
+ * parse (a line's first word, the file's name) on standard error before a
+ * log function can be set, and opens whatever it lists: so the library
+ * reads each file libkmod would read first, and hands libkmod a copy of
+ * what it checked (in a directory of the process's own, mode 0700, in
+ * $TMPDIR or /tmp, removed afterwards).  Each must be a regular file (or
+ * /dev/null) of at most 1 MiB, and neither its name nor a line's first
+ * word may hold a control character (C0, DEL, C1).  The system's
+ * configuration (NULL) is read by libkmod as it is.
+ *
+ * Returns: 0 or a negative errno: for named paths, -EINVAL for a file that
+ * is not a regular file, -EBADMSG for a control character, -EFBIG past 1
+ * MiB (each logged naming the file and line), the errors of making the
+ * copy; -ENOMEM.
  *
  * Since: 1
  */
@@ -1651,7 +1664,13 @@ typedef void (*modalias_load_fn)(void *data, const char *module, const char *det
  *   for the system's, an empty list for none.
  * @ret: (out): the loader.
  *
- * Returns: 0; -EOPNOTSUPP when libkmod cannot be loaded; -ENOMEM.
+ * Named @config_paths are checked and copied as
+ * modalias_table_load_config() says; the copy is kept while the loader
+ * lives (libkmod stats it), and modalias_loader_revalidate() reads them
+ * again when a path's modification time changed.
+ *
+ * Returns: 0; -EOPNOTSUPP when libkmod cannot be loaded; the errors of
+ * modalias_table_load_config() for named paths; -ENOMEM.
  *
  * Since: 1
  */

@@ -26,6 +26,7 @@ struct modalias_loader {
 	char *dir;
 	char **config; /* NULL: the system's; else NULL-terminated */
 	bool system_config;
+	struct modprobe_d_copy *config_copy; /* what libkmod reads of a named one */
 	char **blacklist; /* our own, on top of modprobe.d */
 	size_t n_blacklist;
 };
@@ -75,10 +76,13 @@ static void loader_log(void *data, int priority, const char *file, int line, con
 
 static int loader_open_kmod(struct modalias_loader *l)
 {
-	l->kctx = kmod_dl.kmod_new(l->dir, l->system_config ? NULL : (const char *const *)l->config);
-	if (!l->kctx) {
-		err(l->ctx, "libkmod cannot open %s\n", l->dir ? l->dir : "the module directory");
-		return -ENOMEM;
+	int r = modprobe_d_kmod_new(l->ctx, l->dir, l->system_config ? NULL : (const char *const *)l->config,
+				    &l->kctx, &l->config_copy);
+
+	if (r < 0) {
+		if (r == -ENOMEM)
+			err(l->ctx, "libkmod cannot open %s\n", l->dir ? l->dir : "the module directory");
+		return r;
 	}
 	kmod_dl.kmod_set_log_fn(l->kctx, loader_log, l);
 	/* mmaps the indexes once; lookups would open them each time otherwise */
@@ -146,6 +150,7 @@ MODALIAS_EXPORT struct modalias_loader *modalias_loader_unref(struct modalias_lo
 		return l;
 	if (l->kctx)
 		kmod_dl.kmod_unref(l->kctx);
+	modprobe_d_copy_free(l->config_copy);
 	for (size_t i = 0; l->config && l->config[i]; i++)
 		free(l->config[i]);
 	free(l->config);
@@ -191,11 +196,14 @@ MODALIAS_EXPORT int modalias_loader_revalidate(struct modalias_loader *l)
 
 	if (!l)
 		return -EINVAL;
-	if (kmod_dl.kmod_validate_resources(l->kctx) == KMOD_RESOURCES_OK)
+	/* a named configuration: libkmod reads a copy, its originals are stamped here */
+	if (!modprobe_d_copy_stale(l->config_copy) && kmod_dl.kmod_validate_resources(l->kctx) == KMOD_RESOURCES_OK)
 		return 0;
 	info(l->ctx, "module indexes or configuration changed: reloading\n");
 	kmod_dl.kmod_unref(l->kctx);
 	l->kctx = NULL;
+	modprobe_d_copy_free(l->config_copy);
+	l->config_copy = NULL;
 	r = loader_open_kmod(l);
 	return r < 0 ? r : 1;
 }

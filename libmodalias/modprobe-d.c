@@ -1,9 +1,9 @@
 /*
- * libmodalias - where a modprobe.d "blacklist" line is: the files libkmod
- * reads, in its order, scanned for the line that blacklists a module.
- * libkmod says which modules are blacklisted (table.c asks it) but not
- * where; this file only finds the file and line to tell, and decides
- * nothing.
+ * libmodalias - the modprobe.d files libkmod reads, in its order; and
+ * where a "blacklist" line is among them.  libkmod says which modules are
+ * blacklisted (table.c asks it) but not where; this file only finds the
+ * file and line to tell, and decides nothing.  modprobe-d-copy.c checks
+ * and copies the same files for libkmod.
  *
  * libkmod's order (kmod 30, libkmod-config.c conf_files_list()): each
  * configuration path is a file, read as it is, or a directory whose
@@ -31,11 +31,6 @@ static const char *const kmod_default_paths[] = {
 	NULL,
 };
 
-struct conf_file {
-	char *name; /* the file name, by which the order goes */
-	char *path;
-};
-
 static bool wanted(const char *fn)
 {
 	size_t len = strlen(fn);
@@ -47,14 +42,14 @@ static bool wanted(const char *fn)
 
 static int by_name(const void *a, const void *b)
 {
-	const struct conf_file *x = a, *y = b;
+	const struct modprobe_d_file *x = a, *y = b;
 	return strcmp(x->name, y->name);
 }
 
 /* Adds NAME (in PATH) unless an earlier path has it */
-static int add_file(struct conf_file **files, size_t *n, const char *name, const char *path)
+static int add_file(struct modprobe_d_file **files, size_t *n, const char *name, const char *path)
 {
-	struct conf_file *f;
+	struct modprobe_d_file *f;
 
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*files)[i].name, name) == 0)
@@ -74,9 +69,14 @@ static int add_file(struct conf_file **files, size_t *n, const char *name, const
 	return 0;
 }
 
-static int list_files(const char *const *paths, struct conf_file **files, size_t *n)
+int modprobe_d_list(const char *const *paths, struct modprobe_d_file **files, size_t *n)
 {
 	int r = 0;
+
+	*files = NULL;
+	*n = 0;
+	if (!paths)
+		paths = kmod_default_paths;
 
 	for (size_t p = 0; r >= 0 && paths[p]; p++) {
 		struct stat st;
@@ -109,7 +109,21 @@ static int list_files(const char *const *paths, struct conf_file **files, size_t
 	}
 	if (*n)
 		qsort(*files, *n, sizeof(**files), by_name);
+	if (r < 0) {
+		modprobe_d_list_free(*files, *n);
+		*files = NULL;
+		*n = 0;
+	}
 	return r;
+}
+
+void modprobe_d_list_free(struct modprobe_d_file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(files[i].name);
+		free(files[i].path);
+	}
+	free(files);
 }
 
 static const char *skip_blanks(const char *p, const char *end)
@@ -141,9 +155,9 @@ static bool blacklists(const char *line, size_t len, const char *module)
 
 int modprobe_d_blacklist_where(const char *const *paths, const char *module, char **file, unsigned int *line)
 {
-	struct conf_file *files = NULL;
-	size_t n = 0;
-	int r = list_files(paths ? paths : kmod_default_paths, &files, &n);
+	struct modprobe_d_file *files;
+	size_t n;
+	int r = modprobe_d_list(paths, &files, &n);
 
 	*file = NULL;
 	*line = 0;
@@ -167,11 +181,7 @@ int modprobe_d_blacklist_where(const char *const *paths, const char *module, cha
 		}
 		free(buf);
 	}
-	for (size_t i = 0; i < n; i++) {
-		free(files[i].name);
-		free(files[i].path);
-	}
-	free(files);
+	modprobe_d_list_free(files, n);
 	if (r >= 0 && !*file)
 		r = -ENOENT;
 	return r;

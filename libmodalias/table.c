@@ -708,6 +708,7 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 {
 	const char *dir;
 	struct kmod_ctx *kctx;
+	struct modprobe_d_copy *copy;
 	struct kmod_config_iter *iter;
 	uint32_t origin = UINT32_MAX; /* none yet: nothing added */
 	int r = 0;
@@ -722,10 +723,11 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		err(t->ctx, "cannot load %s: the modprobe configuration is not read\n", KMOD_SONAME);
 		return r;
 	}
-	kctx = kmod_dl.kmod_new(dir, config_paths);
-	if (!kctx) {
-		err(t->ctx, "cannot read the modprobe configuration\n");
-		return -ENOMEM;
+	r = modprobe_d_kmod_new(t->ctx, dir, config_paths, &kctx, &copy);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			err(t->ctx, "cannot read the modprobe configuration\n");
+		return r;
 	}
 	kmod_dl.kmod_set_log_fn(kctx, kmod_log_bridge, t);
 	iter = kmod_dl.kmod_config_get_aliases(kctx);
@@ -753,6 +755,7 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);
 	kmod_dl.kmod_unref(kctx);
+	modprobe_d_copy_free(copy);
 	if (r >= 0)
 		r = table_build(t);
 	return r < 0 ? r : 0;

@@ -454,6 +454,145 @@ static void test_revalidate(void)
 	test_rm_rf(tmp);
 }
 
+/* A modprobe configuration named by the caller is read by the library
+ * first and handed to libkmod as a checked copy: libkmod prints the first
+ * word of a line it cannot parse, and the file's name, before any log
+ * function can be set, and opens whatever it lists (a FIFO hangs it). */
+struct named_config_row {
+	const char *name;
+	const char *file;    /* in the directory named */
+	const char *text;    /* its text; NULL: see link / fifo */
+	size_t len;          /* of text (it may hold NULs); 0: strlen */
+	const char *link;    /* a symlink to this instead */
+	bool fifo;
+	int want;            /* of loader_new and table_load_config */
+	const char *logged;  /* a line of the log (after the directory), or NULL */
+};
+
+static void test_named_config_checked(void)
+{
+	static char big[(1 << 20) + 2];
+	const struct named_config_row rows[] = {
+		{ "good", "a.conf", "alias test:dev:named mod_a\n", 0, NULL, false, 0, NULL },
+		{ "escape-first-word", "a.conf", "\033]0;pwned\007\033[31mEVIL x\nalias test:dev:named mod_a\n", 0, NULL,
+		  false, -EBADMSG, "/a.conf line 1: a control character in the first word: libkmod would print it as it is" },
+		{ "c1-first-word", "a.conf", "# ok\n  \302\233" "31mEVIL x\n", 0, NULL, false, -EBADMSG,
+		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		{ "crlf-blank-line", "a.conf", "alias test:dev:named mod_a\r\n\r\n", 0, NULL, false, -EBADMSG,
+		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		/* never printed: the rest of a line libkmod parses */
+		{ "escape-later-in-line", "a.conf", "alias test:dev:named mod_a \033[31m\n", 0, NULL, false, 0, NULL },
+		{ "nul-byte", "a.conf", "alias test:dev:named mod_a\n\0x\n", 30, NULL, false, -EBADMSG,
+		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		{ "escape-in-name", "\033[1m.conf", "alias test:dev:named mod_a\n", 0, NULL, false, -EBADMSG,
+		  "/\033[1m.conf: a control character in the file's name" },
+		{ "fifo", "x.conf", NULL, 0, NULL, true, -EINVAL, "/x.conf: not a regular file" },
+		{ "link-to-fifo", "x.conf", NULL, 0, "fifo", false, -EINVAL, "/x.conf: not a regular file" },
+		{ "link-to-zero", "x.conf", NULL, 0, "/dev/zero", false, -EINVAL, "/x.conf: not a regular file" },
+		/* a masked file, as systemd's tools take it */
+		{ "link-to-null", "x.conf", NULL, 0, "/dev/null", false, 0, NULL },
+		{ "too-big", "big.conf", big, sizeof(big), NULL, false, -EFBIG, "/big.conf: larger than 1 MiB" },
+		/* libkmod reads no directory in a directory */
+		{ "directory", "d.conf", "", 0, NULL, false, 0, NULL },
+		/* neither hidden files nor others than *.conf, *.alias */
+		{ "not-conf", "a.txt", "\033[31mEVIL x\n", 0, NULL, false, 0, NULL },
+	};
+	g_autofree char *tmpdir = g_dir_make_tmp("modalias-tmpdir-XXXXXX", NULL);
+	const char *old_tmpdir = g_getenv("TMPDIR");
+	g_autofree char *saved_tmpdir = g_strdup(old_tmpdir);
+
+	memset(big, '#', sizeof(big));
+	big[sizeof(big) - 1] = '\n';
+	g_setenv("TMPDIR", tmpdir, TRUE);
+	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
+		const struct named_config_row *row = &rows[i];
+		g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
+		g_autofree char *path = g_build_filename(dir, row->file, NULL);
+		const char *conf[] = { dir, NULL };
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+		struct modalias_table *table;
+		g_autoptr(GDir) left = NULL;
+
+		g_test_message("row %s", row->name);
+		if (row->fifo) {
+			g_assert_cmpint(mkfifo(path, 0644), ==, 0);
+		} else if (row->link) {
+			g_autofree char *fifo = g_build_filename(dir, "fifo", NULL);
+			g_assert_cmpint(mkfifo(fifo, 0644), ==, 0);
+			g_assert_cmpint(symlink(row->link, path), ==, 0);
+		} else if (strcmp(row->name, "directory") == 0) {
+			g_assert_cmpint(mkdir(path, 0755), ==, 0);
+		} else {
+			g_assert_true(g_file_set_contents(path, row->text, row->len ? (gssize)row->len : -1, NULL));
+		}
+		g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, row->want);
+		if (row->logged) {
+			g_autofree char *want = g_strconcat(dir, row->logged, NULL);
+			g_assert_nonnull(strstr(test_log_text(), want));
+		}
+		g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &table), ==, 0);
+		g_assert_cmpint(modalias_table_load_config(table, conf), ==, row->want);
+		if (row->want == 0) {
+			/* the copy lives with the loader: this process's alone */
+			g_autoptr(GDir) d = g_dir_open(tmpdir, 0, NULL);
+			const char *copy = g_dir_read_name(d);
+			g_autofree char *copy_path = g_build_filename(tmpdir, copy, NULL);
+			struct stat st;
+
+			g_assert_nonnull(copy);
+			g_assert_true(g_str_has_prefix(copy, "modalias-modprobe.d-"));
+			g_assert_cmpint(lstat(copy_path, &st), ==, 0);
+			g_assert_true(S_ISDIR(st.st_mode));
+			g_assert_cmpint(st.st_mode & 07777, ==, 0700);
+			g_assert_null(g_dir_read_name(d));
+			/* libkmod found the alias in it */
+			if (strcmp(row->name, "good") == 0 || strcmp(row->name, "escape-later-in-line") == 0) {
+				struct modalias_result *res;
+
+				g_assert_cmpint(modalias_result_new(&res), ==, 0);
+				g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
+				g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
+				modalias_result_unref(res);
+			}
+		}
+		modalias_table_unref(table);
+		modalias_loader_unref(loader);
+		modalias_ctx_unref(ctx);
+		/* and it is gone with it */
+		left = g_dir_open(tmpdir, 0, NULL);
+		g_assert_null(g_dir_read_name(left));
+		test_rm_rf(dir);
+	}
+	if (saved_tmpdir)
+		g_setenv("TMPDIR", saved_tmpdir, TRUE);
+	else
+		g_unsetenv("TMPDIR");
+	test_rm_rf(tmpdir);
+}
+
+/* A named configuration: libkmod reads a copy; its originals' changes are
+ * what makes the loader read it again. */
+static void test_named_config_revalidate(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
+	g_autofree char *file = g_build_filename(dir, "a.conf", NULL);
+	struct utimbuf later = { .actime = time(NULL) + 100, .modtime = time(NULL) + 100 };
+	const char *conf[] = { dir, NULL };
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_loader *loader;
+
+	g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\n", -1, NULL));
+	g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, 0);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
+	g_assert_cmpint(utime(dir, &later), ==, 0);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 1);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
+	modalias_loader_unref(loader);
+	modalias_ctx_unref(ctx);
+	test_rm_rf(dir);
+}
+
 /* "MODULE=VALUE;…" (or "MODULE:error N;") of modalias_loader_get_modinfo() */
 static int collect_modinfo(void *data, const char *module, const char *value, int err)
 {
@@ -536,6 +675,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/failures", test_failures);
 	g_test_add_func("/load/dry-run-like-modprobe", test_dry_run_like_modprobe);
 	g_test_add_func("/load/revalidate", test_revalidate);
+	g_test_add_func("/load/named-config-checked", test_named_config_checked);
+	g_test_add_func("/load/named-config-revalidate", test_named_config_revalidate);
 	g_test_add_func("/load/module-names", test_module_names);
 	g_test_add_func("/load/missing-modules", test_missing_modules);
 	g_test_add_func("/load/failure-logged-once", test_failure_logged_once);

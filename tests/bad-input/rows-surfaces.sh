@@ -68,6 +68,47 @@ modalias list: cannot use the snapshot @TMP@/r/snap.json: not a regular file' \
 	exit: 2 out: '' also: 'refused before it is opened (it was read up to 64 MiB)' \
 	-- "$cli" list --no-modules --snapshot "$r/snap.json"
 
+# ---- modprobe.d named with -C: libkmod reads a checked copy -----------------------------
+# libkmod quotes the first word of a line it cannot parse, and the file's
+# name, on standard error before any log function can be set, and opens
+# whatever it lists: the library reads the files first and hands libkmod a
+# copy of what it checked (libmodalias/modprobe-d-copy.c).
+# nobody's directory @TMP@/r/nob, and what nobody put there
+nobdir() {
+	fresh
+	mkdir "$r/nob" && chown nobody:nogroup "$r/nob"
+}
+have_setpriv >/dev/null 2>&1 && nobdir && as_nobody sh -c 'printf "\033[2J\033]0;pwned\007x y\nalias acme:x acme_drv\n" >"$1/a.conf"' - "$r/nob"
+row modprobe-d-escape-word in: '`modalias resolve -C @TMP@/r/nob` (run by root): nobody'"'"'s `a.conf` there, line 1 starting with `\x1b[2J\x1b]0;pwned\x07x` (clear the screen, set the window title)' \
+	err: 'modalias: @TMP@/r/nob/a.conf line 1: a control character in the first word: libkmod would print it as it is; the modprobe configuration is not read
+modalias resolve: cannot read the modprobe configuration: Bad message' \
+	exit: 2 out: '' also: 'no escape sequence on standard error; the file unchanged' unchanged: "$r/nob" \
+	fixed: 'libmodalias/modprobe-d-copy.c: libkmod printed the line'"'"'s first word as it was (`libkmod: ERROR … ignoring bad line starting with '"'"'…'"'"'`), escape sequences and all, from inside kmod_new(), before any log function could be set' \
+	skip-unless: have_setpriv -- "$cli" resolve -m "$D" -C "$r/nob" acme:x
+have_setpriv >/dev/null 2>&1 && nobdir && as_nobody sh -c 'printf "bogus line\n" >"$1/$(printf "\033[2J")x.conf"' - "$r/nob"
+row modprobe-d-escape-name in: '`modalias resolve -C @TMP@/r/nob` (run by root): nobody'"'"'s file there named `\x1b[2Jx.conf`, with a line libkmod cannot parse' \
+	err: 'modalias: @TMP@/r/nob/\x1b[2Jx.conf: a control character in the file'"'"'s name; the modprobe configuration is not read
+modalias resolve: cannot read the modprobe configuration: Bad message' \
+	exit: 2 out: '' also: 'the name shown escaped' \
+	skip-unless: have_setpriv -- "$cli" resolve -m "$D" -C "$r/nob" acme:x
+have_setpriv >/dev/null 2>&1 && nobdir && as_nobody mkfifo "$r/nob/x.conf"
+row modprobe-d-fifo in: '`modalias resolve -C @TMP@/r/nob` (run by root): nobody'"'"'s FIFO `x.conf` there' \
+	err: 'modalias: @TMP@/r/nob/x.conf: not a regular file (libkmod would open it as it is: a FIFO hangs it); the modprobe configuration is not read
+modalias resolve: cannot read the modprobe configuration: Invalid argument' \
+	exit: 2 out: '' check: 'test -p "$r/nob/x.conf"' also: 'no hang: the FIFO is never opened' \
+	fixed: 'libkmod opened it and waited for a writer for ever (`modprobe -C` does too)' \
+	skip-unless: have_setpriv -- timeout 10 "$cli" resolve -m "$D" -C "$r/nob" acme:x
+have_setpriv >/dev/null 2>&1 && nobdir && as_nobody ln -s /dev/zero "$r/nob/z.conf"
+row modprobe-d-agent-device in: 'the agent (`hotplug -C @TMP@/r/nob usb`, ACTION=add): nobody'"'"'s `z.conf` there a symlink to `/dev/zero`' \
+	err: 'hotplug: @TMP@/r/nob/z.conf: not a regular file (libkmod would open it as it is: a FIFO hangs it); the modprobe configuration is not read
+hotplug: cannot read the modprobe configuration: Invalid argument
+hotplug: @TMP@/r/nob/z.conf: not a regular file (libkmod would open it as it is: a FIFO hangs it); the modprobe configuration is not read
+hotplug: cannot set up libkmod: Invalid argument
+hotplug: modules not loaded' \
+	exit: 1 out: 'event - add usb -' also: 'no module loaded, and no endless read of /dev/zero' \
+	skip-unless: have_setpriv -- env -i ACTION=add MODALIAS=acme:x timeout 10 "$agent" --stderr --dry-run --moddir "$D" \
+	-C "$r/nob" --hotplug-dir /nonexistent usb
+
 # ---- sticky directories the group may write to (1775) ---------------------------------
 # @TMP@/r/g: 1775, group nogroup (nobody's), holding nobody's symlink NAME
 # to a root-owned TARGET

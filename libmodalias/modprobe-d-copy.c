@@ -1,0 +1,292 @@
+/*
+ * libmodalias - a modprobe configuration the caller names, checked and
+ * copied before libkmod reads it.
+ *
+ * libkmod reads its configuration inside kmod_new(), before a log
+ * function can be set, and says what it cannot parse on standard error as
+ * it is: the file's name and the first word of the line.  It also opens
+ * whatever it lists, so a FIFO named "x.conf" hangs it.  A configuration
+ * named with -C may be anybody's, so it is read here first: each file that
+ * libkmod would read (modprobe_d_list(): its order, its masking) must be a
+ * regular file of at most READ_FILE_CONFIG_MAX bytes, and neither its name
+ * nor the first word of any line may hold what a terminal takes as a
+ * control.  The bytes checked are then written, under the same names,
+ * into a directory of this process's own (mode 0700, in $TMPDIR or /tmp),
+ * and libkmod is handed that directory as /proc/self/fd/N: it reads what
+ * was checked, whatever happens to the originals meanwhile.  The copy is
+ * kept while the libkmod context lives (kmod_validate_resources() stats
+ * it), and the originals' modification times tell when to read them again
+ * (modprobe_d_copy_stale()).  The system's configuration (no paths) is
+ * root's and is read by libkmod itself.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmod-dl.h"
+#include "libmodalias-private.h"
+#include "read-file.h"
+
+struct modprobe_d_copy {
+	int parent;           /* the directory it was made in */
+	int dir;              /* the copy */
+	char name[32];        /* its name in PARENT */
+	char fd_path[32];     /* what libkmod is handed: /proc/self/fd/DIR */
+	char **files;         /* the names written in it */
+	size_t n;
+	char **paths;         /* the originals, and their stamps */
+	struct timespec *stamps;
+	size_t npaths;
+};
+
+/* modalias_log's default shows a control \xNN; here the byte is named */
+static int refuse(struct modalias_ctx *ctx, const char *file, unsigned int line, const char *what, int r)
+{
+	if (line)
+		err(ctx, "%s line %u: %s: libkmod would print it as it is; the modprobe configuration is not read\n",
+		    file, line, what);
+	else
+		err(ctx, "%s: %s; the modprobe configuration is not read\n", file, what);
+	return r;
+}
+
+/* The line number of the first line whose first word (what libkmod
+ * quotes of a line it cannot parse) holds a terminal control; 0: none */
+static unsigned int bad_line(const char *buf, size_t len)
+{
+	unsigned int no = 0;
+
+	for (const char *s = buf, *e; s < buf + len; s = e + 1) {
+		e = memchr(s, '\n', (size_t)(buf + len - s));
+		if (!e)
+			e = buf + len;
+		no++;
+		if (s == e || *s == '#')
+			continue;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		for (; s < e && *s != ' ' && *s != '\t'; s++)
+			if (terminal_control(s, (size_t)(e - s)))
+				return no;
+	}
+	return 0;
+}
+
+static bool name_is_text(const char *name)
+{
+	for (size_t i = 0, n = strlen(name); i < n; i++)
+		if (terminal_control(name + i, n - i))
+			return false;
+	return true;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* One file checked, then written into the copy */
+static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const struct modprobe_d_file *f)
+{
+	char why[64], *buf = NULL, **files;
+	size_t len;
+	unsigned int line;
+	int r, fd;
+
+	if (!name_is_text(f->name))
+		return refuse(ctx, f->path, 0, "a control character in the file's name", -EBADMSG);
+	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL, &buf, &len);
+	if (r == -EINVAL)
+		return refuse(ctx, f->path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
+	if (r < 0)
+		return refuse(ctx, f->path, 0, read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)), r);
+	line = bad_line(buf, len);
+	if (line) {
+		free(buf);
+		return refuse(ctx, f->path, line, "a control character in the first word", -EBADMSG);
+	}
+	files = realloc(c->files, (c->n + 1) * sizeof(*c->files));
+	if (!files) {
+		free(buf);
+		return -ENOMEM;
+	}
+	c->files = files;
+	if (!(c->files[c->n] = strdup(f->name))) {
+		free(buf);
+		return -ENOMEM;
+	}
+	fd = openat(c->dir, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	r = fd < 0 ? -errno : write_all(fd, buf, len);
+	if (fd >= 0) {
+		c->n++; /* created: removed at the end */
+		if (close(fd) < 0 && r == 0)
+			r = -errno;
+	} else {
+		free(c->files[c->n]);
+	}
+	free(buf);
+	if (r < 0)
+		err(ctx, "cannot copy %s for libkmod: %s\n", f->path, strerror(-r));
+	return r;
+}
+
+/* The copy's directory: made, opened without following a link, and
+ * checked to be this process's alone (nobody else can add a file) */
+static int copy_dir(struct modalias_ctx *ctx, struct modprobe_d_copy *c)
+{
+	const char *tmp = secure_getenv("TMPDIR");
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	c->parent = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->parent < 0 || snprintf(path, sizeof(path), "%s/modalias-modprobe.d-XXXXXX", tmp) >= (int)sizeof(path) ||
+	    !mkdtemp(path)) {
+		int r = c->parent < 0 || errno != 0 ? -errno : -ENAMETOOLONG;
+
+		err(ctx, "cannot make a directory in %s for the modprobe configuration: %s\n", tmp, strerror(-r));
+		return r;
+	}
+	snprintf(c->name, sizeof(c->name), "%s", strrchr(path, '/') + 1);
+	c->dir = openat(c->parent, c->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->dir < 0 || fstat(c->dir, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 07777) != 0700) {
+		err(ctx, "%s/%s: not the directory just made for the modprobe configuration\n", tmp, c->name);
+		if (c->dir >= 0)
+			close(c->dir);
+		c->dir = -1;
+		c->name[0] = '\0'; /* someone else's now: not removed */
+		return -EPERM;
+	}
+	snprintf(c->fd_path, sizeof(c->fd_path), "/proc/self/fd/%d", c->dir);
+	if (access(c->fd_path, R_OK | X_OK) < 0) {
+		int r = -errno;
+
+		err(ctx, "cannot hand libkmod the checked modprobe configuration: %s: %s (is /proc mounted?)\n", c->fd_path,
+		    strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+void modprobe_d_copy_free(struct modprobe_d_copy *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->dir >= 0)
+			unlinkat(c->dir, c->files[i], 0);
+		free(c->files[i]);
+	}
+	free(c->files);
+	if (c->dir >= 0)
+		close(c->dir);
+	if (c->parent >= 0) {
+		if (c->name[0])
+			unlinkat(c->parent, c->name, AT_REMOVEDIR);
+		close(c->parent);
+	}
+	for (size_t i = 0; i < c->npaths; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	free(c->stamps);
+	free(c);
+}
+
+static struct timespec stamp_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return (struct timespec){ 0, 0 };
+	return st.st_mtim;
+}
+
+bool modprobe_d_copy_stale(const struct modprobe_d_copy *c)
+{
+	for (size_t i = 0; c && i < c->npaths; i++) {
+		struct timespec t = stamp_of(c->paths[i]);
+
+		if (t.tv_sec != c->stamps[i].tv_sec || t.tv_nsec != c->stamps[i].tv_nsec)
+			return true;
+	}
+	return false;
+}
+
+/* The copy of PATHS, made and filled */
+static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct modprobe_d_copy **ret)
+{
+	struct modprobe_d_copy *c = calloc(1, sizeof(*c));
+	struct modprobe_d_file *files = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	c->parent = c->dir = -1;
+	while (paths[c->npaths])
+		c->npaths++;
+	c->paths = calloc(c->npaths, sizeof(*c->paths));
+	c->stamps = calloc(c->npaths, sizeof(*c->stamps));
+	r = c->paths && c->stamps ? 0 : -ENOMEM;
+	/* the stamps first: a change while copying is seen at the next check */
+	for (size_t i = 0; r == 0 && i < c->npaths; i++) {
+		c->stamps[i] = stamp_of(paths[i]);
+		if (!(c->paths[i] = strdup(paths[i])))
+			r = -ENOMEM;
+	}
+	if (r == 0)
+		r = modprobe_d_list(paths, &files, &n);
+	if (r == 0)
+		r = copy_dir(ctx, c);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = copy_file(ctx, c, &files[i]);
+	modprobe_d_list_free(files, n);
+	if (r < 0) {
+		modprobe_d_copy_free(c);
+		return r;
+	}
+	*ret = c;
+	return 0;
+}
+
+int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *const *paths,
+			struct kmod_ctx **kctx, struct modprobe_d_copy **copy)
+{
+	struct modprobe_d_copy *c = NULL;
+	int r;
+
+	*kctx = NULL;
+	*copy = NULL;
+	/* the system's (root's), or none at all: as they are */
+	if (paths && paths[0]) {
+		r = copy_new(ctx, paths, &c);
+		if (r < 0)
+			return r;
+		*kctx = kmod_dl.kmod_new(dir, (const char *const[]){ c->fd_path, NULL });
+	} else {
+		*kctx = kmod_dl.kmod_new(dir, paths);
+	}
+	if (!*kctx) {
+		modprobe_d_copy_free(c);
+		return -ENOMEM;
+	}
+	*copy = c;
+	return 0;
+}
