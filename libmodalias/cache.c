@@ -39,6 +39,7 @@
 
 #include "cache-private.h"
 #include "path-trust.h"
+#include "write-file.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -265,21 +266,6 @@ static int build_image(const struct modalias_table *t, struct strbuf *img)
 	memcpy(img->buf, &h, sizeof(h));
 	cache_checksum(img->buf + CACHE_CHECKED_FROM, img->len - CACHE_CHECKED_FROM, h.crc);
 	memcpy(img->buf, &h, sizeof(h));
-	return 0;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
 	return 0;
 }
 

@@ -32,6 +32,7 @@
 #include "kmod-dl.h"
 #include "libmodalias-private.h"
 #include "read-file.h"
+#include "write-file.h"
 
 struct modprobe_d_copy {
 	int parent;           /* the directory it was made in */
@@ -84,21 +85,6 @@ static bool name_is_text(const char *name)
 		if (terminal_control(name + i, n - i))
 			return false;
 	return true;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
 }
 
 /* One file checked, then written into the copy */

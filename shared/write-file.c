@@ -1,7 +1,7 @@
 /*
  * shared/write-file.c - write_file_replace(): a file replaced atomically,
  * in a directory that passed the trust walk, never written through a link
- * nor into a FIFO or a device.
+ * nor into a FIFO or a device; and write_all(), a buffer written whole.
  *
  * This file writes and nothing else: it may not print, log or exit.
  *
@@ -16,15 +16,17 @@
 
 #include "write-file.h"
 
-static int write_all(int fd, const char *p, size_t len)
+int write_all(int fd, const void *data, size_t len)
 {
+	const char *p = data;
+
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -errno;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
 		p += n;
 		len -= (size_t)n;
 	}

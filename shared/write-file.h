@@ -32,3 +32,7 @@
  * name that is not a regular file (WHY says what it is); -EISDIR; the
  * errno of what failed otherwise (nothing is left behind then). */
 int write_file_replace(const char *path, const void *data, size_t len, mode_t mode, struct trust_why *why);
+
+/* The LEN bytes of DATA written to FD whole (again after EINTR and a
+ * short write): 0, or the errno of write() (-EIO when it wrote nothing) */
+int write_all(int fd, const void *data, size_t len);
