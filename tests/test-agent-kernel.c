@@ -11,36 +11,101 @@
  */
 #include "test-agent.h"
 
+/* ---- a scratch directory: the test tables and the stand-in kernel --------------- */
+
+/* TMP, a new directory (scratch_clear() removes it): M a copy of the test
+ * tables, ROOT the stand-in kernel's (no module loaded yet; TIMES its
+ * record of insertions), HP an empty handlers' directory, SYS where a
+ * sysfs tree may go (not made); SHIM the stand-in kernel itself */
+struct scratch {
+	char *tmp, *m, *root, *times, *sys, *hp, *shim;
+};
+
+/* The stand-in kernel's ROOT, no module loaded yet */
+static void kernel_root(const char *root)
+{
+	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
+
+	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+}
+
+static void scratch_init(struct scratch *s)
+{
+	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
+	g_autofree char *cp = NULL;
+
+	s->tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
+	g_assert_nonnull(s->tmp);
+	s->m = g_build_filename(s->tmp, "m", NULL);
+	s->root = g_build_filename(s->tmp, "kernel", NULL);
+	s->times = g_build_filename(s->root, "times", NULL);
+	s->sys = g_build_filename(s->tmp, "sys", NULL);
+	s->hp = g_build_filename(s->tmp, "hotplug.d", NULL);
+	s->shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
+	cp = g_strdup_printf("cp -r '%s' '%s'", src, s->m);
+	g_assert_cmpint(system(cp), ==, 0);
+	kernel_root(s->root);
+	g_assert_cmpint(mkdir(s->hp, 0755), ==, 0);
+}
+
+static void scratch_clear(struct scratch *s)
+{
+	char **owned[] = { &s->tmp, &s->m, &s->root, &s->times, &s->sys, &s->hp, &s->shim };
+
+	test_rm_rf(s->tmp);
+	for (size_t i = 0; i < G_N_ELEMENTS(owned); i++)
+		g_clear_pointer(owned[i], g_free);
+}
+
+/* A device NAME (under devices/virtual/mtest of the sysfs tree SYS) with
+ * its MODALIAS */
+static void device(const char *sys, const char *name, const char *alias)
+{
+	g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", name, NULL);
+	g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
+	g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", alias);
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+}
+
+/* The daemon (EXTRA: as daemon_start_with()) with S's handlers on the
+ * stand-in kernel with its ROOT, each insertion taking INSERT_MS (or the
+ * kernel's default, NULL), and SLOW_DIR ("NAME:MS", or NULL) slow to open */
+static void kernel_daemon_start(struct daemon *d, const struct scratch *s, const char *root, const char *insert_ms,
+				const char *slow_dir, const char *const *extra)
+{
+	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	if (insert_ms)
+		g_setenv("FAKE_KERNEL_INSERT_MS", insert_ms, TRUE);
+	if (slow_dir)
+		g_setenv("FAKE_KERNEL_SLOW_DIR", slow_dir, TRUE);
+	g_setenv("LD_PRELOAD", s->shim, TRUE);
+	daemon_start_with(d, true, GROUP, s->hp, extra, NULL);
+	g_unsetenv("LD_PRELOAD");
+	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
+	g_unsetenv("FAKE_KERNEL_INSERT_MS");
+	g_unsetenv("FAKE_KERNEL_ROOT");
+}
+
 static void test_stays_right(void)
 {
-	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	g_autofree char *m = g_build_filename(tmp, "m", NULL);
-	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
-	g_autofree char *live = g_build_filename(root, "sys", "module", "mod_a", NULL);
-	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
-	g_autofree char *alias = g_build_filename(m, "modules.alias", NULL);
-	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
-	g_autofree char *output = NULL;
-	const char *extra[] = { "--moddir", m, "--stderr", NULL };
+	struct scratch s;
+	g_autofree char *live = NULL, *alias = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", NULL, "--stderr", NULL };
 	struct needle w;
 	struct daemon d;
 	unsigned long seq = 0;
 	FILE *f;
 	int fd = nl_sender();
 
-	g_assert_cmpint(system(cp), ==, 0);
-	g_assert_cmpint(g_mkdir_with_parents(live, 0755), ==, 0);
-	g_assert_cmpint(rmdir(live), ==, 0);
-	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
+	scratch_init(&s);
+	live = g_build_filename(s.root, "sys", "module", "mod_a", NULL);
+	alias = g_build_filename(s.m, "modules.alias", NULL);
+	extra[1] = s.m;
 	g_setenv("FAKE_KERNEL_FAIL", "mod_fail:19", TRUE);
-	g_setenv("LD_PRELOAD", shim, TRUE);
-	daemon_start_with(&d, true, GROUP, hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
+	kernel_daemon_start(&d, &s, s.root, NULL, NULL, extra);
 	g_unsetenv("FAKE_KERNEL_FAIL");
-	g_unsetenv("FAKE_KERNEL_ROOT");
 	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
 
 	/* loaded once; the device again: still once; removed (rmmod), then the
@@ -77,99 +142,47 @@ static void test_stays_right(void)
 
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	g_test_message("%s", output);
-	g_assert_cmpuint(inserted(root, "mod_a"), ==, 2);
-	g_assert_cmpuint(inserted(root, "mod_x"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_a"), ==, 2);
+	g_assert_cmpuint(inserted(s.root, "mod_x"), ==, 1);
 	close(fd);
-	test_rm_rf(tmp);
+	scratch_clear(&s);
 }
 
 /* ---- one-shot coldplug to a fixed point ----------------------------------------- */
 
-struct oneshot {
-	char *tmp, *sys, *m, *root, *hp, *shim;
-	const char *plug; /* more of FAKE_KERNEL_PLUG ("…;" entries, the tree's path as SYS), or NULL */
-};
-
-static void oneshot_setup(struct oneshot *o)
+/* S, with a host controller in its sysfs tree, whose driver (mod_a) makes a
+ * device appear behind it (mod_soft's), whose driver makes an interface
+ * appear (mod_x's) */
+static void oneshot_setup(struct scratch *s)
 {
-	o->plug = NULL;
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *hc = NULL, *cp = NULL;
-
-	o->tmp = g_dir_make_tmp("modalias-coldplug-XXXXXX", NULL);
-	o->sys = g_build_filename(o->tmp, "sys", NULL);
-	o->m = g_build_filename(o->tmp, "m", NULL);
-	o->root = g_build_filename(o->tmp, "kernel", NULL);
-	o->hp = g_build_filename(o->tmp, "hotplug.d", NULL);
-	o->shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	cp = g_strdup_printf("cp -r '%s' '%s'", src, o->m);
-	g_assert_cmpint(system(cp), ==, 0);
-	hc = g_build_filename(o->sys, "devices", "virtual", "mtest", "hc", NULL);
-	g_assert_cmpint(g_mkdir_with_parents(hc, 0755), ==, 0);
-	g_assert_cmpint(g_mkdir_with_parents(o->hp, 0755), ==, 0);
-	g_free(cp);
-	cp = g_build_filename(o->root, "sys", "module", NULL);
-	g_assert_cmpint(g_mkdir_with_parents(cp, 0755), ==, 0);
-	/* a host controller, whose driver (mod_a) makes a device appear behind
-	 * it (mod_soft's), whose driver makes an interface appear (mod_x's) */
-	g_free(cp);
-	cp = g_build_filename(hc, "uevent", NULL);
-	g_assert_true(g_file_set_contents(cp, "MODALIAS=test:dev:a1\n", -1, NULL));
+	scratch_init(s);
+	device(s->sys, "hc", "test:dev:a1");
 }
 
-/* The daemon (HP, EXTRA: as daemon_start_with()) on the stand-in kernel
- * SHIM with its ROOT, each insertion taking INSERT_MS, and SLOW_DIR
- * ("NAME:MS", or NULL) slow to open */
-static void kernel_daemon_start(struct daemon *d, const char *root, const char *shim, const char *insert_ms,
-				const char *slow_dir, const char *hp, const char *const *extra)
-{
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("FAKE_KERNEL_INSERT_MS", insert_ms, TRUE);
-	if (slow_dir)
-		g_setenv("FAKE_KERNEL_SLOW_DIR", slow_dir, TRUE);
-	g_setenv("LD_PRELOAD", shim, TRUE);
-	daemon_start_with(d, true, GROUP, hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_SLOW_DIR");
-	g_unsetenv("FAKE_KERNEL_INSERT_MS");
-	g_unsetenv("FAKE_KERNEL_ROOT");
-}
-
-/* The daemon on O's tables (EXTRA: its options) with the stand-in kernel,
- * listening */
-static void oneshot_daemon_start(const struct oneshot *o, struct daemon *d, const char *const *extra)
-{
-	g_setenv("FAKE_KERNEL_ROOT", o->root, TRUE);
-	g_setenv("LD_PRELOAD", o->shim, TRUE);
-	daemon_start_with(d, true, GROUP, o->hp, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_ROOT");
-	g_assert_true(daemon_read_until(d, listening, NULL, 30));
-}
-
-/* hotplug --coldplug (one-shot) on the copied tree with the stand-in kernel,
- * whose devices appear DELAY ms after their parent's driver is inserted,
- * and which sends uevents when UEVENTS: its exit status, *output what it
- * printed, *ended when it did (monotonic µs) */
-static int oneshot_run_with(struct oneshot *o, const char *timeout, const char *delay, bool uevents, char **output,
-			    gint64 *ended)
+/* hotplug --coldplug (one-shot) on S's tree with the stand-in kernel, whose
+ * devices appear DELAY ms after their parent's driver is inserted (PLUG:
+ * more of FAKE_KERNEL_PLUG, "…;" entries with the tree's path as SYS, or
+ * NULL), and which sends uevents when UEVENTS: its exit status, *output
+ * what it printed, *ended when it did (monotonic µs) */
+static int oneshot_run_with(const struct scratch *s, const char *plug, const char *timeout, const char *delay,
+			    bool uevents, char **output, gint64 *ended)
 {
 	g_autofree char *grp = g_strdup_printf("--netlink-group=%d", GROUP);
-	g_autoptr(GString) more = g_string_new(o->plug ? o->plug : "");
-	g_autofree char *plug = NULL;
-	g_string_replace(more, "SYS", o->sys, 0);
-	plug = g_strdup_printf("%smod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
-			       "mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
-			       more->str, o->sys, o->sys);
-	const char *argv[] = { agent, "--coldplug", "--sysfs", o->sys, "--moddir", o->m, "-C", "/dev/null", "--hotplug-dir",
-			       o->hp, grp, "--log-level=info", timeout, uevents ? "--trust-any-sender" : NULL, NULL };
+	g_autoptr(GString) more = g_string_new(plug ? plug : "");
+	g_autofree char *all = NULL;
+	g_string_replace(more, "SYS", s->sys, 0);
+	all = g_strdup_printf("%smod_a=%s/devices/virtual/mtest/hc/port1=test:dev:soft;"
+			      "mod_soft=%s/devices/virtual/mtest/hc/port1/if0=test:dev:multi",
+			      more->str, s->sys, s->sys);
+	const char *argv[] = { agent, "--coldplug", "--sysfs", s->sys, "--moddir", s->m, "-C", "/dev/null", "--hotplug-dir",
+			       s->hp, grp, "--log-level=info", timeout, uevents ? "--trust-any-sender" : NULL, NULL };
 	g_auto(GStrv) env = g_get_environ();
 	g_autoptr(GError) error = NULL;
 	int status;
 
-	env = g_environ_setenv(env, "LD_PRELOAD", o->shim, TRUE);
-	env = g_environ_setenv(env, "FAKE_KERNEL_ROOT", o->root, TRUE);
-	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG", plug, TRUE);
+	env = g_environ_setenv(env, "LD_PRELOAD", s->shim, TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_ROOT", s->root, TRUE);
+	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG", all, TRUE);
 	env = g_environ_setenv(env, "FAKE_KERNEL_PLUG_DELAY_MS", delay, TRUE);
 	if (uevents) {
 		g_autofree char *g = g_strdup_printf("%d", GROUP);
@@ -186,36 +199,25 @@ static int oneshot_run_with(struct oneshot *o, const char *timeout, const char *
 
 /* Without uevents: the devices appear after the walk that loaded their
  * parents' drivers */
-static int oneshot_run(struct oneshot *o, const char *timeout, char **output)
+static int oneshot_run(const struct scratch *s, const char *timeout, char **output)
 {
-	return oneshot_run_with(o, timeout, "300", false, output, NULL);
-}
-
-static void oneshot_free(struct oneshot *o)
-{
-	test_rm_rf(o->tmp);
-	g_free(o->tmp);
-	g_free(o->sys);
-	g_free(o->m);
-	g_free(o->root);
-	g_free(o->hp);
-	g_free(o->shim);
+	return oneshot_run_with(s, NULL, timeout, "300", false, output, NULL);
 }
 
 /* The modules of devices that appear only because of a module coldplug
  * loaded are loaded too (the one walk before missed mod_soft and mod_x). */
 static void test_coldplug_fixed_point(void)
 {
-	struct oneshot o;
+	struct scratch s;
 	g_autofree char *output = NULL;
 
-	oneshot_setup(&o);
-	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=60", &output), ==, 0);
-	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
-	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
-	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	oneshot_setup(&s);
+	g_assert_cmpint(oneshot_run(&s, "--coldplug-timeout=60", &output), ==, 0);
+	g_assert_cmpuint(inserted(s.root, "mod_a"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_x"), ==, 1);
 	g_assert_nonnull(strstr(output, "coldplug: fixed point after "));
-	oneshot_free(&o);
+	scratch_clear(&s);
 }
 
 /* With the kernel's uevents (a module's own add once inserted, each new
@@ -224,26 +226,26 @@ static void test_coldplug_fixed_point(void)
  * another walk (1.3 s and more before); complete, from one walk. */
 static void test_coldplug_soon(void)
 {
-	struct oneshot o;
+	struct scratch s;
 	g_autofree char *output = NULL, *uevents = NULL, *log = NULL;
 	g_auto(GStrv) lines = NULL;
 	long long last = 0;
 	gint64 ended;
 
-	oneshot_setup(&o);
-	g_assert_cmpint(oneshot_run_with(&o, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
-	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
-	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
-	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	oneshot_setup(&s);
+	g_assert_cmpint(oneshot_run_with(&s, NULL, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
+	g_assert_cmpuint(inserted(s.root, "mod_a"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_x"), ==, 1);
 	g_assert_nonnull(strstr(output, "coldplug: fixed point after 1 walks, 3 devices"));
-	uevents = g_build_filename(o.root, "uevents", NULL);
+	uevents = g_build_filename(s.root, "uevents", NULL);
 	g_assert_true(g_file_get_contents(uevents, &log, NULL, NULL));
 	lines = g_strsplit(log, "\n", -1);
 	for (char **l = lines; *l; l++)
 		last = MAX(last, g_ascii_strtoll(*l, NULL, 10));
 	g_test_message("the last uevent %.3f s before the end", (double)(ended - last) / G_USEC_PER_SEC);
 	g_assert_cmpint(ended - last, <, 600000);
-	oneshot_free(&o);
+	scratch_clear(&s);
 }
 
 /* A SCSI host appears behind the controller mod_a drives; its scan finds
@@ -272,13 +274,13 @@ static void test_coldplug_scsi_scan(void)
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(rows); i++) {
-		struct oneshot o;
+		struct scratch s;
 		g_autofree char *output = NULL, *uevents = NULL, *log = NULL, *plug = NULL;
 		g_auto(GStrv) lines = NULL;
 		long long last = 0, host = 0;
 		gint64 ended;
 
-		oneshot_setup(&o);
+		oneshot_setup(&s);
 		if (rows[i].target)
 			plug = g_strdup_printf("mod_a=SYS/devices/virtual/mtest/hc/host6/scsi_host/host6=;"
 					       "mod_a=SYS/devices/virtual/mtest/hc/host6/%s=test:dev:opt@%s;",
@@ -286,13 +288,12 @@ static void test_coldplug_scsi_scan(void)
 		else
 			plug = g_strdup_printf("mod_a=SYS/devices/virtual/mtest/hc/host6/scsi_host/host6=@%s;",
 					       rows[i].scan_ms);
-		o.plug = plug;
 		g_setenv("FAKE_KERNEL_INSERT_MS", rows[i].insert_ms, TRUE);
-		g_assert_cmpint(oneshot_run_with(&o, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
+		g_assert_cmpint(oneshot_run_with(&s, plug, "--coldplug-timeout=60", "100", true, &output, &ended), ==, 0);
 		g_unsetenv("FAKE_KERNEL_INSERT_MS");
-		g_assert_cmpuint(inserted(o.root, "mod_opt"), ==, rows[i].target ? 1 : 0);
-		g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
-		uevents = g_build_filename(o.root, "uevents", NULL);
+		g_assert_cmpuint(inserted(s.root, "mod_opt"), ==, rows[i].target ? 1 : 0);
+		g_assert_cmpuint(inserted(s.root, "mod_x"), ==, 1);
+		uevents = g_build_filename(s.root, "uevents", NULL);
 		g_assert_true(g_file_get_contents(uevents, &log, NULL, NULL));
 		lines = g_strsplit(log, "\n", -1);
 		for (char **l = lines; *l; l++) {
@@ -306,7 +307,7 @@ static void test_coldplug_scsi_scan(void)
 			       (double)(ended - last) / G_USEC_PER_SEC, (double)(ended - host) / G_USEC_PER_SEC);
 		/* as /agent/coldplug-soon: 0.2 s, and the process's exit */
 		g_assert_cmpint(ended - last, <, 600000);
-		oneshot_free(&o);
+		scratch_clear(&s);
 	}
 }
 
@@ -329,25 +330,25 @@ static gpointer keep_sending(gpointer data)
 
 static void test_coldplug_timeout(void)
 {
-	struct oneshot o;
+	struct scratch s;
 	g_autofree char *output = NULL;
 	g_autofree char *kernel = NULL, *seqnum = NULL;
 	GThread *t;
 
-	oneshot_setup(&o);
-	kernel = g_build_filename(o.sys, "kernel", NULL);
+	oneshot_setup(&s);
+	kernel = g_build_filename(s.sys, "kernel", NULL);
 	seqnum = g_build_filename(kernel, "uevent_seqnum", NULL);
 	g_assert_cmpint(g_mkdir_with_parents(kernel, 0755), ==, 0);
 	g_assert_true(g_file_set_contents(seqnum, "0\n", -1, NULL));
 	g_atomic_int_set(&sending, 1);
 	t = g_thread_new("kernel", keep_sending, seqnum);
-	g_assert_cmpint(oneshot_run(&o, "--coldplug-timeout=3", &output), ==, 4);
+	g_assert_cmpint(oneshot_run(&s, "--coldplug-timeout=3", &output), ==, 4);
 	g_assert_nonnull(strstr(output, "coldplug: no fixed point after 3 s ("));
 	/* what it could do, it did */
-	g_assert_cmpuint(inserted(o.root, "mod_x"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_x"), ==, 1);
 	g_atomic_int_set(&sending, 0);
 	g_thread_join(t);
-	oneshot_free(&o);
+	scratch_clear(&s);
 }
 
 /* ---- the completion barrier: READY=1 and hotplug --settle --------------------- */
@@ -448,7 +449,7 @@ static void test_settle(void)
  * daemon, and the kept event's module is loaded. */
 static void test_reload_fails(void)
 {
-	struct oneshot o;
+	struct scratch s;
 	g_autofree char *ctl = NULL, *ctl_opt = NULL, *alias = NULL, *away = NULL, *output = NULL, *err = NULL;
 	const char *extra[] = { "--moddir", NULL, "--stderr", NULL, NULL };
 	struct needle w;
@@ -456,15 +457,15 @@ static void test_reload_fails(void)
 	double took;
 	int fd = nl_sender();
 
-	/* the stand-in kernel and a copy of the test tables (its sysfs tree unused) */
-	oneshot_setup(&o);
-	ctl = g_build_filename(o.tmp, "run", "control", NULL);
+	scratch_init(&s);
+	ctl = g_build_filename(s.tmp, "run", "control", NULL);
 	ctl_opt = g_strdup_printf("--control-socket=%s", ctl);
-	alias = g_build_filename(o.m, "modules.alias", NULL);
-	away = g_build_filename(o.tmp, "modules.alias", NULL);
-	extra[1] = o.m;
+	alias = g_build_filename(s.m, "modules.alias", NULL);
+	away = g_build_filename(s.tmp, "modules.alias", NULL);
+	extra[1] = s.m;
 	extra[3] = ctl_opt;
-	oneshot_daemon_start(&o, &d, extra);
+	kernel_daemon_start(&d, &s, s.root, NULL, NULL, extra);
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/a", 1, "test:dev:a1");
 	w = (struct needle){ "inserted mod_a", 1 };
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
@@ -477,7 +478,7 @@ static void test_reload_fails(void)
 	g_assert_cmpint(settle(ctl, "2", &err, &took), ==, 4);
 	g_assert_cmpstr(err, ==, "hotplug: --settle: the daemon was still busy after 2 s\n");
 	g_clear_pointer(&err, g_free);
-	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 0);
+	g_assert_cmpuint(inserted(s.root, "mod_soft"), ==, 0);
 
 	/* the file back: the timer opens the tables, the kept event loads */
 	g_assert_cmpint(rename(away, alias), ==, 0);
@@ -488,9 +489,9 @@ static void test_reload_fails(void)
 
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	g_test_message("%s", output);
-	g_assert_cmpuint(inserted(o.root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_soft"), ==, 1);
 	close(fd);
-	oneshot_free(&o);
+	scratch_clear(&s);
 }
 
 /* More events than the daemon keeps while its tables are closed (KEPT_MAX
@@ -500,19 +501,20 @@ static void test_reload_fails(void)
  * device is only in sysfs, no event names it) is loaded then. */
 static void test_reload_fails_bounded(void)
 {
-	struct oneshot o;
+	struct scratch s;
 	g_autofree char *alias = NULL, *away = NULL, *output = NULL;
 	const char *extra[] = { "--moddir", NULL, "--sysfs", NULL, "--stderr", NULL };
 	struct needle w;
 	struct daemon d;
 	int fd = nl_sender();
 
-	oneshot_setup(&o);
-	alias = g_build_filename(o.m, "modules.alias", NULL);
-	away = g_build_filename(o.tmp, "modules.alias", NULL);
-	extra[1] = o.m;
-	extra[3] = o.sys;
-	oneshot_daemon_start(&o, &d, extra);
+	oneshot_setup(&s);
+	alias = g_build_filename(s.m, "modules.alias", NULL);
+	away = g_build_filename(s.tmp, "modules.alias", NULL);
+	extra[1] = s.m;
+	extra[3] = s.sys;
+	kernel_daemon_start(&d, &s, s.root, NULL, NULL, extra);
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
 	g_assert_cmpint(rename(alias, away), ==, 0);
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/n0", 1, "test:dev:none");
 	w = (struct needle){ "the module tables cannot be opened: events are kept until they can", 1 };
@@ -526,16 +528,16 @@ static void test_reload_fails_bounded(void)
 	}
 	w = (struct needle){ "events kept while the module tables are closed: dropped", 1 };
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
-	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 0);
+	g_assert_cmpuint(inserted(s.root, "mod_a"), ==, 0);
 
 	g_assert_cmpint(rename(away, alias), ==, 0);
 	w = (struct needle){ "inserted mod_a", 1 };
 	g_assert_true(daemon_read_until(&d, has_n, &w, 60));
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	g_assert_null(strstr(output, "uevents lost"));
-	g_assert_cmpuint(inserted(o.root, "mod_a"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_a"), ==, 1);
 	close(fd);
-	oneshot_free(&o);
+	scratch_clear(&s);
 }
 
 /* ---- parallel, dependency-aware loading ------------------------------------------ */
@@ -574,17 +576,9 @@ static bool span_of(const char *times, const char *name, struct span *sp)
  * mod_soft does not insert it twice. */
 static void test_parallel_loads(void)
 {
-	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	g_autofree char *m = g_build_filename(tmp, "m", NULL);
-	g_autofree char *root = g_build_filename(tmp, "kernel", NULL);
-	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
-	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL);
-	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
-	g_autofree char *times_path = g_build_filename(root, "times", NULL);
+	struct scratch s;
 	g_autofree char *times = NULL, *output = NULL;
-	const char *extra[] = { "--moddir", m, "--stderr", NULL };
+	const char *extra[] = { "--moddir", NULL, "--stderr", NULL };
 	struct span soft, opt, a, b, c;
 	struct needle w = { "hotplug: inserted ", 5 };
 	struct daemon d;
@@ -595,10 +589,9 @@ static void test_parallel_loads(void)
 		return;
 	}
 	fd = nl_sender();
-	g_assert_cmpint(system(cp), ==, 0);
-	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
-	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
-	kernel_daemon_start(&d, root, shim, "1000", NULL, hp, extra);
+	scratch_init(&s);
+	extra[1] = s.m;
+	kernel_daemon_start(&d, &s, s.root, "1000", NULL, extra);
 	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p1", 1, "test:dev:soft");
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p2", 2, "test:dev:opt");
@@ -606,9 +599,9 @@ static void test_parallel_loads(void)
 	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/p4", 4, "test:dev:soft");
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
-	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_assert_true(g_file_get_contents(s.times, &times, NULL, NULL));
 	g_test_message("%s", times);
-	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_soft"), ==, 1);
 	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "mod_opt", &opt));
 	g_assert_true(span_of(times, "mod_a", &a) && span_of(times, "mod_b", &b) && span_of(times, "mod_c", &c));
 	/* unrelated: at once (as many as there are CPUs).  Which two of the
@@ -619,19 +612,7 @@ static void test_parallel_loads(void)
 	g_assert_cmpint(c.end, <=, b.start);
 	g_assert_cmpint(b.end, <=, a.start);
 	close(fd);
-	test_rm_rf(tmp);
-}
-
-/* A device NAME (under devices/virtual/mtest of the sysfs tree SYS) with
- * its MODALIAS */
-static void device(const char *sys, const char *name, const char *alias)
-{
-	g_autofree char *dir = g_build_filename(sys, "devices", "virtual", "mtest", name, NULL);
-	g_autofree char *uevent = g_build_filename(dir, "uevent", NULL);
-	g_autofree char *text = g_strdup_printf("MODALIAS=%s\n", alias);
-
-	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-	g_assert_true(g_file_set_contents(uevent, text, -1, NULL));
+	scratch_clear(&s);
 }
 
 /* The daemon's coldplug queues what its walk finds: unrelated devices'
@@ -640,15 +621,9 @@ static void device(const char *sys, const char *name, const char *alias)
  * ready once they are done. */
 static void test_coldplug_parallel(void)
 {
-	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	g_autofree char *m = g_build_filename(tmp, "m", NULL), *root = g_build_filename(tmp, "kernel", NULL);
-	g_autofree char *sys = g_build_filename(tmp, "sys", NULL), *hp = g_build_filename(tmp, "hotplug.d", NULL);
-	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
-	g_autofree char *times_path = g_build_filename(root, "times", NULL);
-	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *times = NULL, *output = NULL;
-	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", NULL };
+	struct scratch s;
+	g_autofree char *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", NULL, "--sysfs", NULL, "--coldplug", "--stderr", NULL };
 	const char *devs[][2] = { { "p1", "test:dev:soft" }, { "p2", "test:dev:opt" } };
 	struct needle w = { "hotplug: inserted ", 2 };
 	struct span soft, opt;
@@ -658,20 +633,20 @@ static void test_coldplug_parallel(void)
 		g_test_skip("one CPU: one insertion at a time");
 		return;
 	}
-	g_assert_cmpint(system(cp), ==, 0);
-	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
-	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
+	scratch_init(&s);
+	extra[1] = s.m;
+	extra[3] = s.sys;
 	for (guint i = 0; i < G_N_ELEMENTS(devs); i++)
-		device(sys, devs[i][0], devs[i][1]);
-	kernel_daemon_start(&d, root, shim, "1000", NULL, hp, extra);
+		device(s.sys, devs[i][0], devs[i][1]);
+	kernel_daemon_start(&d, &s, s.root, "1000", NULL, extra);
 	/* mod_soft and mod_opt (-C /dev/null: no softdeps) */
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
-	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_assert_true(g_file_get_contents(s.times, &times, NULL, NULL));
 	g_test_message("%s", times);
 	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "mod_opt", &opt));
 	g_assert_true(overlap(&soft, &opt));
-	test_rm_rf(tmp);
+	scratch_clear(&s);
 }
 
 /* The daemon starts loading what its walk finds while it walks: mod_a
@@ -681,31 +656,25 @@ static void test_coldplug_parallel(void)
  * first insertion began after the whole walk.) */
 static void test_coldplug_while_walking(void)
 {
-	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	g_autofree char *m = g_build_filename(tmp, "m", NULL), *root = g_build_filename(tmp, "kernel", NULL);
-	g_autofree char *sys = g_build_filename(tmp, "sys", NULL), *hp = g_build_filename(tmp, "hotplug.d", NULL);
-	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
-	g_autofree char *times_path = g_build_filename(root, "times", NULL);
-	g_autofree char *slow = g_build_filename(sys, "devices", "virtual", "mtest", "slow", NULL);
-	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *times = NULL, *output = NULL;
-	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", NULL };
+	struct scratch s;
+	g_autofree char *slow = NULL, *times = NULL, *output = NULL;
+	const char *extra[] = { "--moddir", NULL, "--sysfs", NULL, "--coldplug", "--stderr", NULL };
 	const char *devs[][2] = { { "a", "test:dev:a1" }, { "z", "test:dev:soft" } };
 	struct needle w = { "hotplug: inserted ", 4 }; /* mod_a's chain: mod_c, mod_b, mod_a; mod_soft */
 	struct span a, walk, soft;
 	struct daemon d;
 
-	g_assert_cmpint(system(cp), ==, 0);
-	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
+	scratch_init(&s);
+	extra[1] = s.m;
+	extra[3] = s.sys;
+	slow = g_build_filename(s.sys, "devices", "virtual", "mtest", "slow", NULL);
 	g_assert_cmpint(g_mkdir_with_parents(slow, 0755), ==, 0);
-	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
 	for (guint i = 0; i < G_N_ELEMENTS(devs); i++)
-		device(sys, devs[i][0], devs[i][1]);
-	kernel_daemon_start(&d, root, shim, "100", "slow:1500", hp, extra);
+		device(s.sys, devs[i][0], devs[i][1]);
+	kernel_daemon_start(&d, &s, s.root, "100", "slow:1500", extra);
 	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
-	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
+	g_assert_true(g_file_get_contents(s.times, &times, NULL, NULL));
 	g_test_message("%s", times);
 	g_assert_true(span_of(times, "mod_a", &a) && span_of(times, "opendir:slow", &walk) &&
 		      span_of(times, "mod_soft", &soft));
@@ -713,34 +682,35 @@ static void test_coldplug_while_walking(void)
 	 * gets past it; device z, after it, only then */
 	g_assert_cmpint(a.end, <, walk.end);
 	g_assert_cmpint(soft.start, >=, walk.end);
-	test_rm_rf(tmp);
+	scratch_clear(&s);
 }
 
 /* ---- --preload: the last boot's modules ----------------------------------------------- */
 
-/* One boot of the daemon with --preload=LIST on SYS (the tables M), into a
- * new stand-in kernel SHIM with its ROOT: its output once UNTIL was said */
+/* One boot of the daemon with --preload=LIST on S's sysfs tree and tables,
+ * into a new stand-in kernel with its root NAME in S (*root): *output what
+ * it printed once UNTIL was said (what *root and *output held is freed) */
 static const char *preload_insert_ms = "50"; /* FAKE_KERNEL_INSERT_MS of preload_boot() */
 static const char *preload_option;           /* one more option of preload_boot()'s daemon, or NULL */
 
-static char *preload_boot(const char *shim, const char *m, const char *sys, const char *root, const char *list,
-			  const char *hp, const char *until)
+static void preload_boot(const struct scratch *s, const char *name, const char *list, const char *until, char **root,
+			 char **output)
 {
 	g_autofree char *opt = g_strdup_printf("--preload=%s", list);
-	const char *extra[] = { "--moddir", m, "--sysfs", sys, "--coldplug", "--stderr", opt, preload_option, NULL };
+	const char *extra[] = { "--moddir", s->m, "--sysfs", s->sys, "--coldplug", "--stderr", opt, preload_option, NULL };
 	struct needle w = { until, 1 };
-	char *output = NULL;
-	g_autofree char *mods = g_build_filename(root, "sys", "module", NULL);
 	struct daemon d;
 
-	g_assert_cmpint(g_mkdir_with_parents(mods, 0755), ==, 0);
-	kernel_daemon_start(&d, root, shim, preload_insert_ms, "mtest:500", hp, extra);
+	g_free(*root);
+	g_free(*output);
+	*root = g_build_filename(s->tmp, name, NULL);
+	kernel_root(*root);
+	kernel_daemon_start(&d, s, *root, preload_insert_ms, "mtest:500", extra);
 	if (!daemon_read_until(&d, has_n, &w, 30))
 		g_test_message("no '%s' in:\n%s", until, d.buf->str);
-	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
-	g_test_message("%s", output);
-	g_assert_nonnull(strstr(output, until));
-	return output;
+	g_assert_cmpint(daemon_stop(&d, output), ==, 0);
+	g_test_message("%s", *output);
+	g_assert_nonnull(strstr(*output, until));
 }
 
 /* Boot 1 (no list yet): the list written once coldplug settled, naming
@@ -755,39 +725,31 @@ static char *preload_boot(const char *shim, const char *m, const char *sys, cons
  * is refused; a name that is no module is reported and skipped. */
 static void test_preload(void)
 {
-	g_autofree char *tmp = g_dir_make_tmp("modalias-agent-XXXXXX", NULL);
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	g_autofree char *m = g_build_filename(tmp, "m", NULL), *sys = g_build_filename(tmp, "sys", NULL);
-	g_autofree char *hp = g_build_filename(tmp, "hotplug.d", NULL), *list = g_build_filename(tmp, "preload", NULL);
-	g_autofree char *cp = g_strdup_printf("cp -r '%s' '%s'", src, m), *text = NULL, *out = NULL, *want = NULL;
+	struct scratch s;
+	g_autofree char *list = NULL, *gone = NULL, *text = NULL, *out = NULL, *want = NULL;
 	g_autofree char *times = NULL, *times_path = NULL, *root = NULL;
-	g_autofree char *gone = g_build_filename(sys, "devices", "virtual", "mtest", "a", NULL);
 	struct span a, soft, walk;
 
-	g_assert_cmpint(system(cp), ==, 0);
-	g_assert_cmpint(mkdir(hp, 0755), ==, 0);
-	g_assert_cmpint(chmod(tmp, 0755), ==, 0);
-	device(sys, "a", "test:dev:a1");
-	device(sys, "x/s", "test:dev:soft");
-	device(sys, "z", "test:dev:opt");
+	scratch_init(&s);
+	list = g_build_filename(s.tmp, "preload", NULL);
+	gone = g_build_filename(s.sys, "devices", "virtual", "mtest", "a", NULL);
+	g_assert_cmpint(chmod(s.tmp, 0755), ==, 0);
+	device(s.sys, "a", "test:dev:a1");
+	device(s.sys, "x/s", "test:dev:soft");
+	device(s.sys, "z", "test:dev:opt");
 
 	/* boot 1 */
-	root = g_build_filename(tmp, "kernel1", NULL);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 3 modules written");
+	preload_boot(&s, "kernel1", list, "--preload: 3 modules written", &root, &out);
 	g_assert_nonnull(strstr(out, "--preload: no "));
 	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
 	want = g_strdup_printf("# hotplug --preload: modules this machine's devices wanted (hotplug(8))\nmodules %s\n"
-			       "mod_a\nmod_opt\nmod_soft\n", m);
+			       "mod_a\nmod_opt\nmod_soft\n", s.m);
 	g_assert_cmpstr(text, ==, want);
-	g_clear_pointer(&out, g_free);
 	g_clear_pointer(&text, g_free);
-	g_clear_pointer(&root, g_free);
 
 	/* boot 2: device a has left */
 	test_rm_rf(gone);
-	root = g_build_filename(tmp, "kernel2", NULL);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
+	preload_boot(&s, "kernel2", list, "--preload: 2 modules written", &root, &out);
 	g_assert_nonnull(strstr(out, "--preload: 3 modules from "));
 	times_path = g_build_filename(root, "times", NULL);
 	g_assert_true(g_file_get_contents(times_path, &times, NULL, NULL));
@@ -800,14 +762,11 @@ static void test_preload(void)
 	g_assert_true(g_file_get_contents(list, &text, NULL, NULL));
 	g_assert_nonnull(strstr(text, "\nmod_opt\nmod_soft\n"));
 	g_assert_null(strstr(text, "mod_a"));
-	g_clear_pointer(&out, g_free);
 	g_clear_pointer(&text, g_free);
-	g_clear_pointer(&root, g_free);
 
 	/* boot 3: mod_soft takes 5 s */
-	root = g_build_filename(tmp, "kernel2b", NULL);
 	preload_insert_ms = "mod_soft:5000";
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
+	preload_boot(&s, "kernel2b", list, "--preload: 2 modules written", &root, &out);
 	preload_insert_ms = "50";
 	g_clear_pointer(&times, g_free);
 	g_clear_pointer(&times_path, g_free);
@@ -817,72 +776,54 @@ static void test_preload(void)
 	g_assert_true(span_of(times, "mod_soft", &soft) && span_of(times, "opendir:mtest", &walk));
 	g_assert_cmpint(walk.start, >=, soft.start + 2500000);
 	g_assert_cmpint(walk.start, <, soft.end);
-	g_clear_pointer(&out, g_free);
-	g_clear_pointer(&root, g_free);
 
 	/* boot 4: one worker; mod_opt's own uevent (a SEQNUM far past the
 	 * last: a gap) comes while mod_soft waits its turn, and goes ahead
 	 * of it: the gap's 50 ms expire, mod_soft goes in, then the walk */
-	root = g_build_filename(tmp, "kernel2c", NULL);
 	preload_option = "--max-parallel=1";
 	g_setenv("FAKE_KERNEL_UEVENT_GROUP", G_STRINGIFY(GROUP), TRUE);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
+	preload_boot(&s, "kernel2c", list, "--preload: 2 modules written", &root, &out);
 	g_unsetenv("FAKE_KERNEL_UEVENT_GROUP");
 	preload_option = NULL;
 	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
-	g_clear_pointer(&out, g_free);
-	g_clear_pointer(&root, g_free);
 
 	/* another module directory's list; a name that is none */
 	g_assert_true(g_file_set_contents(list, "modules /lib/modules/0.0.0\nmod_a\n", -1, NULL));
-	root = g_build_filename(tmp, "kernel3", NULL);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
+	preload_boot(&s, "kernel3", list, "--preload: 2 modules written", &root, &out);
 	g_assert_nonnull(strstr(out, "is for /lib/modules/0.0.0, not "));
 	g_assert_cmpuint(inserted(root, "mod_a"), ==, 0);
-	g_clear_pointer(&out, g_free);
-	g_clear_pointer(&root, g_free);
-	text = g_strdup_printf("modules %s\nno/such\nmod_x\n", m);
+	text = g_strdup_printf("modules %s\nno/such\nmod_x\n", s.m);
 	g_assert_true(g_file_set_contents(list, text, -1, NULL));
 	g_clear_pointer(&text, g_free);
-	root = g_build_filename(tmp, "kernel4", NULL);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: 2 modules written");
+	preload_boot(&s, "kernel4", list, "--preload: 2 modules written", &root, &out);
 	g_assert_cmpuint(inserted(root, "mod_x"), ==, 1);
 	g_assert_nonnull(strstr(out, "no/such"));
-	g_clear_pointer(&out, g_free);
-	g_clear_pointer(&root, g_free);
 
 	/* a list another user owns (could have written): not used */
-	text = g_strdup_printf("modules %s\nmod_x\n", m);
+	text = g_strdup_printf("modules %s\nmod_x\n", s.m);
 	g_assert_true(g_file_set_contents(list, text, -1, NULL));
 	g_assert_cmpint(chown(list, 65534, 65534), ==, 0);
-	root = g_build_filename(tmp, "kernel5", NULL);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: cannot write ");
+	preload_boot(&s, "kernel5", list, "--preload: cannot write ", &root, &out);
 	g_assert_nonnull(strstr(out, "preload: not used: "));
 	g_assert_nonnull(strstr(out, "not owned by root"));
 	g_assert_cmpuint(inserted(root, "mod_x"), ==, 0);
-	g_clear_pointer(&out, g_free);
-	g_clear_pointer(&root, g_free);
 
 	/* a FIFO at the name: neither opened (the daemon would block) nor replaced */
 	g_assert_cmpint(unlink(list), ==, 0);
 	g_assert_cmpint(mkfifo(list, 0600), ==, 0);
-	root = g_build_filename(tmp, "kernel6", NULL);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: cannot write ");
+	preload_boot(&s, "kernel6", list, "--preload: cannot write ", &root, &out);
 	g_assert_nonnull(strstr(out, "preload: not used: "));
 	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
-	g_clear_pointer(&out, g_free);
-	g_clear_pointer(&root, g_free);
 
 	/* a list in a directory its group may write to: not used, not replaced */
 	g_assert_cmpint(unlink(list), ==, 0);
 	g_assert_true(g_file_set_contents(list, text, -1, NULL));
-	g_assert_cmpint(chmod(tmp, 0775), ==, 0);
-	root = g_build_filename(tmp, "kernel7", NULL);
-	out = preload_boot(shim, m, sys, root, list, hp, "--preload: cannot write ");
+	g_assert_cmpint(chmod(s.tmp, 0775), ==, 0);
+	preload_boot(&s, "kernel7", list, "--preload: cannot write ", &root, &out);
 	g_assert_nonnull(strstr(out, "writable by group or others"));
 	g_assert_cmpuint(inserted(root, "mod_x"), ==, 0);
-	g_assert_cmpint(chmod(tmp, 0755), ==, 0);
-	test_rm_rf(tmp);
+	g_assert_cmpint(chmod(s.tmp, 0755), ==, 0);
+	scratch_clear(&s);
 }
 
 /* ---- the queue limit --------------------------------------------------------------- */
@@ -895,10 +836,8 @@ static void test_preload(void)
  * read into an unbounded queue.) */
 static void test_queue_limit(void)
 {
+	struct scratch s;
 	struct hpdir h;
-	g_autofree char *src = g_test_build_filename(G_TEST_DIST, "data", "load", "lib", "modules", "9.9.9-test", NULL);
-	g_autofree char *shim = g_test_build_filename(G_TEST_BUILT, "shim", ".libs", "fake-kernel.so", NULL);
-	g_autofree char *m = NULL, *root = NULL, *sys = NULL, *dev = NULL, *cp = NULL, *uevent = NULL;
 	g_autofree char *ran = NULL, *script = NULL, *output = NULL;
 	const char *extra[] = { "--moddir", NULL, "--sysfs", NULL, "--queue-limit=4", "--stderr", NULL };
 	struct needle w = { "inserted mod_soft", 1 };
@@ -907,30 +846,18 @@ static void test_queue_limit(void)
 	const char *stop;
 	int fd = nl_sender();
 
-	hpdir_init(&h);
-	m = g_build_filename(h.dir, "m", NULL);
-	root = g_build_filename(h.dir, "kernel", NULL);
-	sys = g_build_filename(h.dir, "sys", NULL);
-	dev = g_build_filename(sys, "devices", "virtual", "mtest", "lost", NULL);
-	ran = g_build_filename(h.dir, "ran", NULL);
-	cp = g_strdup_printf("cp -r '%s' '%s'", src, m);
-	g_assert_cmpint(system(cp), ==, 0);
-	g_free(cp);
-	cp = g_build_filename(root, "sys", "module", NULL);
-	g_assert_cmpint(g_mkdir_with_parents(cp, 0755), ==, 0);
-	g_assert_cmpint(g_mkdir_with_parents(dev, 0755), ==, 0);
-	uevent = g_build_filename(dev, "uevent", NULL);
-	g_assert_true(g_file_set_contents(uevent, "MODALIAS=test:dev:soft\n", -1, NULL));
+	scratch_init(&s);
+	device(s.sys, "lost", "test:dev:soft");
+	/* S's handlers, as hpdir_init()'s: one for the test devices */
+	h = (struct hpdir){ s.hp, g_build_filename(s.hp, "modalias-test", NULL) };
+	g_assert_cmpint(mkdir(h.sub, 0755), ==, 0);
+	ran = g_build_filename(s.tmp, "ran", NULL);
 	script = g_strdup_printf("#!/bin/sh\necho \"$SEQNUM\" >>%s\nsleep 0.3\n", ran);
 	g_free(hpdir_add(&h, "slow.hotplug", script));
-	extra[1] = m;
-	extra[3] = sys;
+	extra[1] = s.m;
+	extra[3] = s.sys;
 
-	g_setenv("FAKE_KERNEL_ROOT", root, TRUE);
-	g_setenv("LD_PRELOAD", shim, TRUE);
-	daemon_start_with(&d, true, GROUP, h.dir, extra, NULL);
-	g_unsetenv("LD_PRELOAD");
-	g_unsetenv("FAKE_KERNEL_ROOT");
+	kernel_daemon_start(&d, &s, s.root, NULL, NULL, extra);
 	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
 	/* unrelated devices: four at a time; the last one's add is lost */
 	for (unsigned int seq = 1; seq < sent; seq++) {
@@ -946,7 +873,7 @@ static void test_queue_limit(void)
 	while (!daemon_read_until(&d, has_line, (gpointer) "never", 1) && count_lines(ran) != handled);
 	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
 	g_test_message("%s", output);
-	g_assert_cmpuint(inserted(root, "mod_soft"), ==, 1);
+	g_assert_cmpuint(inserted(s.root, "mod_soft"), ==, 1);
 	/* what was read was handled, and said so at the stop */
 	stop = strstr(output, "hotplug: stopped (");
 	g_assert_nonnull(stop);
@@ -955,7 +882,8 @@ static void test_queue_limit(void)
 	g_assert_cmpuint(handled, ==, count_lines(ran));
 	g_assert_cmpuint(handled, <, sent);
 	close(fd);
-	hpdir_free(&h);
+	g_free(h.sub);
+	scratch_clear(&s);
 }
 
 int main(int argc, char **argv)
