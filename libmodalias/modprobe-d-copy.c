@@ -56,34 +56,60 @@ static int refuse(struct modalias_ctx *ctx, const char *file, unsigned int line,
 	return r;
 }
 
-/* The line number of the first line whose first word (what libkmod
- * quotes of a line it cannot parse) holds a terminal control; 0: none */
-static unsigned int bad_line(const char *buf, size_t len)
+/* Whether WORD (LEN bytes) holds what a terminal takes as a control */
+static bool has_control(const char *word, size_t len)
 {
-	unsigned int no = 0;
-
-	for (const char *s = buf, *e; s < buf + len; s = e + 1) {
-		e = memchr(s, '\n', (size_t)(buf + len - s));
-		if (!e)
-			e = buf + len;
-		no++;
-		if (s == e || *s == '#')
-			continue;
-		while (s < e && (*s == ' ' || *s == '\t'))
-			s++;
-		for (; s < e && *s != ' ' && *s != '\t'; s++)
-			if (terminal_control(s, (size_t)(e - s)))
-				return no;
-	}
-	return 0;
+	for (size_t i = 0; i < len; i++)
+		if (terminal_control(word + i, len - i))
+			return true;
+	return false;
 }
 
-static bool name_is_text(const char *name)
+/* The number of the line where the first word (what libkmod quotes of a
+ * line it cannot parse) of a line holding a terminal control starts; 0:
+ * none.  Lines as libkmod reads them (freadline_wrapped()): a backslash
+ * before a newline joins the next line on (a '#' there does not start a
+ * comment), before another byte it is dropped, at the end of the file it
+ * is read as 0xff; a line whose first byte is '#' is a comment.  WORD: a
+ * buffer of LEN bytes. */
+static unsigned int bad_line(const char *buf, size_t len, char *word)
 {
-	for (size_t i = 0, n = strlen(name); i < n; i++)
-		if (terminal_control(name + i, n - i))
-			return false;
-	return true;
+	unsigned int no = 1, word_no = 1;
+	size_t at = 0, wlen = 0; /* bytes of the line so far; of its first word */
+	enum { BEFORE, IN, AFTER } state = BEFORE;
+
+	for (size_t i = 0; i <= len; i++) {
+		char c = i < len ? buf[i] : '\n';
+
+		if (c == '\\' && i + 1 < len && buf[i + 1] == '\n') {
+			i++;
+			no++;
+			continue;
+		}
+		if (c == '\\')
+			c = i + 1 < len ? buf[++i] : (char)0xff;
+		else if (c == '\n') {
+			if (state != BEFORE && has_control(word, wlen))
+				return word_no;
+			no++;
+			at = wlen = 0;
+			state = BEFORE;
+			continue;
+		}
+		if (at++ == 0 && c == '#')
+			state = AFTER;
+		if (state == AFTER)
+			continue;
+		if (c == ' ' || c == '\t') {
+			state = state == IN ? AFTER : BEFORE;
+			continue;
+		}
+		if (state == BEFORE)
+			word_no = no;
+		state = IN;
+		word[wlen++] = c;
+	}
+	return 0;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -104,19 +130,25 @@ static int write_all(int fd, const char *buf, size_t len)
 /* One file checked, then written into the copy */
 static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const struct modprobe_d_file *f)
 {
-	char why[64], *buf = NULL, **files;
+	char why[64], *buf = NULL, *word, **files;
 	size_t len;
 	unsigned int line;
 	int r, fd;
 
-	if (!name_is_text(f->name))
+	if (has_control(f->name, strlen(f->name)))
 		return refuse(ctx, f->path, 0, "a control character in the file's name", -EBADMSG);
 	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL, &buf, &len);
 	if (r == -EINVAL)
 		return refuse(ctx, f->path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
 	if (r < 0)
 		return refuse(ctx, f->path, 0, read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)), r);
-	line = bad_line(buf, len);
+	word = malloc(len + 1);
+	if (!word) {
+		free(buf);
+		return -ENOMEM;
+	}
+	line = bad_line(buf, len, word);
+	free(word);
 	if (line) {
 		free(buf);
 		return refuse(ctx, f->path, line, "a control character in the first word", -EBADMSG);

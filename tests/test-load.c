@@ -480,6 +480,14 @@ static void test_named_config_checked(void)
 		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
 		{ "crlf-blank-line", "a.conf", "alias test:dev:named mod_a\r\n\r\n", 0, NULL, false, -EBADMSG,
 		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		/* lines as libkmod reads them: a backslash joins the next line on,
+		 * whose '#' is then no comment */
+		{ "continued-into-comment", "a.conf", "foo\\\n#\033]0;pwned\007 x\n", 0, NULL, false, -EBADMSG,
+		  "/a.conf line 1: a control character in the first word: libkmod would print it as it is" },
+		{ "continued-c1", "a.conf", "# ok\n\302\\\n\233" "31mEVIL x\n", 0, NULL, false, -EBADMSG,
+		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		{ "continued-comment", "a.conf", "#\\\n\033[31m x\nalias test:dev:named mod_a\n", 0, NULL, false, 0, NULL },
+		{ "continued-blank", "a.conf", "alias\\\n test:dev:named mod_a \\\n\033[31m\n", 0, NULL, false, 0, NULL },
 		/* never printed: the rest of a line libkmod parses */
 		{ "escape-later-in-line", "a.conf", "alias test:dev:named mod_a \033[31m\n", 0, NULL, false, 0, NULL },
 		{ "nul-byte", "a.conf", "alias test:dev:named mod_a\n\0x\n", 30, NULL, false, -EBADMSG,
