@@ -92,6 +92,7 @@ bool glob_match_libc(const char *pattern, const char *s);
 struct modprobe_d_file {
 	char *name; /* the file name, by which the order goes */
 	char *path;
+	bool single; /* a path named, not found in a directory: read whatever its name */
 };
 int modprobe_d_list(const char *const *paths, struct modprobe_d_file **files, size_t *n);
 void modprobe_d_list_free(struct modprobe_d_file *files, size_t n);

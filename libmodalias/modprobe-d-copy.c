@@ -12,7 +12,9 @@
  * nor the first word of any line may hold what a terminal takes as a
  * control.  The bytes checked are then written, under the same names,
  * into a directory of this process's own (mode 0700, in $TMPDIR or /tmp),
- * and libkmod is handed that directory as /proc/self/fd/N: it reads what
+ * and libkmod is handed that directory as /proc/self/fd/N (and a file
+ * named as a path as /proc/self/fd/N/NAME: libkmod reads it whatever its
+ * name, not only *.conf as in a directory): it reads what
  * was checked, whatever happens to the originals meanwhile.  The copy is
  * kept while the libkmod context lives (kmod_validate_resources() stats
  * it), and the originals' modification times tell when to read them again
@@ -24,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,6 +43,10 @@ struct modprobe_d_copy {
 	char fd_path[32];     /* what libkmod is handed: /proc/self/fd/DIR */
 	char **files;         /* the names written in it */
 	size_t n;
+	char **kmod_paths;    /* FD_PATH, then FD_PATH/NAME of each file named
+			       * as a path (libkmod's listing of a directory
+			       * skips names but *.conf, *.alias) */
+	size_t nkmod;
 	char **paths;         /* the originals, and their stamps */
 	struct timespec *stamps;
 	size_t npaths;
@@ -234,6 +241,9 @@ void modprobe_d_copy_free(struct modprobe_d_copy *c)
 			unlinkat(c->parent, c->name, AT_REMOVEDIR);
 		close(c->parent);
 	}
+	for (size_t i = 0; i < c->nkmod; i++)
+		free(c->kmod_paths[i]);
+	free(c->kmod_paths);
 	for (size_t i = 0; i < c->npaths; i++)
 		free(c->paths[i]);
 	free(c->paths);
@@ -289,6 +299,15 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 		r = copy_dir(ctx, c);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = copy_file(ctx, c, &files[i]);
+	if (r == 0 && !(c->kmod_paths = calloc(n + 2, sizeof(*c->kmod_paths))))
+		r = -ENOMEM;
+	if (r == 0 && !(c->kmod_paths[c->nkmod++] = strdup(c->fd_path)))
+		r = -ENOMEM;
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (files[i].single && asprintf(&c->kmod_paths[c->nkmod++], "%s/%s", c->fd_path, files[i].name) < 0) {
+			c->kmod_paths[--c->nkmod] = NULL;
+			r = -ENOMEM;
+		}
 	modprobe_d_list_free(files, n);
 	if (r < 0) {
 		modprobe_d_copy_free(c);
@@ -311,7 +330,7 @@ int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *c
 		r = copy_new(ctx, paths, &c);
 		if (r < 0)
 			return r;
-		*kctx = kmod_dl.kmod_new(dir, (const char *const[]){ c->fd_path, NULL });
+		*kctx = kmod_dl.kmod_new(dir, (const char *const *)c->kmod_paths);
 	} else {
 		*kctx = kmod_dl.kmod_new(dir, paths);
 	}

@@ -579,6 +579,35 @@ static void test_named_config_checked(void)
 	test_rm_rf(tmpdir);
 }
 
+/* A file named as a path is read whatever its name, as libkmod reads it:
+ * in a directory, only *.conf and *.alias files that are not hidden are. */
+static void test_named_config_single_file(void)
+{
+	const char *const names[] = { "local", ".local.conf", "a.conf" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
+		g_autofree char *file = g_build_filename(dir, names[i], NULL);
+		const char *conf[] = { file, NULL };
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_table *table;
+		struct modalias_result *res;
+
+		g_test_message("file %s", names[i]);
+		g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\nblacklist mod_b\n", -1, NULL));
+		g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &table), ==, 0);
+		g_assert_cmpint(modalias_table_load_config(table, conf), ==, 0);
+		g_assert_cmpint(modalias_result_new(&res), ==, 0);
+		g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
+		g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
+		g_assert_true(modalias_table_is_blacklisted(table, "mod_b"));
+		modalias_result_unref(res);
+		modalias_table_unref(table);
+		modalias_ctx_unref(ctx);
+		test_rm_rf(dir);
+	}
+}
+
 /* A named configuration: libkmod reads a copy; its originals' changes are
  * what makes the loader read it again. */
 static void test_named_config_revalidate(void)
@@ -684,6 +713,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/dry-run-like-modprobe", test_dry_run_like_modprobe);
 	g_test_add_func("/load/revalidate", test_revalidate);
 	g_test_add_func("/load/named-config-checked", test_named_config_checked);
+	g_test_add_func("/load/named-config-single-file", test_named_config_single_file);
 	g_test_add_func("/load/named-config-revalidate", test_named_config_revalidate);
 	g_test_add_func("/load/module-names", test_module_names);
 	g_test_add_func("/load/missing-modules", test_missing_modules);
