@@ -119,6 +119,22 @@ static unsigned int bad_line(const char *buf, size_t len, char *word)
 	return 0;
 }
 
+/* PATH's text BUF (LEN bytes): 0, or -EBADMSG (logged) when a first word
+ * holds a terminal control */
+static int check_lines(struct modalias_ctx *ctx, const char *path, const char *buf, size_t len)
+{
+	char *word = malloc(len + 1);
+	unsigned int line;
+
+	if (!word)
+		return -ENOMEM;
+	line = bad_line(buf, len, word);
+	free(word);
+	if (line)
+		return refuse(ctx, path, line, "a control character in the first word", -EBADMSG);
+	return 0;
+}
+
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
@@ -137,9 +153,8 @@ static int write_all(int fd, const char *buf, size_t len)
 /* One file checked, then written into the copy */
 static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const struct modprobe_d_file *f)
 {
-	char why[64], *buf = NULL, *word, **files;
+	char why[64], *buf = NULL, **files;
 	size_t len;
-	unsigned int line;
 	int r, fd;
 
 	if (has_control(f->name, strlen(f->name)))
@@ -149,16 +164,10 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 		return refuse(ctx, f->path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
 	if (r < 0)
 		return refuse(ctx, f->path, 0, read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)), r);
-	word = malloc(len + 1);
-	if (!word) {
+	r = check_lines(ctx, f->path, buf, len);
+	if (r < 0) {
 		free(buf);
-		return -ENOMEM;
-	}
-	line = bad_line(buf, len, word);
-	free(word);
-	if (line) {
-		free(buf);
-		return refuse(ctx, f->path, line, "a control character in the first word", -EBADMSG);
+		return r;
 	}
 	files = realloc(c->files, (c->n + 1) * sizeof(*c->files));
 	if (!files) {
@@ -317,6 +326,31 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 	return 0;
 }
 
+/* DIR/modules.softdep, which libkmod reads inside kmod_new() whatever the
+ * configuration, as a modprobe.d file: a module directory the caller names
+ * may be anybody's too.  It is not copied (libkmod reads it in DIR), so it
+ * is only checked: a file swapped in after the check is still read. */
+static int check_softdep(struct modalias_ctx *ctx, const char *dir)
+{
+	char *path, *buf;
+	size_t len;
+	int r;
+
+	if (asprintf(&path, "%s/modules.softdep", dir) < 0)
+		return -ENOMEM;
+	r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NULL, &buf, &len);
+	if (r == -EINVAL) {
+		r = refuse(ctx, path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
+	} else if (r < 0) {
+		r = 0; /* none, or none libkmod can read either */
+	} else {
+		r = check_lines(ctx, path, buf, len);
+		free(buf);
+	}
+	free(path);
+	return r;
+}
+
 int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *const *paths,
 			struct kmod_ctx **kctx, struct modprobe_d_copy **copy)
 {
@@ -325,6 +359,8 @@ int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *c
 
 	*kctx = NULL;
 	*copy = NULL;
+	if (dir && (r = check_softdep(ctx, dir)) < 0)
+		return r;
 	/* the system's (root's), or none at all: as they are */
 	if (paths && paths[0]) {
 		r = copy_new(ctx, paths, &c);

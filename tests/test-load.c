@@ -608,6 +608,42 @@ static void test_named_config_single_file(void)
 	}
 }
 
+/* A module directory's modules.softdep, which libkmod reads inside
+ * kmod_new() with the configuration, is checked as a modprobe.d file:
+ * with a named configuration and with the system's. */
+static void test_moddir_softdep_checked(void)
+{
+	const char *const none[] = { NULL };
+
+	for (int fifo = 0; fifo < 2; fifo++) {
+		g_autofree char *dir = g_dir_make_tmp("modalias-moddir-XXXXXX", NULL);
+		g_autofree char *softdep = g_build_filename(dir, "modules.softdep", NULL);
+		g_autofree char *want = g_strconcat(dir, fifo ? "/modules.softdep: not a regular file"
+							      : "/modules.softdep line 2: a control character in the first word",
+						    NULL);
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+
+		if (fifo)
+			g_assert_cmpint(mkfifo(softdep, 0644), ==, 0);
+		else
+			g_assert_true(g_file_set_contents(softdep, "# x\n\033]0;pwned\007 x\n", -1, NULL));
+		g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, fifo ? -EINVAL : -EBADMSG);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		g_assert_null(loader);
+		modalias_ctx_unref(ctx);
+		/* a softdep as depmod writes it will do */
+		if (!fifo) {
+			ctx = test_ctx_new();
+			g_assert_true(g_file_set_contents(softdep, "# x\nsoftdep mod_a pre: mod_b\n", -1, NULL));
+			g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, 0);
+			modalias_loader_unref(loader);
+			modalias_ctx_unref(ctx);
+		}
+		test_rm_rf(dir);
+	}
+}
+
 /* A named configuration: libkmod reads a copy; its originals' changes are
  * what makes the loader read it again. */
 static void test_named_config_revalidate(void)
@@ -714,6 +750,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/revalidate", test_revalidate);
 	g_test_add_func("/load/named-config-checked", test_named_config_checked);
 	g_test_add_func("/load/named-config-single-file", test_named_config_single_file);
+	g_test_add_func("/load/moddir-softdep-checked", test_moddir_softdep_checked);
 	g_test_add_func("/load/named-config-revalidate", test_named_config_revalidate);
 	g_test_add_func("/load/module-names", test_module_names);
 	g_test_add_func("/load/missing-modules", test_missing_modules);
