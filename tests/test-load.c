@@ -650,6 +650,8 @@ static void test_named_config_revalidate(void)
 {
 	g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
 	g_autofree char *file = g_build_filename(dir, "a.conf", NULL);
+	g_autofree char *bad = g_build_filename(dir, "b.conf", NULL);
+	struct record rec = { g_string_new(NULL), g_string_new(NULL) };
 	struct utimbuf later = { .actime = time(NULL) + 100, .modtime = time(NULL) + 100 };
 	const char *conf[] = { dir, NULL };
 	struct modalias_ctx *ctx = test_ctx_new();
@@ -661,7 +663,18 @@ static void test_named_config_revalidate(void)
 	g_assert_cmpint(utime(dir, &later), ==, 0);
 	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 1);
 	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
+	/* a configuration that now fails its check: refused, and the loader
+	 * goes on with what it had read */
+	g_assert_true(g_file_set_contents(bad, "\033[31m x\n", -1, NULL));
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, -EBADMSG);
+	g_assert_cmpint(modalias_loader_load_module(loader, "mod_opt", MODALIAS_LOAD_DRY_RUN, on_module, &rec), ==, 1);
+	g_assert_true(g_str_has_prefix(rec.log->str, "would insert mod_opt "));
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, -EBADMSG);
+	g_assert_cmpint(unlink(bad), ==, 0);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 1);
 	modalias_loader_unref(loader);
+	g_string_free(rec.log, TRUE);
+	g_string_free(rec.modprobe, TRUE);
 	modalias_ctx_unref(ctx);
 	test_rm_rf(dir);
 }
