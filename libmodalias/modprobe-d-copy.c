@@ -77,8 +77,8 @@ static bool has_control(const char *word, size_t len)
  * none.  Lines as libkmod reads them (freadline_wrapped()): a backslash
  * before a newline joins the next line on (a '#' there does not start a
  * comment), before another byte it is dropped, at the end of the file it
- * is read as 0xff; a line whose first byte is '#' is a comment.  WORD: a
- * buffer of LEN bytes. */
+ * is read as 0xff (kmod 30; kmod 34 drops it); a line whose first byte is
+ * '#' is a comment.  WORD: a buffer of LEN bytes. */
 static unsigned int bad_line(const char *buf, size_t len, char *word)
 {
 	unsigned int no = 1, word_no = 1;
