@@ -332,17 +332,20 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
  * is only checked: a file swapped in after the check is still read. */
 static int check_softdep(struct modalias_ctx *ctx, const char *dir)
 {
-	char *path, *buf;
+	char why[64], *path, *buf;
 	size_t len;
 	int r;
 
 	if (asprintf(&path, "%s/modules.softdep", dir) < 0)
 		return -ENOMEM;
 	r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NULL, &buf, &len);
-	if (r == -EINVAL) {
+	if (r == -ENOENT || r == -ENOTDIR || r == -EACCES || r == -EPERM || r == -EISDIR) {
+		r = 0; /* none, or one libkmod reads no line of either */
+	} else if (r == -EINVAL) {
 		r = refuse(ctx, path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
 	} else if (r < 0) {
-		r = 0; /* none, or none libkmod can read either */
+		/* one too big to check is not read past the check either */
+		r = refuse(ctx, path, 0, read_file_error(r, READ_FILE_TABLE_MAX, why, sizeof(why)), r);
 	} else {
 		r = check_lines(ctx, path, buf, len);
 		free(buf);

@@ -614,6 +614,7 @@ static void test_named_config_single_file(void)
 static void test_moddir_softdep_checked(void)
 {
 	const char *const none[] = { NULL };
+	g_autofree char *big = g_strnfill((64 << 20) + 1, '#');
 
 	for (int fifo = 0; fifo < 2; fifo++) {
 		g_autofree char *dir = g_dir_make_tmp("modalias-moddir-XXXXXX", NULL);
@@ -632,6 +633,17 @@ static void test_moddir_softdep_checked(void)
 		g_assert_nonnull(strstr(test_log_text(), want));
 		g_assert_null(loader);
 		modalias_ctx_unref(ctx);
+		/* nor is one past the bound, whatever its first line */
+		if (!fifo) {
+			g_autofree char *text = g_strconcat("\033]0;pwned\007 x\n", big, NULL);
+			g_autofree char *too_big = g_strconcat(dir, "/modules.softdep: larger than 64 MiB", NULL);
+
+			ctx = test_ctx_new();
+			g_assert_true(g_file_set_contents(softdep, text, -1, NULL));
+			g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, -EFBIG);
+			g_assert_nonnull(strstr(test_log_text(), too_big));
+			modalias_ctx_unref(ctx);
+		}
 		/* a softdep as depmod writes it will do */
 		if (!fifo) {
 			ctx = test_ctx_new();
