@@ -209,7 +209,13 @@ static int copy_dir(struct modalias_ctx *ctx, struct modprobe_d_copy *c)
 	    !mkdtemp(path)) {
 		int r = c->parent < 0 || errno != 0 ? -errno : -ENAMETOOLONG;
 
-		err(ctx, "cannot make a directory in %s for the modprobe configuration: %s\n", tmp, strerror(-r));
+		if (strcmp(tmp, "/tmp") != 0)
+			err(ctx,
+			    "cannot make a directory for the modprobe configuration in $TMPDIR, %s: %s"
+			    " (set TMPDIR to a writable directory)\n",
+			    tmp, strerror(-r));
+		else
+			err(ctx, "cannot make a directory for the modprobe configuration in /tmp: %s\n", strerror(-r));
 		return r;
 	}
 	snprintf(c->name, sizeof(c->name), "%s", strrchr(path, '/') + 1);

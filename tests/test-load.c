@@ -572,6 +572,21 @@ static void test_named_config_checked(void)
 		g_assert_null(g_dir_read_name(left));
 		test_rm_rf(dir);
 	}
+	/* a $TMPDIR the copy cannot be made in is named as such */
+	{
+		g_autofree char *missing = g_build_filename(tmpdir, "missing", NULL);
+		g_autofree char *want = g_strconcat("cannot make a directory for the modprobe configuration in $TMPDIR, ",
+						    missing, ": No such file or directory (set TMPDIR to a writable directory)",
+						    NULL);
+		const char *conf[] = { confdir, NULL };
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+
+		g_setenv("TMPDIR", missing, TRUE);
+		g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, -ENOENT);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		modalias_ctx_unref(ctx);
+	}
 	if (saved_tmpdir)
 		g_setenv("TMPDIR", saved_tmpdir, TRUE);
 	else
