@@ -159,7 +159,7 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 
 	if (has_control(f->name, strlen(f->name)))
 		return refuse(ctx, f->path, 0, "a control character in the file's name", -EBADMSG);
-	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL, &buf, &len);
+	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &buf, &len);
 	if (r == -EINVAL)
 		return refuse(ctx, f->path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
 	if (r < 0)
@@ -344,7 +344,7 @@ static int check_softdep(struct modalias_ctx *ctx, const char *dir)
 
 	if (asprintf(&path, "%s/modules.softdep", dir) < 0)
 		return -ENOMEM;
-	r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NULL, &buf, &len);
+	r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &buf, &len);
 	if (r == -ENOENT || r == -ENOTDIR || r == -EACCES || r == -EPERM || r == -EISDIR) {
 		r = 0; /* none, or one libkmod reads no line of either */
 	} else if (r == -EINVAL) {

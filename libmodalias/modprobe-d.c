@@ -167,7 +167,7 @@ int modprobe_d_blacklist_where(const char *const *paths, const char *module, cha
 		size_t len;
 		unsigned int no = 0;
 
-		if (read_file(files[i].path, READ_FILE_CONFIG_MAX, 0, &buf, &len) < 0)
+		if (read_file(files[i].path, READ_FILE_CONFIG_MAX, READ_FILE_NO_KERNEL_FS, &buf, &len) < 0)
 			continue;
 		for (const char *s = buf, *e; s < buf + len; s = e + 1) {
 			e = memchr(s, '\n', (size_t)(buf + len - s));

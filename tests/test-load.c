@@ -497,6 +497,9 @@ static void test_named_config_checked(void)
 		{ "fifo", "x.conf", NULL, 0, NULL, true, -EINVAL, "/x.conf: not a regular file" },
 		{ "link-to-fifo", "x.conf", NULL, 0, "fifo", false, -EINVAL, "/x.conf: not a regular file" },
 		{ "link-to-zero", "x.conf", NULL, 0, "/dev/zero", false, -EINVAL, "/x.conf: not a regular file" },
+		/* a regular file, but the kernel's: reading /proc/kmsg takes its messages */
+		{ "link-to-proc", "x.conf", NULL, 0, "/proc/version", false, -EMEDIUMTYPE,
+		  "/x.conf: a kernel file (procfs, sysfs…): reading may change it" },
 		/* a masked file, as systemd's tools take it */
 		{ "link-to-null", "x.conf", NULL, 0, "/dev/null", false, 0, NULL },
 		{ "too-big", "big.conf", big, sizeof(big), NULL, false, -EFBIG, "/big.conf: larger than 1 MiB" },
