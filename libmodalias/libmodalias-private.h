@@ -92,6 +92,7 @@ bool glob_match_libc(const char *pattern, const char *s);
 struct modprobe_d_file {
 	char *name; /* the file name, by which the order goes */
 	char *path;
+	bool single; /* a path named, not found in a directory: read whatever its name */
 };
 int modprobe_d_list(const char *const *paths, struct modprobe_d_file **files, size_t *n);
 void modprobe_d_list_free(struct modprobe_d_file *files, size_t n);
@@ -100,8 +101,9 @@ void modprobe_d_list_free(struct modprobe_d_file *files, size_t n);
  * read by libkmod itself).  Named paths are read here first and handed to
  * libkmod as a checked copy (modprobe-d-copy.c), *COPY, which the caller
  * keeps while the context may revalidate and frees with
- * modprobe_d_copy_free().  0, or a negative errno, logged naming the file
- * and line. */
+ * modprobe_d_copy_free().  DIR/modules.softdep, which libkmod reads
+ * too, is checked in place.  0, or a negative errno, logged naming the
+ * file and line. */
 struct kmod_ctx;
 struct modprobe_d_copy;
 int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *const *paths,

@@ -1719,7 +1719,8 @@ int modalias_loader_add_blacklist(struct modalias_loader *loader, const char *mo
  * (kmod_validate_resources()).
  *
  * Returns: 1 when they were reloaded, 0 when they were current, or a
- * negative errno.
+ * negative errno (logged; the loader then goes on with what it had read,
+ * and the next call tries again).
  *
  * Since: 1
  */

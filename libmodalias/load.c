@@ -192,6 +192,8 @@ MODALIAS_EXPORT int modalias_loader_add_blacklist(struct modalias_loader *l, con
 
 MODALIAS_EXPORT int modalias_loader_revalidate(struct modalias_loader *l)
 {
+	struct kmod_ctx *old;
+	struct modprobe_d_copy *old_copy;
 	int r;
 
 	if (!l)
@@ -200,12 +202,19 @@ MODALIAS_EXPORT int modalias_loader_revalidate(struct modalias_loader *l)
 	if (!modprobe_d_copy_stale(l->config_copy) && kmod_dl.kmod_validate_resources(l->kctx) == KMOD_RESOURCES_OK)
 		return 0;
 	info(l->ctx, "module indexes or configuration changed: reloading\n");
-	kmod_dl.kmod_unref(l->kctx);
-	l->kctx = NULL;
-	modprobe_d_copy_free(l->config_copy);
-	l->config_copy = NULL;
+	/* what was read stays until its successor is: a configuration that
+	 * fails its check now (logged) leaves the loader loading as before */
+	old = l->kctx;
+	old_copy = l->config_copy;
 	r = loader_open_kmod(l);
-	return r < 0 ? r : 1;
+	if (r < 0) {
+		l->kctx = old;
+		l->config_copy = old_copy;
+		return r;
+	}
+	kmod_dl.kmod_unref(old);
+	modprobe_d_copy_free(old_copy);
+	return 1;
 }
 
 MODALIAS_EXPORT const char *modalias_load_state_name(enum modalias_load_state state)

@@ -12,7 +12,9 @@
  * nor the first word of any line may hold what a terminal takes as a
  * control.  The bytes checked are then written, under the same names,
  * into a directory of this process's own (mode 0700, in $TMPDIR or /tmp),
- * and libkmod is handed that directory as /proc/self/fd/N: it reads what
+ * and libkmod is handed that directory as /proc/self/fd/N (and a file
+ * named as a path as /proc/self/fd/N/NAME: libkmod reads it whatever its
+ * name, not only *.conf as in a directory): it reads what
  * was checked, whatever happens to the originals meanwhile.  The copy is
  * kept while the libkmod context lives (kmod_validate_resources() stats
  * it), and the originals' modification times tell when to read them again
@@ -24,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +44,10 @@ struct modprobe_d_copy {
 	char fd_path[32];     /* what libkmod is handed: /proc/self/fd/DIR */
 	char **files;         /* the names written in it */
 	size_t n;
+	char **kmod_paths;    /* FD_PATH, then FD_PATH/NAME of each file named
+			       * as a path (libkmod's listing of a directory
+			       * skips names but *.conf, *.alias) */
+	size_t nkmod;
 	char **paths;         /* the originals, and their stamps */
 	struct timespec *stamps;
 	size_t npaths;
@@ -57,34 +64,76 @@ static int refuse(struct modalias_ctx *ctx, const char *file, unsigned int line,
 	return r;
 }
 
-/* The line number of the first line whose first word (what libkmod
- * quotes of a line it cannot parse) holds a terminal control; 0: none */
-static unsigned int bad_line(const char *buf, size_t len)
+/* Whether WORD (LEN bytes) holds what a terminal takes as a control */
+static bool has_control(const char *word, size_t len)
 {
-	unsigned int no = 0;
+	for (size_t i = 0; i < len; i++)
+		if (terminal_control(word + i, len - i))
+			return true;
+	return false;
+}
 
-	for (const char *s = buf, *e; s < buf + len; s = e + 1) {
-		e = memchr(s, '\n', (size_t)(buf + len - s));
-		if (!e)
-			e = buf + len;
-		no++;
-		if (s == e || *s == '#')
+/* The number of the line where the first word (what libkmod quotes of a
+ * line it cannot parse) of a line holding a terminal control starts; 0:
+ * none.  Lines as libkmod reads them (freadline_wrapped()): a backslash
+ * before a newline joins the next line on (a '#' there does not start a
+ * comment), before another byte it is dropped, at the end of the file it
+ * is read as 0xff (kmod 30; kmod 34 drops it); a line whose first byte is
+ * '#' is a comment.  WORD: a buffer of LEN bytes. */
+static unsigned int bad_line(const char *buf, size_t len, char *word)
+{
+	unsigned int no = 1, word_no = 1;
+	size_t at = 0, wlen = 0; /* bytes of the line so far; of its first word */
+	enum { BEFORE, IN, AFTER } state = BEFORE;
+
+	for (size_t i = 0; i <= len; i++) {
+		char c = i < len ? buf[i] : '\n';
+
+		if (c == '\\' && i + 1 < len && buf[i + 1] == '\n') {
+			i++;
+			no++;
 			continue;
-		while (s < e && (*s == ' ' || *s == '\t'))
-			s++;
-		for (; s < e && *s != ' ' && *s != '\t'; s++)
-			if (terminal_control(s, (size_t)(e - s)))
-				return no;
+		}
+		if (c == '\\')
+			c = i + 1 < len ? buf[++i] : (char)0xff;
+		else if (c == '\n') {
+			if (state != BEFORE && has_control(word, wlen))
+				return word_no;
+			no++;
+			at = wlen = 0;
+			state = BEFORE;
+			continue;
+		}
+		if (at++ == 0 && c == '#')
+			state = AFTER;
+		if (state == AFTER)
+			continue;
+		if (c == ' ' || c == '\t') {
+			state = state == IN ? AFTER : BEFORE;
+			continue;
+		}
+		if (state == BEFORE)
+			word_no = no;
+		state = IN;
+		word[wlen++] = c;
 	}
 	return 0;
 }
 
-static bool name_is_text(const char *name)
+/* PATH's text BUF (LEN bytes): 0, or -EBADMSG (logged) when a first word
+ * holds a terminal control */
+static int check_lines(struct modalias_ctx *ctx, const char *path, const char *buf, size_t len)
 {
-	for (size_t i = 0, n = strlen(name); i < n; i++)
-		if (terminal_control(name + i, n - i))
-			return false;
-	return true;
+	char *word = malloc(len + 1);
+	unsigned int line;
+
+	if (!word)
+		return -ENOMEM;
+	line = bad_line(buf, len, word);
+	free(word);
+	if (line)
+		return refuse(ctx, path, line, "a control character in the first word", -EBADMSG);
+	return 0;
 }
 
 /* One file checked, then written into the copy */
@@ -92,20 +141,19 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 {
 	char why[64], *buf = NULL, **files;
 	size_t len;
-	unsigned int line;
 	int r, fd;
 
-	if (!name_is_text(f->name))
+	if (has_control(f->name, strlen(f->name)))
 		return refuse(ctx, f->path, 0, "a control character in the file's name", -EBADMSG);
-	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL, &buf, &len);
+	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &buf, &len);
 	if (r == -EINVAL)
 		return refuse(ctx, f->path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
 	if (r < 0)
 		return refuse(ctx, f->path, 0, read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)), r);
-	line = bad_line(buf, len);
-	if (line) {
+	r = check_lines(ctx, f->path, buf, len);
+	if (r < 0) {
 		free(buf);
-		return refuse(ctx, f->path, line, "a control character in the first word", -EBADMSG);
+		return r;
 	}
 	files = realloc(c->files, (c->n + 1) * sizeof(*c->files));
 	if (!files) {
@@ -147,7 +195,13 @@ static int copy_dir(struct modalias_ctx *ctx, struct modprobe_d_copy *c)
 	    !mkdtemp(path)) {
 		int r = c->parent < 0 || errno != 0 ? -errno : -ENAMETOOLONG;
 
-		err(ctx, "cannot make a directory in %s for the modprobe configuration: %s\n", tmp, strerror(-r));
+		if (strcmp(tmp, "/tmp") != 0)
+			err(ctx,
+			    "cannot make a directory for the modprobe configuration in $TMPDIR, %s: %s"
+			    " (set TMPDIR to a writable directory)\n",
+			    tmp, strerror(-r));
+		else
+			err(ctx, "cannot make a directory for the modprobe configuration in /tmp: %s\n", strerror(-r));
 		return r;
 	}
 	snprintf(c->name, sizeof(c->name), "%s", strrchr(path, '/') + 1);
@@ -188,6 +242,9 @@ void modprobe_d_copy_free(struct modprobe_d_copy *c)
 			unlinkat(c->parent, c->name, AT_REMOVEDIR);
 		close(c->parent);
 	}
+	for (size_t i = 0; i < c->nkmod; i++)
+		free(c->kmod_paths[i]);
+	free(c->kmod_paths);
 	for (size_t i = 0; i < c->npaths; i++)
 		free(c->paths[i]);
 	free(c->paths);
@@ -243,6 +300,15 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 		r = copy_dir(ctx, c);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = copy_file(ctx, c, &files[i]);
+	if (r == 0 && !(c->kmod_paths = calloc(n + 2, sizeof(*c->kmod_paths))))
+		r = -ENOMEM;
+	if (r == 0 && !(c->kmod_paths[c->nkmod++] = strdup(c->fd_path)))
+		r = -ENOMEM;
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (files[i].single && asprintf(&c->kmod_paths[c->nkmod++], "%s/%s", c->fd_path, files[i].name) < 0) {
+			c->kmod_paths[--c->nkmod] = NULL;
+			r = -ENOMEM;
+		}
 	modprobe_d_list_free(files, n);
 	if (r < 0) {
 		modprobe_d_copy_free(c);
@@ -250,6 +316,34 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 	}
 	*ret = c;
 	return 0;
+}
+
+/* DIR/modules.softdep, which libkmod reads inside kmod_new() whatever the
+ * configuration, as a modprobe.d file: a module directory the caller names
+ * may be anybody's too.  It is not copied (libkmod reads it in DIR), so it
+ * is only checked: a file swapped in after the check is still read. */
+static int check_softdep(struct modalias_ctx *ctx, const char *dir)
+{
+	char why[64], *path, *buf;
+	size_t len;
+	int r;
+
+	if (asprintf(&path, "%s/modules.softdep", dir) < 0)
+		return -ENOMEM;
+	r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &buf, &len);
+	if (r == -ENOENT || r == -ENOTDIR || r == -EACCES || r == -EPERM || r == -EISDIR) {
+		r = 0; /* none, or one libkmod reads no line of either */
+	} else if (r == -EINVAL) {
+		r = refuse(ctx, path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
+	} else if (r < 0) {
+		/* one too big to check is not read past the check either */
+		r = refuse(ctx, path, 0, read_file_error(r, READ_FILE_TABLE_MAX, why, sizeof(why)), r);
+	} else {
+		r = check_lines(ctx, path, buf, len);
+		free(buf);
+	}
+	free(path);
+	return r;
 }
 
 int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *const *paths,
@@ -260,12 +354,14 @@ int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *c
 
 	*kctx = NULL;
 	*copy = NULL;
+	if (dir && (r = check_softdep(ctx, dir)) < 0)
+		return r;
 	/* the system's (root's), or none at all: as they are */
 	if (paths && paths[0]) {
 		r = copy_new(ctx, paths, &c);
 		if (r < 0)
 			return r;
-		*kctx = kmod_dl.kmod_new(dir, (const char *const[]){ c->fd_path, NULL });
+		*kctx = kmod_dl.kmod_new(dir, (const char *const *)c->kmod_paths);
 	} else {
 		*kctx = kmod_dl.kmod_new(dir, paths);
 	}

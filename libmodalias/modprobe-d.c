@@ -47,7 +47,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Adds NAME (in PATH) unless an earlier path has it */
-static int add_file(struct modprobe_d_file **files, size_t *n, const char *name, const char *path)
+static int add_file(struct modprobe_d_file **files, size_t *n, const char *name, const char *path, bool single)
 {
 	struct modprobe_d_file *f;
 
@@ -60,6 +60,7 @@ static int add_file(struct modprobe_d_file **files, size_t *n, const char *name,
 	*files = f;
 	f[*n].name = strdup(name);
 	f[*n].path = strdup(path);
+	f[*n].single = single;
 	if (!f[*n].name || !f[*n].path) {
 		free(f[*n].name);
 		free(f[*n].path);
@@ -87,7 +88,7 @@ int modprobe_d_list(const char *const *paths, struct modprobe_d_file **files, si
 			continue;
 		if (!S_ISDIR(st.st_mode)) {
 			const char *base = strrchr(paths[p], '/');
-			r = add_file(files, n, base ? base + 1 : paths[p], paths[p]);
+			r = add_file(files, n, base ? base + 1 : paths[p], paths[p], true);
 			continue;
 		}
 		if (!(d = opendir(paths[p])))
@@ -102,7 +103,7 @@ int modprobe_d_list(const char *const *paths, struct modprobe_d_file **files, si
 				break;
 			}
 			if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
-				r = add_file(files, n, de->d_name, path);
+				r = add_file(files, n, de->d_name, path, false);
 			free(path);
 		}
 		closedir(d);
@@ -166,7 +167,7 @@ int modprobe_d_blacklist_where(const char *const *paths, const char *module, cha
 		size_t len;
 		unsigned int no = 0;
 
-		if (read_file(files[i].path, READ_FILE_CONFIG_MAX, 0, &buf, &len) < 0)
+		if (read_file(files[i].path, READ_FILE_CONFIG_MAX, READ_FILE_NO_KERNEL_FS, &buf, &len) < 0)
 			continue;
 		for (const char *s = buf, *e; s < buf + len; s = e + 1) {
 			e = memchr(s, '\n', (size_t)(buf + len - s));

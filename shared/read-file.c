@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -37,6 +39,25 @@ static int check_kind(const struct stat *st, size_t max, unsigned int flags)
 	return 0;
 }
 
+/* READ_FILE_NO_KERNEL_FS: FD's file system is none of the kernel's own */
+static int check_fs(int fd)
+{
+	struct statfs fs;
+
+	if (fstatfs(fd, &fs) < 0)
+		return -errno;
+	switch ((unsigned long)fs.f_type) {
+	case PROC_SUPER_MAGIC:
+	case SYSFS_MAGIC:
+	case DEBUGFS_MAGIC:
+	case TRACEFS_MAGIC:
+	case SECURITYFS_MAGIC:
+		return -EMEDIUMTYPE;
+	default:
+		return 0;
+	}
+}
+
 /* PATH opened for reading once its kind is known: opened O_PATH (which has
  * no effect on a FIFO or a device: no driver's open() runs) and checked,
  * then opened again through /proc/self/fd, which is that very file whatever
@@ -57,6 +78,8 @@ static int open_checked(const char *path, size_t max, unsigned int flags, struct
 		r = -errno;
 	else
 		r = check_kind(st, max, flags);
+	if (r == 0 && (flags & READ_FILE_NO_KERNEL_FS))
+		r = check_fs(pfd);
 	if (r < 0) {
 		close(pfd);
 		return r;
@@ -152,6 +175,8 @@ const char *read_file_error(int r, size_t max, char *buf, size_t size)
 			snprintf(buf, size, "larger than %zu bytes", max);
 	} else if (r == -EINVAL) {
 		snprintf(buf, size, "not a regular file");
+	} else if (r == -EMEDIUMTYPE) {
+		snprintf(buf, size, "a kernel file (procfs, sysfs…): reading may change it");
 	} else {
 		snprintf(buf, size, "%s", strerror(r < 0 ? -r : r));
 	}

@@ -36,6 +36,11 @@ enum {
 	/* the null device (/dev/null, 1:3) will do too: an empty file;
 	 * without this flag only a regular file is read */
 	READ_FILE_NULL = 1u << 0,
+	/* not a file of the kernel's own file systems (procfs, sysfs,
+	 * debugfs, tracefs, securityfs), which may do something when read
+	 * (/proc/kmsg hands over the kernel's messages, gone for syslog):
+	 * -EMEDIUMTYPE, never opened for reading */
+	READ_FILE_NO_KERNEL_FS = 1u << 1,
 };
 
 /*
@@ -53,7 +58,9 @@ int read_file(const char *path, size_t max, unsigned int flags, char **ret, size
 /*
  * What read_file()'s error R means, for a message "cannot read PATH: …":
  * "larger than 64 MiB" for -EFBIG (MAX being the limit given),
- * "not a regular file" for -EINVAL, strerror() otherwise.  Writes into
+ * "not a regular file" for -EINVAL, "a kernel file (procfs, sysfs…):
+ * reading may change it" for -EMEDIUMTYPE, strerror()
+ * otherwise.  Writes into
  * BUF (SIZE bytes; 64 will do) and returns it.
  */
 const char *read_file_error(int r, size_t max, char *buf, size_t size);

@@ -480,6 +480,14 @@ static void test_named_config_checked(void)
 		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
 		{ "crlf-blank-line", "a.conf", "alias test:dev:named mod_a\r\n\r\n", 0, NULL, false, -EBADMSG,
 		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		/* lines as libkmod reads them: a backslash joins the next line on,
+		 * whose '#' is then no comment */
+		{ "continued-into-comment", "a.conf", "foo\\\n#\033]0;pwned\007 x\n", 0, NULL, false, -EBADMSG,
+		  "/a.conf line 1: a control character in the first word: libkmod would print it as it is" },
+		{ "continued-c1", "a.conf", "# ok\n\302\\\n\233" "31mEVIL x\n", 0, NULL, false, -EBADMSG,
+		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		{ "continued-comment", "a.conf", "#\\\n\033[31m x\nalias test:dev:named mod_a\n", 0, NULL, false, 0, NULL },
+		{ "continued-blank", "a.conf", "alias\\\n test:dev:named mod_a \\\n\033[31m\n", 0, NULL, false, 0, NULL },
 		/* never printed: the rest of a line libkmod parses */
 		{ "escape-later-in-line", "a.conf", "alias test:dev:named mod_a \033[31m\n", 0, NULL, false, 0, NULL },
 		{ "nul-byte", "a.conf", "alias test:dev:named mod_a\n\0x\n", 30, NULL, false, -EBADMSG,
@@ -489,6 +497,9 @@ static void test_named_config_checked(void)
 		{ "fifo", "x.conf", NULL, 0, NULL, true, -EINVAL, "/x.conf: not a regular file" },
 		{ "link-to-fifo", "x.conf", NULL, 0, "fifo", false, -EINVAL, "/x.conf: not a regular file" },
 		{ "link-to-zero", "x.conf", NULL, 0, "/dev/zero", false, -EINVAL, "/x.conf: not a regular file" },
+		/* a regular file, but the kernel's: reading /proc/kmsg takes its messages */
+		{ "link-to-proc", "x.conf", NULL, 0, "/proc/version", false, -EMEDIUMTYPE,
+		  "/x.conf: a kernel file (procfs, sysfs…): reading may change it" },
 		/* a masked file, as systemd's tools take it */
 		{ "link-to-null", "x.conf", NULL, 0, "/dev/null", false, 0, NULL },
 		{ "too-big", "big.conf", big, sizeof(big), NULL, false, -EFBIG, "/big.conf: larger than 1 MiB" },
@@ -564,11 +575,103 @@ static void test_named_config_checked(void)
 		g_assert_null(g_dir_read_name(left));
 		test_rm_rf(dir);
 	}
+	/* a $TMPDIR the copy cannot be made in is named as such */
+	{
+		g_autofree char *missing = g_build_filename(tmpdir, "missing", NULL);
+		g_autofree char *want = g_strconcat("cannot make a directory for the modprobe configuration in $TMPDIR, ",
+						    missing, ": No such file or directory (set TMPDIR to a writable directory)",
+						    NULL);
+		const char *conf[] = { confdir, NULL };
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+
+		g_setenv("TMPDIR", missing, TRUE);
+		g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, -ENOENT);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		modalias_ctx_unref(ctx);
+	}
 	if (saved_tmpdir)
 		g_setenv("TMPDIR", saved_tmpdir, TRUE);
 	else
 		g_unsetenv("TMPDIR");
 	test_rm_rf(tmpdir);
+}
+
+/* A file named as a path is read whatever its name, as libkmod reads it:
+ * in a directory, only *.conf and *.alias files that are not hidden are. */
+static void test_named_config_single_file(void)
+{
+	const char *const names[] = { "local", ".local.conf", "a.conf" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
+		g_autofree char *file = g_build_filename(dir, names[i], NULL);
+		const char *conf[] = { file, NULL };
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_table *table;
+		struct modalias_result *res;
+
+		g_test_message("file %s", names[i]);
+		g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\nblacklist mod_b\n", -1, NULL));
+		g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &table), ==, 0);
+		g_assert_cmpint(modalias_table_load_config(table, conf), ==, 0);
+		g_assert_cmpint(modalias_result_new(&res), ==, 0);
+		g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
+		g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
+		g_assert_true(modalias_table_is_blacklisted(table, "mod_b"));
+		modalias_result_unref(res);
+		modalias_table_unref(table);
+		modalias_ctx_unref(ctx);
+		test_rm_rf(dir);
+	}
+}
+
+/* A module directory's modules.softdep, which libkmod reads inside
+ * kmod_new() with the configuration, is checked as a modprobe.d file:
+ * with a named configuration and with the system's. */
+static void test_moddir_softdep_checked(void)
+{
+	const char *const none[] = { NULL };
+	g_autofree char *big = g_strnfill((64 << 20) + 1, '#');
+
+	for (int fifo = 0; fifo < 2; fifo++) {
+		g_autofree char *dir = g_dir_make_tmp("modalias-moddir-XXXXXX", NULL);
+		g_autofree char *softdep = g_build_filename(dir, "modules.softdep", NULL);
+		g_autofree char *want = g_strconcat(dir, fifo ? "/modules.softdep: not a regular file"
+							      : "/modules.softdep line 2: a control character in the first word",
+						    NULL);
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+
+		if (fifo)
+			g_assert_cmpint(mkfifo(softdep, 0644), ==, 0);
+		else
+			g_assert_true(g_file_set_contents(softdep, "# x\n\033]0;pwned\007 x\n", -1, NULL));
+		g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, fifo ? -EINVAL : -EBADMSG);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		g_assert_null(loader);
+		modalias_ctx_unref(ctx);
+		/* nor is one past the bound, whatever its first line */
+		if (!fifo) {
+			g_autofree char *text = g_strconcat("\033]0;pwned\007 x\n", big, NULL);
+			g_autofree char *too_big = g_strconcat(dir, "/modules.softdep: larger than 64 MiB", NULL);
+
+			ctx = test_ctx_new();
+			g_assert_true(g_file_set_contents(softdep, text, -1, NULL));
+			g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, -EFBIG);
+			g_assert_nonnull(strstr(test_log_text(), too_big));
+			modalias_ctx_unref(ctx);
+		}
+		/* a softdep as depmod writes it will do */
+		if (!fifo) {
+			ctx = test_ctx_new();
+			g_assert_true(g_file_set_contents(softdep, "# x\nsoftdep mod_a pre: mod_b\n", -1, NULL));
+			g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, 0);
+			modalias_loader_unref(loader);
+			modalias_ctx_unref(ctx);
+		}
+		test_rm_rf(dir);
+	}
 }
 
 /* A named configuration: libkmod reads a copy; its originals' changes are
@@ -577,6 +680,8 @@ static void test_named_config_revalidate(void)
 {
 	g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
 	g_autofree char *file = g_build_filename(dir, "a.conf", NULL);
+	g_autofree char *bad = g_build_filename(dir, "b.conf", NULL);
+	struct record rec = { g_string_new(NULL), g_string_new(NULL) };
 	struct utimbuf later = { .actime = time(NULL) + 100, .modtime = time(NULL) + 100 };
 	const char *conf[] = { dir, NULL };
 	struct modalias_ctx *ctx = test_ctx_new();
@@ -588,7 +693,18 @@ static void test_named_config_revalidate(void)
 	g_assert_cmpint(utime(dir, &later), ==, 0);
 	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 1);
 	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
+	/* a configuration that now fails its check: refused, and the loader
+	 * goes on with what it had read */
+	g_assert_true(g_file_set_contents(bad, "\033[31m x\n", -1, NULL));
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, -EBADMSG);
+	g_assert_cmpint(modalias_loader_load_module(loader, "mod_opt", MODALIAS_LOAD_DRY_RUN, on_module, &rec), ==, 1);
+	g_assert_true(g_str_has_prefix(rec.log->str, "would insert mod_opt "));
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, -EBADMSG);
+	g_assert_cmpint(unlink(bad), ==, 0);
+	g_assert_cmpint(modalias_loader_revalidate(loader), ==, 1);
 	modalias_loader_unref(loader);
+	g_string_free(rec.log, TRUE);
+	g_string_free(rec.modprobe, TRUE);
 	modalias_ctx_unref(ctx);
 	test_rm_rf(dir);
 }
@@ -676,6 +792,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/dry-run-like-modprobe", test_dry_run_like_modprobe);
 	g_test_add_func("/load/revalidate", test_revalidate);
 	g_test_add_func("/load/named-config-checked", test_named_config_checked);
+	g_test_add_func("/load/named-config-single-file", test_named_config_single_file);
+	g_test_add_func("/load/moddir-softdep-checked", test_moddir_softdep_checked);
 	g_test_add_func("/load/named-config-revalidate", test_named_config_revalidate);
 	g_test_add_func("/load/module-names", test_module_names);
 	g_test_add_func("/load/missing-modules", test_missing_modules);

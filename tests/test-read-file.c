@@ -49,6 +49,13 @@ static const struct read_row rows[] = {
 	  "larger than 64 MiB" },
 	{ "pagemap-small-bound", "-", NULL, 0, "/proc/self/pagemap", READ_FILE_ATTR_MAX, 0, -EFBIG,
 	  "larger than 64 KiB" },
+	/* a kernel file system's "regular" file (/proc/kmsg takes the
+	 * kernel's messages when read), never opened for reading */
+	{ "procfs-refused", "-", NULL, 0, "/proc/self/pagemap", READ_FILE_TABLE_MAX, READ_FILE_NO_KERNEL_FS,
+	  -EMEDIUMTYPE, "a kernel file (procfs, sysfs…): reading may change it" },
+	{ "sysfs-refused", "-", NULL, 0, "/sys/kernel/uevent_seqnum", READ_FILE_ATTR_MAX, READ_FILE_NO_KERNEL_FS,
+	  -EMEDIUMTYPE, "a kernel file (procfs, sysfs…): reading may change it" },
+	{ "disk-file-with-no-kernel-fs", "f", "alias a b\n", 10, NULL, 64, READ_FILE_NO_KERNEL_FS, 0, NULL },
 };
 
 static void test_row(gconstpointer data)
