@@ -168,7 +168,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	/* bounded (READ_FILE_CONFIG_MAX, modalias.conf(5)), never blocking: a
 	 * regular file, or the null device (/dev/null: no settings), its kind
 	 * checked before it is opened */
-	r = read_file(file, READ_FILE_CONFIG_MAX, READ_FILE_NULL, &text, &len);
+	r = read_file(file, READ_FILE_CONFIG_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &text, &len);
 	if (r < 0) {
 		char why[64];
 
@@ -294,7 +294,7 @@ bool cli_config_is_settings(const char *path)
 	g_autofree char *text = NULL;
 	const char *p;
 
-	if (read_file(path, READ_FILE_CONFIG_MAX, 0, &text, NULL) < 0)
+	if (read_file(path, READ_FILE_CONFIG_MAX, READ_FILE_NO_KERNEL_FS, &text, NULL) < 0)
 		return false; /* a directory, /dev/null: modprobe.d's reader says */
 	for (p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0')) {
 		p += strspn(p, " \t");

@@ -220,7 +220,7 @@ static char *tables_arch(const char *dir)
 		if (g_strv_contains(flavours, parts[i]))
 			return g_strdup(kernel_arch(parts[i]));
 	dep = g_build_filename(dir, "modules.dep", NULL);
-	if (read_file(dep, READ_FILE_TABLE_MAX, 0, &text, NULL) == 0 && (at = strstr(text, "kernel/arch/"))) {
+	if (read_file(dep, READ_FILE_TABLE_MAX, READ_FILE_NO_KERNEL_FS, &text, NULL) == 0 && (at = strstr(text, "kernel/arch/"))) {
 		char *arch = g_strndup(at + 12, strcspn(at + 12, "/: \n"));
 
 		free(text);
@@ -229,7 +229,7 @@ static char *tables_arch(const char *dir)
 	free(text);
 	text = NULL;
 	alias = g_build_filename(dir, "modules.alias", NULL);
-	if (read_file(alias, READ_FILE_TABLE_MAX, 0, &text, NULL) == 0 && strstr(text, "\nalias cpu:type:x86,")) {
+	if (read_file(alias, READ_FILE_TABLE_MAX, READ_FILE_NO_KERNEL_FS, &text, NULL) == 0 && strstr(text, "\nalias cpu:type:x86,")) {
 		free(text);
 		return g_strdup("x86");
 	}

@@ -711,7 +711,9 @@ int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx,
  * Returns: 0; -EBADMSG for a file that is not a snapshot (bad JSON, a
  *   member of the wrong type or missing, a devpath outside /devices, a
  *   modalias that does not parse, a device listed twice);
- *   -EPROTONOSUPPORT for a version other than 1; -EFBIG; the errors of
+ *   -EPROTONOSUPPORT for a version other than 1; -EFBIG; -EMEDIUMTYPE
+ *   for a file of procfs, sysfs, debugfs, tracefs or securityfs (never
+ *   opened: reading one may change it, as /proc/kmsg); the errors of
  *   reading the file.
  *
  * Since: 3
@@ -1074,9 +1076,10 @@ int modalias_table_new(struct modalias_ctx *ctx, struct modalias_table **ret);
  *
  * Returns: the number of malformed lines that were skipped (each logged as
  * FILE:LINE with the reason), or a negative errno: -ENOENT when there is
- * no modules.alias, -EFBIG for a file larger than 64 MiB (or one that
- * never ends, as /proc/self/pagemap), -EINVAL for one that is not a
- * regular file, other errors of reading files, -ENOMEM.
+ * no modules.alias, -EFBIG for a file larger than 64 MiB, -EINVAL for one
+ * that is not a regular file, -EMEDIUMTYPE for one of procfs, sysfs,
+ * debugfs, tracefs or securityfs (never opened: reading one may change it,
+ * as /proc/kmsg), other errors of reading files, -ENOMEM.
  *
  * Since: 1
  */
@@ -1205,8 +1208,9 @@ int modalias_table_load_config(struct modalias_table *table, const char *const *
  *
  * Returns: the number of malformed lines skipped (each logged as
  * FILE:LINE), or a negative errno: -EFBIG past 64 MiB, -EINVAL for a file
- * that is not a regular file, the errors of reading it (each logged with
- * its name).
+ * that is not a regular file, -EMEDIUMTYPE for one of a kernel file system
+ * (as modalias_table_new_from_directory()), the errors of reading it (each
+ * logged with its name).
  *
  * Since: 1
  */
@@ -2035,7 +2039,8 @@ int modalias_map_new_from_buffer(struct modalias_ctx *ctx, const char *name, con
  *
  * Returns: as modalias_map_new_from_buffer(), and the errors of reading
  * the file (-ENOENT, -EACCES, -EINVAL when not a regular file, -EFBIG past
- * 64 MiB, …; logged with its name).
+ * 64 MiB, -EMEDIUMTYPE for a file of a kernel file system, …; logged with
+ * its name).
  *
  * Since: 1
  */

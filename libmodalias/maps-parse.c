@@ -504,7 +504,7 @@ MODALIAS_EXPORT int modalias_map_new_from_file(struct modalias_ctx *ctx, const c
 	if (!ctx || !path || !ret)
 		return -EINVAL;
 	/* bounded: documented in libmodalias.h */
-	r = read_file(path, READ_FILE_TABLE_MAX, 0, &buf, &len);
+	r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NO_KERNEL_FS, &buf, &len);
 	if (r < 0) {
 		char buf_why[64];
 		const char *why = read_file_error(r, READ_FILE_TABLE_MAX, buf_why, sizeof(buf_why));

@@ -182,7 +182,7 @@ static void db_load(struct modalias_names *names, struct names_db *db, enum name
 			err(names->ctx, "cannot read %s: %s\n", db_files[id], strerror(ENOMEM));
 			return;
 		}
-		r = read_file(path, NAMES_FILE_MAX, 0, &text, &len);
+		r = read_file(path, NAMES_FILE_MAX, READ_FILE_NO_KERNEL_FS, &text, &len);
 		if (r == 0) {
 			db->text = text;
 			r = db_index(db, text, len);

@@ -572,7 +572,7 @@ MODALIAS_EXPORT int modalias_snapshot_new_from_file(struct modalias_ctx *ctx, co
 
 	if (!ctx || !path || !ret)
 		return -EINVAL;
-	r = read_file(path, READ_FILE_SNAPSHOT_MAX, 0, &text, &len);
+	r = read_file(path, READ_FILE_SNAPSHOT_MAX, READ_FILE_NO_KERNEL_FS, &text, &len);
 	if (r < 0) {
 		char why[64];
 		const char *reason = read_file_error(r, READ_FILE_SNAPSHOT_MAX, why, sizeof(why));

@@ -392,7 +392,7 @@ MODALIAS_EXPORT int modalias_table_load_buffer(struct modalias_table *t, const c
  * libmodalias.h); quiet: a missing file is no error here. */
 int table_slurp(struct modalias_table *t, const char *path, char **buf, size_t *len, bool quiet)
 {
-	int r = read_file(path, READ_FILE_TABLE_MAX, 0, buf, len);
+	int r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NO_KERNEL_FS, buf, len);
 
 	if (r < 0 && (!quiet || r != -ENOENT)) {
 		char buf_why[64];

@@ -14,21 +14,29 @@ fresh
 mkdir "$r/m"
 ln -s /proc/self/pagemap "$r/m/modules.alias"
 row read-alias-pagemap in: 'modules.alias a symlink to `/proc/self/pagemap` (size 0, never ends)' \
+	err: "modalias: cannot open @TMP@/r/m/modules.alias: a kernel file (procfs, sysfs…): reading may change it
+modalias resolve: cannot load the module tables of @TMP@/r/m: Wrong medium type" exit: 2 out: '' \
+	also: 'refused before it is opened: a table, a map, a snapshot, a names file or a configuration is never read from procfs, sysfs, debugfs, tracefs or securityfs (/proc/kmsg would hand over the messages syslog waits for)' \
+	fixed: 'libmodalias/table.c `slurp`, libmodalias/maps.c, cli/cli-config.c, libmodalias/sysfs.c: a file that reports size 0 and never ends was read until memory ran out; one bounded reader now (shared/read-file.c `read_file`); and since, a table of a kernel file system was read at all' \
+	-- t10 "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+fresh
+mkdir "$r/m"
+truncate -s 65M "$r/m/modules.alias"
+row read-alias-huge in: 'modules.alias a 65 MiB file (sparse: holes, no line)' \
 	err: "modalias: cannot read @TMP@/r/m/modules.alias: larger than 64 MiB
 modalias resolve: cannot load the module tables of @TMP@/r/m: File too large" exit: 2 out: '' \
-	also: 'stops at the 64 MiB bound, at once' \
-	fixed: 'libmodalias/table.c `slurp`, libmodalias/maps.c, cli/cli-config.c, libmodalias/sysfs.c: a file that reports size 0 and never ends was read until memory ran out; one bounded reader now (shared/read-file.c `read_file`)' \
+	also: 'stops at the 64 MiB bound, before reading' \
 	-- t10 "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 conf "[modules]\ndirectory=$D\ntables=/proc/self/pagemap\n"
 row read-conf-table-pagemap in: '`--settings`: `[modules] tables=/proc/self/pagemap`' \
-	err: "modalias: cannot read /proc/self/pagemap: larger than 64 MiB
-modalias resolve: /proc/self/pagemap (from @TMP@/r/c.conf): File too large" exit: 2 out: '' \
+	err: "modalias: cannot open /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it
+modalias resolve: /proc/self/pagemap (from @TMP@/r/c.conf): Wrong medium type" exit: 2 out: '' \
 	-- t10 "$cli" --settings "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
 row read-map-pagemap in: '`map /proc/self/pagemap`' \
-	err: "modalias map: cannot read /proc/self/pagemap: larger than 64 MiB" exit: 2 out: '' \
+	err: "modalias map: cannot open /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" exit: 2 out: '' \
 	-- t10 "$cli" map /proc/self/pagemap
 row read-conf-pagemap in: '`--settings /proc/self/pagemap`' \
-	err: "modalias: /proc/self/pagemap: larger than 1 MiB" exit: 2 out: '' \
+	err: "modalias: /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" exit: 2 out: '' \
 	-- t10 "$cli" --settings /proc/self/pagemap parse platform:pcspkr
 row read-conf-dev-zero in: '`--settings /dev/zero`' \
 	err: "modalias: /dev/zero: not a regular file" exit: 2 out: '' also: 'refused before it is opened (it was read, to 1 MiB)' \
@@ -51,8 +59,8 @@ row read-conf-fifo-agent in: '`hotplug --settings` a FIFO (ACTION=add)' \
 	-- env -i ACTION=add MODALIAS=platform:pcspkr timeout -k 2 10 "$agent" --stderr --settings "$r/c.conf" --dry-run \
 	--moddir "$D" -C /dev/null --hotplug-dir /nonexistent platform
 row read-python-load-file-pagemap in: "Python \`Table.empty().load_file('/proc/self/pagemap')\`" \
-	err: '' exit: 0 out: "Error 27 cannot read /proc/self/pagemap: larger than 64 MiB" skip-unless: have_pymod \
-	also: 'stdout: the exception, errno EFBIG and the message naming the file' \
+	err: '' exit: 0 out: "Error 124 cannot open /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" skip-unless: have_pymod \
+	also: 'stdout: the exception, errno EMEDIUMTYPE and the message naming the file' \
 	-- env PYTHONPATH="$pymod" timeout -k 2 10 python3 -c '
 import modalias
 try:
