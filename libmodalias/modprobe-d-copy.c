@@ -139,7 +139,7 @@ static int check_lines(struct modalias_ctx *ctx, const char *path, const char *b
 /* One file checked, then written into the copy */
 static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const struct modprobe_d_file *f)
 {
-	char why[64], *buf = NULL, **files;
+	char *buf = NULL, **files;
 	size_t len;
 	int r, fd;
 
@@ -148,8 +148,11 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &buf, &len);
 	if (r == -EINVAL)
 		return refuse(ctx, f->path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
-	if (r < 0)
+	if (r < 0) {
+		char why[64];
+
 		return refuse(ctx, f->path, 0, read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)), r);
+	}
 	r = check_lines(ctx, f->path, buf, len);
 	if (r < 0) {
 		free(buf);
@@ -242,10 +245,11 @@ void modprobe_d_copy_free(struct modprobe_d_copy *c)
 			unlinkat(c->parent, c->name, AT_REMOVEDIR);
 		close(c->parent);
 	}
-	for (size_t i = 0; i < c->nkmod; i++)
+	for (size_t i = 0; c->kmod_paths && i < c->nkmod; i++)
 		free(c->kmod_paths[i]);
 	free(c->kmod_paths);
-	for (size_t i = 0; i < c->npaths; i++)
+	/* npaths is counted before paths is allocated */
+	for (size_t i = 0; c->paths && i < c->npaths; i++)
 		free(c->paths[i]);
 	free(c->paths);
 	free(c->stamps);
