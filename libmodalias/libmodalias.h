@@ -1181,11 +1181,14 @@ int modalias_table_open(struct modalias_ctx *ctx, const char *dir, const char *c
  * Named @config_paths may be anybody's, and libkmod prints what it cannot
  * parse (a line's first word, the file's name) on standard error before a
  * log function can be set, and opens whatever it lists: so the library
- * reads each file libkmod would read first, and hands libkmod a copy of
- * what it checked (in a directory of the process's own, mode 0700, in
- * $TMPDIR or /tmp, removed afterwards).  Each must be a regular file (or
- * /dev/null) of at most 1 MiB, and neither its name nor a line's first
- * word may hold a control character (C0, DEL, C1).  The system's
+ * reads each file libkmod would read first.  Each must be a regular file
+ * (or /dev/null) of at most 1 MiB, not of a kernel file system, and
+ * neither its name nor a line's first word may hold a control character
+ * (C0, DEL, C1).  Where another user may change them (a file or a
+ * directory on the way not root's or the caller's, or writable by group
+ * or others), libkmod is handed a copy of what was checked (in a
+ * directory of the process's own, mode 0700, in $TMPDIR or /tmp, removed
+ * afterwards); otherwise the paths as they are.  The system's
  * configuration (NULL) is read by libkmod as it is.
  *
  * Returns: 0 or a negative errno: for named paths, -EINVAL for a file that

@@ -10,7 +10,9 @@
  * libkmod would read (modprobe_d_list(): its order, its masking) must be a
  * regular file of at most READ_FILE_CONFIG_MAX bytes, and neither its name
  * nor the first word of any line may hold what a terminal takes as a
- * control.  The bytes checked are then written, under the same names,
+ * control.  Where another user may change them (a file or a directory on
+ * the way not root's or this user's, or writable by others: trust_open()),
+ * the bytes checked are then written, under the same names,
  * into a directory of this process's own (mode 0700, in $TMPDIR or /tmp),
  * and libkmod is handed that directory as /proc/self/fd/N (and a file
  * named as a path as /proc/self/fd/N/NAME: libkmod reads it whatever its
@@ -18,8 +20,11 @@
  * was checked, whatever happens to the originals meanwhile.  The copy is
  * kept while the libkmod context lives (kmod_validate_resources() stats
  * it), and the originals' modification times tell when to read them again
- * (modprobe_d_copy_stale()).  The system's configuration (no paths) is
- * root's and is read by libkmod itself.
+ * (modprobe_d_copy_stale()).  A configuration as trusted as the system's
+ * is handed to libkmod as it is, once checked: nobody else can change it
+ * meanwhile, and no writable /tmp is needed (early in a boot there may be
+ * none).  The system's configuration (no paths) is root's and is read by
+ * libkmod itself.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -34,6 +39,7 @@
 
 #include "kmod-dl.h"
 #include "libmodalias-private.h"
+#include "path-trust.h"
 #include "read-file.h"
 #include "write-file.h"
 
@@ -154,8 +160,8 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 		return refuse(ctx, f->path, 0, read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)), r);
 	}
 	r = check_lines(ctx, f->path, buf, len);
-	if (r < 0) {
-		free(buf);
+	if (r < 0 || c->dir < 0) {
+		free(buf); /* refused; or checked, and trusted: not copied */
 		return r;
 	}
 	files = realloc(c->files, (c->n + 1) * sizeof(*c->files));
@@ -276,7 +282,33 @@ bool modprobe_d_copy_stale(const struct modprobe_d_copy *c)
 	return false;
 }
 
-/* The copy of PATHS, made and filled */
+static bool trusted_path(const char *path)
+{
+	int fd = trust_open(path, O_PATH, TRUST_FOLLOW, NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* Whether PATHS and every one of their FILES are as trusted as the
+ * system's configuration (root's or this user's, and nobody else may write
+ * them or a directory above them: trust_open()): nobody else can change
+ * them between the check and libkmod's reading, so they need no copy (and
+ * no writable /tmp, which early in a boot there may not be). */
+static bool trusted(const char *const *paths, const struct modprobe_d_file *files, size_t n)
+{
+	for (size_t i = 0; paths[i]; i++)
+		if (!trusted_path(paths[i]))
+			return false;
+	for (size_t i = 0; i < n; i++)
+		if (!trusted_path(files[i].path))
+			return false;
+	return true;
+}
+
+/* The copy of PATHS, made and filled (none when they are trusted) */
 static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct modprobe_d_copy **ret)
 {
 	struct modprobe_d_copy *c = calloc(1, sizeof(*c));
@@ -300,15 +332,19 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 	}
 	if (r == 0)
 		r = modprobe_d_list(paths, &files, &n);
-	if (r == 0)
+	if (r == 0 && !trusted(paths, files, n))
 		r = copy_dir(ctx, c);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = copy_file(ctx, c, &files[i]);
-	if (r == 0 && !(c->kmod_paths = calloc(n + 2, sizeof(*c->kmod_paths))))
+	if (r == 0 && !(c->kmod_paths = calloc(n + c->npaths + 2, sizeof(*c->kmod_paths))))
 		r = -ENOMEM;
-	if (r == 0 && !(c->kmod_paths[c->nkmod++] = strdup(c->fd_path)))
+	/* trusted: libkmod reads them as they are, as the system's */
+	for (size_t i = 0; r == 0 && c->dir < 0 && i < c->npaths; i++)
+		if (!(c->kmod_paths[c->nkmod++] = strdup(paths[i])))
+			r = -ENOMEM;
+	if (r == 0 && c->dir >= 0 && !(c->kmod_paths[c->nkmod++] = strdup(c->fd_path)))
 		r = -ENOMEM;
-	for (size_t i = 0; r == 0 && i < n; i++)
+	for (size_t i = 0; r == 0 && c->dir >= 0 && i < n; i++)
 		if (files[i].single && asprintf(&c->kmod_paths[c->nkmod++], "%s/%s", c->fd_path, files[i].name) < 0) {
 			c->kmod_paths[--c->nkmod] = NULL;
 			r = -ENOMEM;

@@ -526,6 +526,8 @@ static void test_named_config_checked(void)
 		g_autoptr(GDir) left = NULL;
 
 		g_test_message("row %s", row->name);
+		/* writable by others: not trusted, so copied */
+		g_assert_cmpint(chmod(dir, 0777), ==, 0);
 		if (row->fifo) {
 			g_assert_cmpint(mkfifo(path, 0644), ==, 0);
 		} else if (row->link) {
@@ -581,19 +583,71 @@ static void test_named_config_checked(void)
 		g_autofree char *want = g_strconcat("cannot make a directory for the modprobe configuration in $TMPDIR, ",
 						    missing, ": No such file or directory (set TMPDIR to a writable directory)",
 						    NULL);
-		const char *conf[] = { confdir, NULL };
+		g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
+		g_autofree char *file = g_build_filename(dir, "a.conf", NULL);
+		const char *conf[] = { dir, NULL };
 		struct modalias_ctx *ctx = test_ctx_new();
 		struct modalias_loader *loader = NULL;
 
+		g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\n", -1, NULL));
+		g_assert_cmpint(chmod(dir, 0777), ==, 0); /* not trusted: copied */
 		g_setenv("TMPDIR", missing, TRUE);
 		g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, -ENOENT);
 		g_assert_nonnull(strstr(test_log_text(), want));
 		modalias_ctx_unref(ctx);
+		test_rm_rf(dir);
 	}
 	if (saved_tmpdir)
 		g_setenv("TMPDIR", saved_tmpdir, TRUE);
 	else
 		g_unsetenv("TMPDIR");
+	test_rm_rf(tmpdir);
+}
+
+/* A named configuration as trusted as the system's (this user's, nobody
+ * else may write it or a directory above it) is checked the same, but
+ * handed to libkmod as it is: no copy, so no writable $TMPDIR needed (early
+ * in a boot /tmp may be read-only); one a user may write is copied. */
+static void test_named_config_trusted(void)
+{
+	g_autofree char *tmpdir = g_dir_make_tmp("modalias-tmpdir-XXXXXX", NULL);
+	g_autofree char *missing = g_build_filename(tmpdir, "missing", NULL);
+	g_autofree char *saved_tmpdir = g_strdup(g_getenv("TMPDIR"));
+	g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
+	g_autofree char *file = g_build_filename(dir, "a.conf", NULL);
+	const char *conf[] = { dir, NULL };
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_loader *loader = NULL;
+	struct modalias_table *table;
+	struct modalias_result *res;
+
+	g_assert_cmpint(chmod(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\n", -1, NULL));
+	g_assert_cmpint(chmod(file, 0644), ==, 0);
+	/* no $TMPDIR to copy into: not needed */
+	g_setenv("TMPDIR", missing, TRUE);
+	g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, 0);
+	g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &table), ==, 0);
+	g_assert_cmpint(modalias_table_load_config(table, conf), ==, 0);
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+	g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
+	modalias_result_unref(res);
+	modalias_table_unref(table);
+	modalias_loader_unref(loader);
+	/* checked all the same */
+	g_assert_true(g_file_set_contents(file, "\033[31mEVIL x\n", -1, NULL));
+	g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, -EBADMSG);
+	/* a file others may write: copied, so $TMPDIR is needed */
+	g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\n", -1, NULL));
+	g_assert_cmpint(chmod(file, 0666), ==, 0);
+	g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, -ENOENT);
+	modalias_ctx_unref(ctx);
+	if (saved_tmpdir)
+		g_setenv("TMPDIR", saved_tmpdir, TRUE);
+	else
+		g_unsetenv("TMPDIR");
+	test_rm_rf(dir);
 	test_rm_rf(tmpdir);
 }
 
@@ -795,6 +849,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/named-config-single-file", test_named_config_single_file);
 	g_test_add_func("/load/moddir-softdep-checked", test_moddir_softdep_checked);
 	g_test_add_func("/load/named-config-revalidate", test_named_config_revalidate);
+	g_test_add_func("/load/named-config-trusted", test_named_config_trusted);
 	g_test_add_func("/load/module-names", test_module_names);
 	g_test_add_func("/load/missing-modules", test_missing_modules);
 	g_test_add_func("/load/failure-logged-once", test_failure_logged_once);
