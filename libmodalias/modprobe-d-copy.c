@@ -142,6 +142,35 @@ static int check_lines(struct modalias_ctx *ctx, const char *path, const char *b
 	return 0;
 }
 
+/* PATH read (at most MAX bytes) and checked as libkmod will read it: 0
+ * with its text in *BUF (LEN bytes), or a logged error and *BUF NULL.
+ * ABSENT_OK: a file libkmod reads no line of (none, a directory, one this
+ * process may not open) is 0 with *BUF NULL. */
+static int read_checked(struct modalias_ctx *ctx, const char *path, size_t max, bool absent_ok,
+			char **buf, size_t *len)
+{
+	char why[64];
+	int r;
+
+	*buf = NULL;
+	r = read_file(path, max, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, buf, len);
+	if (r >= 0) {
+		r = check_lines(ctx, path, *buf, *len);
+	} else if (absent_ok && (r == -ENOENT || r == -ENOTDIR || r == -EACCES || r == -EPERM || r == -EISDIR)) {
+		r = 0;
+	} else if (r == -EINVAL) {
+		r = refuse(ctx, path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
+	} else {
+		/* one too big to check is not read past the check either */
+		r = refuse(ctx, path, 0, read_file_error(r, max, why, sizeof(why)), r);
+	}
+	if (r < 0) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return r;
+}
+
 /* One file checked, then written into the copy */
 static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const struct modprobe_d_file *f)
 {
@@ -151,15 +180,7 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 
 	if (has_control(f->name, strlen(f->name)))
 		return refuse(ctx, f->path, 0, "a control character in the file's name", -EBADMSG);
-	r = read_file(f->path, READ_FILE_CONFIG_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &buf, &len);
-	if (r == -EINVAL)
-		return refuse(ctx, f->path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
-	if (r < 0) {
-		char why[64];
-
-		return refuse(ctx, f->path, 0, read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)), r);
-	}
-	r = check_lines(ctx, f->path, buf, len);
+	r = read_checked(ctx, f->path, READ_FILE_CONFIG_MAX, false, &buf, &len);
 	if (r < 0 || c->dir < 0) {
 		free(buf); /* refused; or checked, and trusted: not copied */
 		return r;
@@ -364,24 +385,14 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
  * is only checked: a file swapped in after the check is still read. */
 static int check_softdep(struct modalias_ctx *ctx, const char *dir)
 {
-	char why[64], *path, *buf;
+	char *path, *buf;
 	size_t len;
 	int r;
 
 	if (asprintf(&path, "%s/modules.softdep", dir) < 0)
 		return -ENOMEM;
-	r = read_file(path, READ_FILE_TABLE_MAX, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, &buf, &len);
-	if (r == -ENOENT || r == -ENOTDIR || r == -EACCES || r == -EPERM || r == -EISDIR) {
-		r = 0; /* none, or one libkmod reads no line of either */
-	} else if (r == -EINVAL) {
-		r = refuse(ctx, path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
-	} else if (r < 0) {
-		/* one too big to check is not read past the check either */
-		r = refuse(ctx, path, 0, read_file_error(r, READ_FILE_TABLE_MAX, why, sizeof(why)), r);
-	} else {
-		r = check_lines(ctx, path, buf, len);
-		free(buf);
-	}
+	r = read_checked(ctx, path, READ_FILE_TABLE_MAX, true, &buf, &len);
+	free(buf);
 	free(path);
 	return r;
 }
