@@ -454,6 +454,26 @@ static void test_revalidate(void)
 	test_rm_rf(tmp);
 }
 
+/* TABLE answers test:dev:named with mod_a: the named configuration's alias was read */
+static void assert_named_alias(struct modalias_table *table)
+{
+	struct modalias_result *res;
+
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+	g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
+	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
+	modalias_result_unref(res);
+}
+
+/* NAME set back to SAVED, or unset when it had no value */
+static void restore_env(const char *name, const char *saved)
+{
+	if (saved)
+		g_setenv(name, saved, TRUE);
+	else
+		g_unsetenv(name);
+}
+
 /* A modprobe configuration named by the caller is read by the library
  * first and handed to libkmod as a checked copy: libkmod prints the first
  * word of a line it cannot parse, and the file's name, before any log
@@ -509,8 +529,7 @@ static void test_named_config_checked(void)
 		{ "not-conf", "a.txt", "\033[31mEVIL x\n", 0, NULL, false, 0, NULL },
 	};
 	g_autofree char *tmpdir = g_dir_make_tmp("modalias-tmpdir-XXXXXX", NULL);
-	const char *old_tmpdir = g_getenv("TMPDIR");
-	g_autofree char *saved_tmpdir = g_strdup(old_tmpdir);
+	g_autofree char *saved_tmpdir = g_strdup(g_getenv("TMPDIR"));
 
 	memset(big, '#', sizeof(big));
 	big[sizeof(big) - 1] = '\n';
@@ -560,14 +579,8 @@ static void test_named_config_checked(void)
 			g_assert_cmpint(st.st_mode & 07777, ==, 0700);
 			g_assert_null(g_dir_read_name(d));
 			/* libkmod found the alias in it */
-			if (strcmp(row->name, "good") == 0 || strcmp(row->name, "escape-later-in-line") == 0) {
-				struct modalias_result *res;
-
-				g_assert_cmpint(modalias_result_new(&res), ==, 0);
-				g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
-				g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
-				modalias_result_unref(res);
-			}
+			if (strcmp(row->name, "good") == 0 || strcmp(row->name, "escape-later-in-line") == 0)
+				assert_named_alias(table);
 		}
 		modalias_table_unref(table);
 		modalias_loader_unref(loader);
@@ -597,10 +610,7 @@ static void test_named_config_checked(void)
 		modalias_ctx_unref(ctx);
 		test_rm_rf(dir);
 	}
-	if (saved_tmpdir)
-		g_setenv("TMPDIR", saved_tmpdir, TRUE);
-	else
-		g_unsetenv("TMPDIR");
+	restore_env("TMPDIR", saved_tmpdir);
 	test_rm_rf(tmpdir);
 }
 
@@ -619,7 +629,6 @@ static void test_named_config_trusted(void)
 	struct modalias_ctx *ctx = test_ctx_new();
 	struct modalias_loader *loader = NULL;
 	struct modalias_table *table;
-	struct modalias_result *res;
 
 	g_assert_cmpint(chmod(dir, 0755), ==, 0);
 	g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\n", -1, NULL));
@@ -629,10 +638,7 @@ static void test_named_config_trusted(void)
 	g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, 0);
 	g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &table), ==, 0);
 	g_assert_cmpint(modalias_table_load_config(table, conf), ==, 0);
-	g_assert_cmpint(modalias_result_new(&res), ==, 0);
-	g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
-	g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
-	modalias_result_unref(res);
+	assert_named_alias(table);
 	modalias_table_unref(table);
 	modalias_loader_unref(loader);
 	/* checked all the same */
@@ -643,10 +649,7 @@ static void test_named_config_trusted(void)
 	g_assert_cmpint(chmod(file, 0666), ==, 0);
 	g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, -ENOENT);
 	modalias_ctx_unref(ctx);
-	if (saved_tmpdir)
-		g_setenv("TMPDIR", saved_tmpdir, TRUE);
-	else
-		g_unsetenv("TMPDIR");
+	restore_env("TMPDIR", saved_tmpdir);
 	test_rm_rf(dir);
 	test_rm_rf(tmpdir);
 }
@@ -663,17 +666,13 @@ static void test_named_config_single_file(void)
 		const char *conf[] = { file, NULL };
 		struct modalias_ctx *ctx = test_ctx_new();
 		struct modalias_table *table;
-		struct modalias_result *res;
 
 		g_test_message("file %s", names[i]);
 		g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\nblacklist mod_b\n", -1, NULL));
 		g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &table), ==, 0);
 		g_assert_cmpint(modalias_table_load_config(table, conf), ==, 0);
-		g_assert_cmpint(modalias_result_new(&res), ==, 0);
-		g_assert_cmpint(modalias_table_lookup(table, "test:dev:named", res), ==, 1);
-		g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "mod_a");
+		assert_named_alias(table);
 		g_assert_true(modalias_table_is_blacklisted(table, "mod_b"));
-		modalias_result_unref(res);
 		modalias_table_unref(table);
 		modalias_ctx_unref(ctx);
 		test_rm_rf(dir);
