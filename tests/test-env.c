@@ -218,8 +218,8 @@ static void test_usb_interface_from_sysfs(void)
 	g_assert_cmpstr(s, ==, "usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip02in*");
 	free(s);
 	modalias_dev_unref(dev);
-	g_assert_cmpint(unlink(file), ==, 0);
 	modalias_ctx_unref(ctx);
+	test_rm_rf(root);
 }
 
 static void test_scsi_and_ieee1394(void)
@@ -261,6 +261,7 @@ static void test_scsi_and_ieee1394(void)
 	free(s);
 	modalias_dev_unref(dev);
 	modalias_ctx_unref(ctx);
+	test_rm_rf(root);
 }
 
 struct bad_env {
