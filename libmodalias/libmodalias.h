@@ -646,6 +646,7 @@ int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *modul
  *     {"devpath": "…", …, "modalias": null, "errno": 22, "error": "…"}
  *   ],
  *   "modules": ["e1000e", …],
+ *   "builtin": ["i8042", "serial8250", "virtio-pci", …],
  *   "firmware_failures": [
  *     {"devpath": "/devices/pci0000:00/0000:00:14.3",
  *      "file": "iwlwifi-QuZ-a0-hr-b0-72.ucode", "errno": 2}
@@ -658,7 +659,12 @@ int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *modul
  * "kernel" and "arch" are those of the machine whose devices these are:
  * uname(2) when the running machine's /sys is read, null (unknown) for any
  * other sysfs root (a captured tree) unless modalias_snapshot_set_kernel()
- * said them.  "firmware_failures" (since libmodalias 4, optional) are the
+ * said them.  "builtin" (since libmodalias 4, optional) is what the
+ * machine showed built in: each SYSFS_ROOT/module entry without an
+ * initstate, and each driver under SYSFS_ROOT/bus/(bus)/drivers without
+ * a module link (see modalias_snapshot_is_module_builtin()); a document
+ * without it says nothing of built-in modules.
+ * "firmware_failures" (since libmodalias 4, optional) are the
  * firmware loads the kernel log says failed ("Direct firmware load for
  * FILE failed with error -2"), in the log's order, each with the device
  * that asked ("devpath" null when the line names none) and the positive
@@ -686,7 +692,10 @@ struct modalias_snapshot;
  *
  * Walks the sysfs root as modalias_sysfs_foreach() does and records every
  * device it reports (with its error when its modalias could not be read),
- * and the modules whose SYSFS_ROOT/module/NAME/initstate is "live".  The
+ * the modules whose SYSFS_ROOT/module/NAME/initstate is "live", and (since
+ * 4) what it shows built in: module entries without an initstate, drivers
+ * without a module link (none recorded when the root has neither
+ * SYSFS_ROOT/module nor SYSFS_ROOT/bus: a captured tree of devices).  The
  * kernel release and architecture are the running machine's (uname(2))
  * when the sysfs root is "/sys", else unknown (NULL).
  *
@@ -847,6 +856,26 @@ int modalias_snapshot_get_driver(const struct modalias_snapshot *snap, const cha
  * Since: 3
  */
 int modalias_snapshot_is_module_loaded(const struct modalias_snapshot *snap, const char *module);
+
+/**
+ * modalias_snapshot_is_module_builtin:
+ * @snap: a snapshot.
+ * @module: a module name as the kernel writes it.
+ *
+ * What modalias_sysfs_is_module_builtin() said on the machine when the
+ * snapshot was taken: @module has a /sys/module entry without an
+ * initstate, or a driver of its name ('_' or '-') has no module link.  A
+ * snapshot records these names since version 4 of the library (the
+ * document's "builtin" member); one written before it says nothing of
+ * them, and neither does a snapshot taken from a captured tree that has
+ * neither /sys/module nor /sys/bus.
+ *
+ * Returns: 1 when @module was built in, 0 when not, -ENODATA when the
+ *   snapshot does not record it (a document without "builtin"), -EINVAL.
+ *
+ * Since: 4
+ */
+int modalias_snapshot_is_module_builtin(const struct modalias_snapshot *snap, const char *module);
 
 /**
  * modalias_snapshot_set_kernel:

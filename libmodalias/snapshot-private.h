@@ -34,14 +34,25 @@ struct snap_fw_failure {
 	int err; /* the positive errno */
 };
 
+/* A set of names: sorted once snapshot_finish() has run */
+struct snap_names {
+	char **v;
+	size_t n, cap;
+};
+
 struct modalias_snapshot {
 	int refcount;
 	struct modalias_ctx *ctx;
 	char *kernel, *arch; /* NULL: unknown */
 	struct snap_device *devices;
 	size_t n_devices, cap_devices;
-	char **modules; /* the loaded ones, sorted after snapshot_finish() */
-	size_t n_modules, cap_modules;
+	struct snap_names modules; /* the loaded ones */
+	/* what the kernel showed built in: each /sys/module entry without an
+	 * initstate, each driver without a module link (its name may be a
+	 * built-in module's, '_' written '-'); known when taken from sysfs or
+	 * read from a document that has them ("builtin") */
+	struct snap_names builtins;
+	bool builtins_known;
 	struct snap_fw_failure *fw_failures; /* in the kernel log's order */
 	size_t n_fw_failures, cap_fw_failures;
 	bool kernel_log; /* the kernel log was read: fw_failures is its record */
@@ -50,11 +61,11 @@ struct modalias_snapshot {
 struct modalias_snapshot *snapshot_alloc(struct modalias_ctx *ctx);
 /* Takes D's strings over (D is left zeroed); -ENOMEM */
 int snapshot_add_device(struct modalias_snapshot *snap, struct snap_device *d);
-/* Takes NAME over; -ENOMEM */
-int snapshot_add_module(struct modalias_snapshot *snap, char *name);
+/* Takes NAME over, into SET (&snap->modules or &snap->builtins); -ENOMEM */
+int snapshot_add_name(struct snap_names *set, char *name);
 /* Sorts devices as sysfs is walked (parents first, siblings in byte order)
- * and modules by name; the devpath of the first device found twice, or
- * NULL */
+ * and modules and builtins by name; the devpath or name of the first
+ * device or name found twice in its set, or NULL */
 const char *snapshot_finish(struct modalias_snapshot *snap);
 void snap_device_clear(struct snap_device *d);
 

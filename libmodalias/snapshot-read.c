@@ -5,10 +5,11 @@
  * A small recursive-descent JSON parser that knows the document's shape:
  * an object with "version" (1), "kernel", "arch", "devices" (objects with
  * "devpath", "subsystem", "modalias", "driver", "driver_module",
- * "driver_override", "errno", "error"), "modules" (strings) and, when the
- * kernel log was read, "firmware_failures" (objects with "devpath", "file",
- * "errno"); members it does not know are skipped, so later minor additions
- * read.  Every error
+ * "driver_override", "errno", "error"), "modules" (strings), "builtin"
+ * (strings; absent from a document written before it was, then unknown)
+ * and, when the kernel log was read, "firmware_failures" (objects with
+ * "devpath", "file", "errno"); members it does not know are skipped, so
+ * later minor additions read.  Every error
  * names the file, line and column.  Nesting is bounded (JSON_DEPTH_MAX), a
  * string may not hold a NUL (\u0000), and "\u0080" … "\u00ff" are the bytes
  * of those values (shared/json.h's convention), so that what the writer
@@ -410,7 +411,8 @@ static bool array(struct parser *ps, bool (*element)(struct parser *, struct mod
 	return expect(ps, ']', "',' or ']' expected");
 }
 
-static bool one_module(struct parser *ps, struct modalias_snapshot *snap)
+/* A module's name (of "modules" or "builtin") into SET */
+static bool one_name(struct parser *ps, struct snap_names *set)
 {
 	const char *at, *why = NULL;
 	char *name = NULL;
@@ -424,11 +426,21 @@ static bool one_module(struct parser *ps, struct modalias_snapshot *snap)
 		free(name);
 		return false;
 	}
-	if (snapshot_add_module(snap, name) < 0) {
+	if (snapshot_add_name(set, name) < 0) {
 		fail_at(ps, at, -ENOMEM, "out of memory");
 		return false;
 	}
 	return true;
+}
+
+static bool one_module(struct parser *ps, struct modalias_snapshot *snap)
+{
+	return one_name(ps, &snap->modules);
+}
+
+static bool one_builtin(struct parser *ps, struct modalias_snapshot *snap)
+{
+	return one_name(ps, &snap->builtins);
 }
 
 struct failure_read {
@@ -519,6 +531,14 @@ static bool top_member(struct parser *ps, const char *key, const char *at, void 
 	}
 	if (strcmp(key, "modules") == 0)
 		return array(ps, one_module, tr->snap);
+	if (strcmp(key, "builtin") == 0) {
+		if (tr->snap->builtins_known) {
+			fail_at(ps, at, -EBADMSG, "a member given twice");
+			return false;
+		}
+		tr->snap->builtins_known = true;
+		return array(ps, one_builtin, tr->snap);
+	}
 	if (strcmp(key, "firmware_failures") == 0) {
 		if (tr->failures) {
 			fail_at(ps, at, -EBADMSG, "a member given twice");

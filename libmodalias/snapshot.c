@@ -1,7 +1,9 @@
 /*
  * libmodalias - snapshots: a machine's devices (devpath, subsystem,
  * modalias, bound driver and its module, driver_override), its loaded
- * modules and the firmware loads its kernel log says failed, taken from
+ * modules, what it showed built in (module entries without an initstate,
+ * drivers without a module link) and the firmware loads its kernel log
+ * says failed, taken from
  * sysfs or read from a snapshot file, written as the versioned JSON
  * document of modalias(1)'s "snapshot" command, and asked as sysfs would
  * be (walked parents first, a device looked up, a driver, a loaded
@@ -16,9 +18,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "libmodalias-private.h"
@@ -64,21 +70,29 @@ int snapshot_add_device(struct modalias_snapshot *snap, struct snap_device *d)
 	return 0;
 }
 
-int snapshot_add_module(struct modalias_snapshot *snap, char *name)
+int snapshot_add_name(struct snap_names *set, char *name)
 {
-	if (snap->n_modules == snap->cap_modules) {
-		size_t cap = snap->cap_modules ? snap->cap_modules * 2 : 64;
-		char **n = realloc(snap->modules, cap * sizeof(*n));
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 64;
+		char **n = realloc(set->v, cap * sizeof(*n));
 
 		if (!n) {
 			free(name);
 			return -ENOMEM;
 		}
-		snap->modules = n;
-		snap->cap_modules = cap;
+		set->v = n;
+		set->cap = cap;
 	}
-	snap->modules[snap->n_modules++] = name;
+	set->v[set->n++] = name;
 	return 0;
+}
+
+static void names_clear(struct snap_names *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		free(set->v[i]);
+	free(set->v);
+	memset(set, 0, sizeof(*set));
 }
 
 /* Devpaths in the order of the sysfs walk: component by component, a
@@ -103,19 +117,35 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* SET sorted; the first name in it twice, or NULL */
+static const char *names_sort(struct snap_names *set)
+{
+	if (set->n > 1)
+		qsort(set->v, set->n, sizeof(*set->v), str_cmp);
+	for (size_t i = 1; i < set->n; i++)
+		if (strcmp(set->v[i - 1], set->v[i]) == 0)
+			return set->v[i];
+	return NULL;
+}
+
+static bool names_have(const struct snap_names *set, const char *name)
+{
+	/* none: no array to search (bsearch() takes none) */
+	return set->n > 0 && bsearch(&name, set->v, set->n, sizeof(*set->v), str_cmp) != NULL;
+}
+
 const char *snapshot_finish(struct modalias_snapshot *snap)
 {
+	const char *twice;
+
 	if (snap->n_devices > 1)
 		qsort(snap->devices, snap->n_devices, sizeof(*snap->devices), device_cmp);
-	if (snap->n_modules > 1)
-		qsort(snap->modules, snap->n_modules, sizeof(*snap->modules), str_cmp);
 	for (size_t i = 1; i < snap->n_devices; i++)
 		if (strcmp(snap->devices[i - 1].devpath, snap->devices[i].devpath) == 0)
 			return snap->devices[i].devpath;
-	for (size_t i = 1; i < snap->n_modules; i++)
-		if (strcmp(snap->modules[i - 1], snap->modules[i]) == 0)
-			return snap->modules[i];
-	return NULL;
+	if ((twice = names_sort(&snap->modules)))
+		return twice;
+	return names_sort(&snap->builtins);
 }
 
 static const struct snap_device *find_device(const struct modalias_snapshot *snap, const char *devpath)
@@ -159,42 +189,155 @@ static int take_device(void *data, const char *devpath, struct modalias_dev *dev
 	return snapshot_add_device(snap, &d);
 }
 
-/* The modules whose initstate is "live" (a builtin one has none) */
-static int take_modules(struct modalias_snapshot *snap)
+/* A snapshot being taken from sysfs: the builtins gathered (a name may
+ * come twice) until keep_builtins() */
+struct snapshot_take {
+	struct modalias_snapshot *snap;
+	struct snap_names builtins;
+	bool seen; /* /sys/module or /sys/bus was there to ask */
+};
+
+/* DIR below the sysfs root, opened without following a link; NULL when
+ * there is none (a captured tree without it) */
+static DIR *open_below_root(struct modalias_snapshot *snap, const char *dir)
 {
 	struct strbuf sb;
-	struct dirent *de;
 	DIR *d;
-	int r = 0;
+	int fd;
 
 	strbuf_init(&sb);
-	strbuf_printf(&sb, "%s/module", modalias_ctx_get_sysfs_root(snap->ctx));
-	if (sb.oom)
-		return -ENOMEM;
-	d = opendir(sb.buf);
+	strbuf_printf(&sb, "%s/%s", modalias_ctx_get_sysfs_root(snap->ctx), dir);
+	if (sb.oom) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	fd = open(sb.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	strbuf_release(&sb);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	return d;
+}
+
+/* NAME (a directory in DIR, not a link to one) into SET when it can be a
+ * module's name and has no AT (what makes it built in): asked as
+ * modalias_sysfs_is_module_builtin() asks; -ENOMEM */
+static int add_if_missing(struct snap_names *set, int dir, const char *name, const char *at)
+{
+	const char *why;
+	struct stat st;
+	char *copy;
+	int fd, r;
+
+	if (module_name_check(name, strlen(name), &why) < 0)
+		return 0;
+	fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	r = fstatat(fd, at, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+	close(fd);
+	if (!r)
+		return 0;
+	return (copy = strdup(name)) ? snapshot_add_name(set, copy) : -ENOMEM;
+}
+
+/* The modules whose initstate is "live"; those without one, built in */
+static int take_modules(struct snapshot_take *t)
+{
+	struct modalias_snapshot *snap = t->snap;
+	struct dirent *de;
+	DIR *d = open_below_root(snap, "module");
+	int r = 0;
+
 	if (!d)
-		return 0; /* a captured tree without modules */
+		return errno == ENOMEM ? -ENOMEM : 0; /* a captured tree without modules */
+	t->seen = true;
 	while (r == 0 && (de = readdir(d))) {
 		char *name;
 
-		if (de->d_name[0] == '.' || modalias_sysfs_is_module_loaded(snap->ctx, de->d_name) <= 0)
+		if (de->d_name[0] == '.')
 			continue;
-		r = (name = strdup(de->d_name)) ? snapshot_add_module(snap, name) : -ENOMEM;
+		if (modalias_sysfs_is_module_loaded(snap->ctx, de->d_name) > 0)
+			r = (name = strdup(de->d_name)) ? snapshot_add_name(&snap->modules, name) : -ENOMEM;
+		else
+			r = add_if_missing(&t->builtins, dirfd(d), de->d_name, "initstate");
 	}
 	closedir(d);
 	return r;
 }
 
+/* The drivers without a module link, on every bus: built in */
+static int take_builtin_drivers(struct snapshot_take *t)
+{
+	struct dirent *bus, *drv;
+	DIR *buses = open_below_root(t->snap, "bus");
+	int r = 0;
+
+	if (!buses)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	t->seen = true;
+	while (r == 0 && (bus = readdir(buses))) {
+		int fd;
+		char *path;
+		DIR *drivers;
+
+		if (bus->d_name[0] == '.')
+			continue;
+		if (asprintf(&path, "%s/drivers", bus->d_name) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		fd = openat(dirfd(buses), path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		free(path);
+		if (fd < 0)
+			continue;
+		if (!(drivers = fdopendir(fd))) {
+			close(fd);
+			continue;
+		}
+		while (r == 0 && (drv = readdir(drivers)))
+			if (drv->d_name[0] != '.')
+				r = add_if_missing(&t->builtins, dirfd(drivers), drv->d_name, "module");
+		closedir(drivers);
+	}
+	closedir(buses);
+	return r;
+}
+
+/* T's builtins, a name once (a module's entry and its driver may both say
+ * so), moved into its snapshot; unknown when sysfs had nothing to ask (a
+ * captured tree of devices alone) */
+static int keep_builtins(struct snapshot_take *t)
+{
+	struct snap_names *set = &t->builtins;
+	size_t kept = 0;
+
+	names_sort(set);
+	for (size_t i = 0; i < set->n; i++) {
+		if (kept > 0 && strcmp(set->v[kept - 1], set->v[i]) == 0)
+			free(set->v[i]);
+		else
+			set->v[kept++] = set->v[i];
+	}
+	set->n = kept;
+	t->snap->builtins = *set;
+	t->snap->builtins_known = t->seen;
+	memset(set, 0, sizeof(*set));
+	return 0;
+}
+
 MODALIAS_EXPORT int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx, struct modalias_snapshot **ret)
 {
 	struct modalias_snapshot *snap;
+	struct snapshot_take t = { NULL };
 	struct utsname u;
 	int r;
 
 	if (!ctx || !ret)
 		return -EINVAL;
-	if (!(snap = snapshot_alloc(ctx)))
+	if (!(snap = t.snap = snapshot_alloc(ctx)))
 		return -ENOMEM;
 	/* the running kernel's only for the running machine's sysfs: a captured
 	 * tree's is unknown (modalias_snapshot_set_kernel() says it) */
@@ -205,7 +348,12 @@ MODALIAS_EXPORT int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx, s
 	}
 	r = modalias_sysfs_foreach(ctx, take_device, snap);
 	if (r == 0)
-		r = take_modules(snap);
+		r = take_modules(&t);
+	if (r == 0)
+		r = take_builtin_drivers(&t);
+	if (r == 0)
+		r = keep_builtins(&t);
+	names_clear(&t.builtins);
 	if (r < 0) {
 		modalias_snapshot_unref(snap);
 		return r;
@@ -231,9 +379,8 @@ MODALIAS_EXPORT struct modalias_snapshot *modalias_snapshot_unref(struct modalia
 	for (size_t i = 0; i < snap->n_devices; i++)
 		snap_device_clear(&snap->devices[i]);
 	free(snap->devices);
-	for (size_t i = 0; i < snap->n_modules; i++)
-		free(snap->modules[i]);
-	free(snap->modules);
+	names_clear(&snap->modules);
+	names_clear(&snap->builtins);
 	for (size_t i = 0; i < snap->n_fw_failures; i++) {
 		free(snap->fw_failures[i].devpath);
 		free(snap->fw_failures[i].file);
@@ -392,9 +539,30 @@ MODALIAS_EXPORT int modalias_snapshot_is_module_loaded(const struct modalias_sna
 {
 	if (!snap || !module)
 		return -EINVAL;
-	if (snap->n_modules == 0) /* no array to search (bsearch() takes none) */
-		return 0;
-	return bsearch(&module, snap->modules, snap->n_modules, sizeof(*snap->modules), str_cmp) != NULL;
+	return names_have(&snap->modules, module);
+}
+
+/* As modalias_sysfs_is_module_builtin() asks sysfs: its entry, or a driver
+ * of its name ('_' or '-') */
+MODALIAS_EXPORT int modalias_snapshot_is_module_builtin(const struct modalias_snapshot *snap, const char *module)
+{
+	char *dashed;
+	int r;
+
+	if (!snap || !module)
+		return -EINVAL;
+	if (!snap->builtins_known)
+		return -ENODATA;
+	if (names_have(&snap->builtins, module) || !strchr(module, '_'))
+		return names_have(&snap->builtins, module);
+	if (!(dashed = strdup(module)))
+		return -ENOMEM;
+	for (char *c = dashed; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	r = names_have(&snap->builtins, dashed);
+	free(dashed);
+	return r;
 }
 
 /* ---- written -------------------------------------------------------------- */
@@ -410,6 +578,17 @@ static void put_string(struct strbuf *sb, const char *s)
 	len = strlen(s);
 	if (strbuf_reserve(sb, JSON_QUOTED_MAX(len)))
 		sb->len += json_quote(sb->buf + sb->len, s);
+}
+
+/* SET as an array, eight names a line */
+static void put_names(struct strbuf *sb, const struct snap_names *set)
+{
+	strbuf_putc(sb, '[');
+	for (size_t i = 0; i < set->n; i++) {
+		strbuf_puts(sb, i ? (i % 8 ? ", " : ",\n    ") : "\n    ");
+		put_string(sb, set->v[i]);
+	}
+	strbuf_puts(sb, set->n ? "\n  ]" : "]");
 }
 
 static void put_member(struct strbuf *sb, const char *key, const char *value)
@@ -450,12 +629,12 @@ MODALIAS_EXPORT int modalias_snapshot_format(const struct modalias_snapshot *sna
 		}
 		strbuf_putc(&sb, '}');
 	}
-	strbuf_puts(&sb, snap->n_devices ? "\n  ],\n  \"modules\": [" : "],\n  \"modules\": [");
-	for (size_t i = 0; i < snap->n_modules; i++) {
-		strbuf_puts(&sb, i ? (i % 8 ? ", " : ",\n    ") : "\n    ");
-		put_string(&sb, snap->modules[i]);
+	strbuf_puts(&sb, snap->n_devices ? "\n  ],\n  \"modules\": " : "],\n  \"modules\": ");
+	put_names(&sb, &snap->modules);
+	if (snap->builtins_known) {
+		strbuf_puts(&sb, ",\n  \"builtin\": ");
+		put_names(&sb, &snap->builtins);
 	}
-	strbuf_puts(&sb, snap->n_modules ? "\n  ]" : "]");
 	if (snap->kernel_log) {
 		strbuf_puts(&sb, ",\n  \"firmware_failures\": [");
 		for (size_t i = 0; i < snap->n_fw_failures; i++) {

@@ -98,6 +98,23 @@ static void link_to(const char *root, const char *rel, const char *target)
 	g_assert_cmpint(symlink(target, path), ==, 0);
 }
 
+/* test_driver()'s tree as its snapshot says it: built in, a /sys/module
+ * entry (not a link) without an initstate or a driver of the name ('_' or
+ * '-') without a module link, as modalias_sysfs_is_module_builtin() says */
+static void assert_builtins(const struct modalias_snapshot *snap)
+{
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "builtin"), ==, 1);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "virtio_balloon"), ==, 1);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "virtio_pci"), ==, 1);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "virtio-pci"), ==, 1);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "8250"), ==, 0);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "going"), ==, 0);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "serial8250"), ==, 0);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "nosuch"), ==, 0);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "linked"), ==, 0);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, NULL), ==, -EINVAL);
+}
+
 static void test_driver(void)
 {
 	g_autofree char *root = g_dir_make_tmp("sysfs-XXXXXX", NULL);
@@ -140,6 +157,9 @@ static void test_driver(void)
 	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "8250"), ==, 0);
 	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "nosuch"), ==, 0);
 	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "../module/builtin"), ==, -EINVAL);
+	/* a link is not followed: not an entry of the module's own */
+	link_to(root, "module/linked", "builtin");
+	g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, "linked"), ==, 0);
 	/* ... or a driver of its name ('_' or '-') without a module link, as a
 	 * built-in virtio_balloon that has no /sys/module entry; a loaded
 	 * module's driver has one */
@@ -171,6 +191,7 @@ static void test_driver(void)
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "8250"), ==, 1);
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "going"), ==, 0);
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "builtin"), ==, 0);
+	assert_builtins(snap);
 	{
 		struct modalias_dev *dev;
 		char *s;
@@ -181,6 +202,21 @@ static void test_driver(void)
 		free(s);
 		modalias_dev_unref(dev);
 		g_assert_cmpint(modalias_snapshot_get_dev(snap, "/devices/platform", &dev), ==, -ENOENT);
+	}
+	/* written and read back, it says the same */
+	{
+		g_autofree char *path = NULL;
+		struct modalias_snapshot *back;
+		char *doc;
+
+		g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
+		g_assert_nonnull(strstr(doc, ",\n  \"builtin\": [\n    \"builtin\", \"virtio-pci\", \"virtio_balloon\"\n  ]"));
+		path = write_temp(doc, strlen(doc));
+		g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &back), ==, 0);
+		assert_builtins(back);
+		modalias_snapshot_unref(back);
+		unlink(path);
+		free(doc);
 	}
 	modalias_snapshot_unref(snap);
 	test_rm_rf(root);
@@ -221,6 +257,8 @@ static void test_order(void)
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "a"), ==, 1);
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "z"), ==, 1);
 	g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, "m"), ==, 0);
+	/* a document without "builtin" (written before it was) does not say */
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, "a"), ==, -ENODATA);
 	modalias_snapshot_unref(snap);
 }
 
@@ -322,6 +360,9 @@ static const struct bad {
 	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:a\"}], \"modules\": [\"\"]}",
 	  -EBADMSG, ":1:94: not a module name" },
 	{ "{\"version\": 1, \"devices\": [], \"x\": tru}", -EBADMSG, ":1:36: a value expected" },
+	{ "{\"version\": 1, \"devices\": [], \"builtin\": [\"a/b\"]}", -EBADMSG, ":1:43: not a module name" },
+	{ "{\"version\": 1, \"devices\": [], \"builtin\": [], \"builtin\": []}", -EBADMSG, ":1:46: a member given twice" },
+	{ "{\"version\": 1, \"devices\": [], \"builtin\": [\"a\", \"a\"]}", -EBADMSG, ": 'a' is listed twice" },
 	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": null, \"errno\": 2}]}", -EBADMSG,
 	  ":1:53: a firmware failure needs its \"file\" and \"errno\"" },
 	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": \"/sys/a\", \"file\": \"f\", \"errno\": 2}]}",
@@ -347,6 +388,71 @@ static void test_bad(void)
 	}
 }
 
+/* NAME's answers from SNAP and BACK (it written and read back) are what
+ * sysfs says; 1 when built in */
+static int builtin_as_sysfs(struct modalias_ctx *ctx, const struct modalias_snapshot *snap,
+			    const struct modalias_snapshot *back, const char *name)
+{
+	int want = modalias_sysfs_is_module_builtin(ctx, name);
+
+	g_assert_cmpint(want, >=, 0);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, name), ==, want);
+	g_assert_cmpint(modalias_snapshot_is_module_builtin(back, name), ==, want);
+	return want;
+}
+
+/* This machine's /sys: every module entry and driver name (and a driver's
+ * '-' written '_') is built in for its snapshot, and for the snapshot
+ * written and read back, exactly when sysfs says so */
+static void test_builtins_this_machine(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_snapshot *snap, *back;
+	g_autoptr(GDir) modules = g_dir_open("/sys/module", 0, NULL);
+	g_autoptr(GDir) buses = g_dir_open("/sys/bus", 0, NULL);
+	g_autofree char *path = NULL;
+	unsigned int names = 0, builtin = 0;
+	const char *name, *bus;
+	char *doc;
+
+	if (!modules || !buses) {
+		g_test_skip("no /sys/module or /sys/bus here");
+		modalias_ctx_unref(ctx);
+		return;
+	}
+	g_assert_cmpint(modalias_snapshot_new_from_sysfs(ctx, &snap), ==, 0);
+	g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
+	path = write_temp(doc, strlen(doc));
+	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &back), ==, 0);
+	while ((name = g_dir_read_name(modules))) {
+		builtin += (unsigned int)builtin_as_sysfs(ctx, snap, back, name);
+		names++;
+	}
+	while ((bus = g_dir_read_name(buses))) {
+		g_autofree char *drivers = g_build_filename("/sys/bus", bus, "drivers", NULL);
+		g_autoptr(GDir) d = g_dir_open(drivers, 0, NULL);
+
+		while (d && (name = g_dir_read_name(d))) {
+			g_autofree char *underscored = g_strdelimit(g_strdup(name), "-", '_');
+
+			if (strchr(name, '/') || !*name)
+				continue;
+			builtin += (unsigned int)builtin_as_sysfs(ctx, snap, back, name);
+			builtin += (unsigned int)builtin_as_sysfs(ctx, snap, back, underscored);
+			names += 2;
+		}
+	}
+	g_test_message("%u names asked, %u built in", names, builtin);
+	/* a kernel always has built-in parts with a /sys/module entry (printk, kernel) */
+	g_assert_cmpuint(builtin, >, 0);
+	g_assert_cmpstr(test_log_text(), ==, "");
+	unlink(path);
+	free(doc);
+	modalias_snapshot_unref(back);
+	modalias_snapshot_unref(snap);
+	modalias_ctx_unref(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -354,6 +460,7 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/snapshot/sysfs/host-vm", "host-vm", test_sysfs_roundtrip);
 	g_test_add_data_func("/snapshot/sysfs/kernel-upgrade", "kernel-upgrade", test_sysfs_roundtrip);
 	g_test_add_func("/snapshot/driver", test_driver);
+	g_test_add_func("/snapshot/builtins-this-machine", test_builtins_this_machine);
 	g_test_add_func("/snapshot/order", test_order);
 	g_test_add_func("/snapshot/bytes", test_bytes);
 	g_test_add_func("/snapshot/bad", test_bad);
