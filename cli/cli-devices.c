@@ -81,7 +81,8 @@ bool cli_devices_is_module_loaded(const struct cli_devices *dv, const char *modu
 
 bool cli_devices_is_module_builtin(const struct cli_devices *dv, const char *module)
 {
-	return !dv->snap && modalias_sysfs_is_module_builtin(dv->ctx, module) > 0;
+	return (dv->snap ? modalias_snapshot_is_module_builtin(dv->snap, module)
+			 : modalias_sysfs_is_module_builtin(dv->ctx, module)) > 0;
 }
 
 const char *cli_devices_kernel(const struct cli_devices *dv)

@@ -357,6 +357,24 @@ grep -q '^  bochs: not-loaded$' "$tmp/raw" || why="bochs is not not-loaded"
 [ "$(tail -1 "$tmp/raw")" = "No driver is bound: bochs matches in these tables and is not loaded; whether the machine's \
 kernel has it, tables of another kernel cannot tell." ] || why="${why:+$why; }not the verdict of tables of another kernel"
 report "explain --snapshot -S another kernel: the verdict claims nothing of the machine's kernel" "$why" "$tmp/raw" out
+# a snapshot that saw bochs built in (its "builtin" member): the machine's word, whatever the tables
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["builtin"] = ["bochs"]
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/q35.json" "$tmp/q35-builtin.json"
+check "list --snapshot -S another kernel: a module the snapshot saw built in" 0 - "not the machine's" -- \
+	"$cli" list --snapshot "$tmp/q35-builtin.json" -d "$tmp/root" -S 6.12.118+deb12-amd64 -C /dev/null
+n=$((n + 1))
+why=""
+grep -q '	bochs:builtin$' "$tmp/raw" || why="bochs is not builtin"
+grep -q 'e1000e:loaded' "$tmp/raw" || why="${why:+$why; }e1000e is not loaded"
+report "list --snapshot: builtin as the snapshot saw it, loaded as before" "$why" "$tmp/raw" out
+check "explain --snapshot: a module the snapshot saw built in" 0 - "not the machine's" -- \
+	"$cli" explain --snapshot "$tmp/q35-builtin.json" -d "$tmp/root" -S 6.12.118+deb12-amd64 -C /dev/null 0000:00:01.0
+n=$((n + 1))
+why=""
+grep -q '^  bochs: builtin$' "$tmp/raw" || why="bochs is not builtin"
+[ "$(tail -1 "$tmp/raw")" = "No driver is bound although bochs matches and is builtin: it did not bind (it may have refused \
+the device)." ] || why="${why:+$why; }not the verdict of a built-in driver"
+report "explain --snapshot: the verdict of a built-in driver that did not bind" "$why" "$tmp/raw" out
 # this machine without /lib/modules/$(uname -r): the bundled table, and /sys/module's word
 if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d /sys/module ]; then
 	check "list here, no module directory: the bundled table, said once" 0 - "bundled Debian 6.1 table .*, not this kernel's" -- \

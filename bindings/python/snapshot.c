@@ -278,6 +278,27 @@ static PyObject *Snapshot_is_module_loaded(SnapshotObject *self, PyObject *args)
 	return PyBool_FromLong(r);
 }
 
+static PyObject *Snapshot_is_module_builtin(SnapshotObject *self, PyObject *args)
+{
+	struct modalias_snapshot *snap;
+	const char *name;
+	int r;
+
+	if (!PyArg_ParseTuple(args, "s:is_module_builtin", &name))
+		return NULL;
+	snap = snapshot_get(self);
+	if (!snap)
+		return NULL;
+	log_reset();
+	r = modalias_snapshot_is_module_builtin(snap, name);
+	modalias_snapshot_unref(snap);
+	if (r == -ENODATA)
+		Py_RETURN_NONE; /* a snapshot that does not record it */
+	if (r < 0)
+		return raise_errno(r, KIND_INPUT, NULL);
+	return PyBool_FromLong(r);
+}
+
 static Py_ssize_t Snapshot_len(SnapshotObject *self)
 {
 	if (handle_check(&self->h) < 0)
@@ -328,6 +349,11 @@ static PyMethodDef Snapshot_methods[] = {
 	{ "is_module_loaded", (PyCFunction)Snapshot_is_module_loaded, METH_VARARGS,
 	  "is_module_loaded(name) -> bool\n\nWhether the module (named as the kernel writes it, '_' not "
 	  "'-') was loaded when\nthe snapshot was taken." },
+	{ "is_module_builtin", (PyCFunction)Snapshot_is_module_builtin, METH_VARARGS,
+	  "is_module_builtin(name) -> bool | None\n\nWhether the module was built into the kernel of the machine "
+	  "(a /sys/module\nentry without an initstate, or a driver of its name without a module link),\nor None "
+	  "when the snapshot does not record it (one written before\nlibmodalias 4, or taken from a captured tree "
+	  "without /sys/module and /sys/bus)." },
 	HANDLE_METHODS("snapshot", "close()\n\nReleases the C snapshot; later calls raise ValueError.  "
 				   "Closing twice is harmless."),
 	{ NULL, NULL, 0, NULL },

@@ -169,6 +169,18 @@ class TestMadeTree(TempDirTest):
         with self.assertRaises(TypeError):
             snap.is_module_loaded(None)
 
+    def test_modules_builtin(self):
+        # the machine's word: a module entry without initstate, a driver
+        # without a module link (foo_drv has one); kept through the file
+        self.write("sys/bus/pci/drivers/virtio-pci/uevent", "")
+        snap = modalias.Snapshot.from_sysfs(self.root)
+        back = self.round_trip(snap)
+        for name, builtin in (("builtin_one", True), ("virtio_pci", True), ("foo", False), ("going", False),
+                              ("foo_drv", False), ("nosuch", False)):
+            self.assertIs(snap.is_module_builtin(name), builtin, name)
+            self.assertIs(back.is_module_builtin(name), builtin, name)
+        self.assertEqual(json.loads(snap.format())["builtin"], ["builtin_one", "virtio-pci"])
+
     def test_recorded_error(self):
         bad = "/devices/platform/bad0"
         walked = {e.devpath: e for e in modalias.walk_sysfs(self.root)}
@@ -262,6 +274,8 @@ class TestFiles(TempDirTest):
         self.assertEqual(snap.driver("/devices/usb1/1-1/1-1:1.0"), ("usbhid", "usbhid", None))
         self.assertTrue(snap.is_module_loaded("usbhid"))
         self.assertFalse(snap.is_module_loaded("usb_storage"))
+        # written without "builtin": it does not say
+        self.assertIsNone(snap.is_module_builtin("usbhid"))
         self.assertEqual([(e.devpath, e.errno) for e in snap.walk()],
                          [("/devices/platform/x", errno.ENODATA), ("/devices/usb1/1-1/1-1:1.0", 0)])
         with self.assertRaises(modalias.Error) as cm:
