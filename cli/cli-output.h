@@ -86,3 +86,9 @@ void cli_shown_append_len(GString *out, const char *s, size_t len);
  * backslashes: they are kept, the message's own text ("\u0000: a string
  * may not hold a NUL byte") */
 void cli_shown_message_append(GString *out, const char *s);
+
+/* "s" after a count other than one: "%u device%s", n, cli_plural(n) */
+static inline const char *cli_plural(unsigned int n)
+{
+	return n == 1 ? "" : "s";
+}

@@ -15,6 +15,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "cli-output.h"
 #include "cli-tables.h"
 
 void cli_tables_spec_clear(struct cli_tables_spec *spec)
@@ -172,7 +173,7 @@ int cli_tables_open(struct modalias_ctx *ctx, const struct cli_tables_spec *spec
 		return r;
 	}
 	if (r > 0) /* each line was named by the library */
-		report_printf(report, data, LOG_INFO, "%s: %d malformed lines skipped", t.dir, r);
+		report_printf(report, data, LOG_INFO, "%s: %d malformed line%s skipped", t.dir, r, cli_plural((unsigned int)r));
 	r = add_config(&t, spec, cfg, flags & CLI_TABLES_GO_ON, report, data);
 	if (r == 0 && (flags & CLI_TABLES_LOADER)) {
 		r = cli_loader_new(ctx, spec, cfg, t.dir, &t.loader);

@@ -338,8 +338,8 @@ int cmd_diff(int argc, char **argv)
 	if (r < 0)
 		fprintf(stderr, "modalias diff: cannot walk the devices: %s\n", strerror(-r));
 	else if (!quiet)
-		fprintf(stderr, "%u devices: %u same, %u gained, %u lost, %u built in, %u changed\n", st.devices,
-			st.count[SAME], st.count[GAINED], st.count[LOST], st.count[BUILTIN], st.count[CHANGED]);
+		fprintf(stderr, "%u device%s: %u same, %u gained, %u lost, %u built in, %u changed\n", st.devices,
+			cli_plural(st.devices), st.count[SAME], st.count[GAINED], st.count[LOST], st.count[BUILTIN], st.count[CHANGED]);
 	g_string_free(st.out, TRUE);
 out:
 	if (st.rows)

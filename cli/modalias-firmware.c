@@ -590,10 +590,11 @@ int cmd_firmware(int argc, char **argv)
 		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
 	else if (!quiet)
 		fprintf(stderr,
-			"%u devices ask for firmware: %u modules served, %u missing; their dependencies (not counted): "
-			"%u served, %u missing; the kernel log: %u failed loads, %u still missing%s\n",
-			st.devices, st.served[FROM_MODULE], st.missing[FROM_MODULE], st.served[FROM_DEPENDENCY],
-			st.missing[FROM_DEPENDENCY], st.failed, st.failed_missing,
+			"%u device%s for firmware: %u module%s served, %u missing; their dependencies (not counted): "
+			"%u served, %u missing; the kernel log: %u failed load%s, %u still missing%s\n",
+			st.devices, st.devices == 1 ? " asks" : "s ask", st.served[FROM_MODULE], cli_plural(st.served[FROM_MODULE]),
+			st.missing[FROM_MODULE], st.served[FROM_DEPENDENCY], st.missing[FROM_DEPENDENCY], st.failed,
+			cli_plural(st.failed), st.failed_missing,
 			st.errors ? " (some modules not read: see above)" : "");
 	g_string_free(st.out, TRUE);
 	g_array_unref(st.failures);

@@ -201,10 +201,10 @@ int cmd_list(int argc, char **argv)
 		list_print_columns(st.rows, width, st.tables != NULL);
 	}
 	if (r >= 0 && st.tables)
-		fprintf(stderr, "%u devices, %u without a bound driver, %u that no module matches\n", st.devices,
-			st.unbound, st.unmatched);
+		fprintf(stderr, "%u device%s, %u without a bound driver, %u that no module matches\n", st.devices,
+			cli_plural(st.devices), st.unbound, st.unmatched);
 	else if (r >= 0)
-		fprintf(stderr, "%u devices, %u without a bound driver\n", st.devices, st.unbound);
+		fprintf(stderr, "%u device%s, %u without a bound driver\n", st.devices, cli_plural(st.devices), st.unbound);
 	g_string_free(st.out, TRUE);
 	if (st.rows)
 		g_ptr_array_unref(st.rows);

@@ -133,10 +133,10 @@ int cmd_snapshot(int argc, char **argv)
 		cli_output_puts(doc);
 	}
 	if (errors)
-		fprintf(stderr, "%u devices, %u of them recorded with the error that kept their modalias unread\n", n,
-			errors);
+		fprintf(stderr, "%u device%s, %u of them recorded with the error that kept their modalias unread\n", n,
+			cli_plural(n), errors);
 	else
-		fprintf(stderr, "%u devices\n", n);
+		fprintf(stderr, "%u device%s\n", n, cli_plural(n));
 out:
 	free(doc);
 	modalias_snapshot_unref(snap);

@@ -372,7 +372,8 @@ static int load_alias_text(struct modalias_table *t, enum layer_id layer, const 
 			bad++;
 	}
 	if (bad > BAD_NAMED)
-		err(t->ctx, "%s: %u more malformed lines skipped\n", name, bad - BAD_NAMED);
+		err(t->ctx, "%s: %u more malformed line%s skipped\n", name, bad - BAD_NAMED,
+		    bad - BAD_NAMED == 1 ? "" : "s");
 	return (int)bad;
 }
 

@@ -417,7 +417,7 @@ check "firmware: a dependency's firmware (ccp's, for kvm_amd) all absent: told, 
 mkdir -p "$tmp/fw-ax201"
 : >"$tmp/fw-ax201/iwlwifi-QuZ-a0-hr-b0-72.ucode.zst"
 check "firmware: AX201 with its family's file: iwlwifi served, exit 0" 0 firmware-ax201 \
-	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" -C /dev/null -f "$tmp/fw-ax201"
+	"1 module served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" -C /dev/null -f "$tmp/fw-ax201"
 check "firmware --missing: AX201 with none of iwlwifi's 57 files: missing, the files listed, exit 1" 1 \
 	firmware-missing "0 modules served, 1 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" \
 	-C /dev/null -f "$tmp/fw-none" --missing
@@ -426,7 +426,7 @@ check "firmware --missing: AX201 with none of iwlwifi's 57 files: missing, the f
 mkdir -p "$tmp/fw-kver/lib/firmware/6.1.0-57-amd64"
 : >"$tmp/fw-kver/lib/firmware/6.1.0-57-amd64/iwlwifi-QuZ-a0-hr-b0-72.ucode"
 check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 0 firmware-kver \
-	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
+	"1 module served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
 # the bundled table (a snapshot of its kernel, whose module directory is
 # not here) has no module files: their firmware is not looked for, said
 # once, and no error for each module
@@ -443,7 +443,7 @@ fi
 mkdir -p "$tmp/fw-brcm/brcm"
 : >"$tmp/fw-brcm/brcm/brcmfmac43430-sdio.Chuwi-Hi8.txt.xz"
 check "firmware: a wildcard entry matches a present file by glob, .xz included" 0 firmware-wildcard \
-	"1 modules served, 0 missing" -- "$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null \
+	"1 module served, 0 missing" -- "$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null \
 	-f "$tmp/fw-brcm"
 check "firmware: the wildcard matches no file: missing, exit 1" 1 - "0 modules served, 1 missing" -- \
 	"$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null -f "$tmp/fw-none"

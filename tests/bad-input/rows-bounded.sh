@@ -127,7 +127,7 @@ minisys
 rm "$r/sys/devices/platform/serial8250/uevent"
 mkfifo "$r/sys/module/pcspkr/initstate"
 row read-list-initstate-fifo in: "\`list\` where a module's \`/sys/module/M/initstate\` is a FIFO" \
-	err: '1 devices, 1 without a bound driver, 0 that no module matches' exit: 0 out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}-${TAB}pcspkr:available" \
+	err: '1 device, 1 without a bound driver, 0 that no module matches' exit: 0 out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}-${TAB}pcspkr:available" \
 	also: 'the state read without blocking: not loaded' \
 	fixed: 'cli/modalias.c `module_state`: a FIFO as a module'"'"'s initstate hung `modalias list`' \
 	-- t10 "$cli" list --sysfs "$r/sys" --moddir "$D" -C /dev/null
@@ -135,5 +135,5 @@ minisys
 rm "$r/sys/devices/platform/serial8250/uevent"
 echo live >"$r/sys/module/pcspkr/initstate"
 row read-list-initstate-live in: "the same, \`initstate\` a regular file saying \`live\` (the control row)" \
-	err: '1 devices, 1 without a bound driver, 0 that no module matches' exit: 0 out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}-${TAB}pcspkr:loaded" \
+	err: '1 device, 1 without a bound driver, 0 that no module matches' exit: 0 out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}-${TAB}pcspkr:loaded" \
 	-- t10 "$cli" list --sysfs "$r/sys" --moddir "$D" -C /dev/null

@@ -20,7 +20,7 @@ $notsnap" exit: 2 out: '' unchanged: "$r" also: 'stdout: nothing; the file uncha
 good_dev='{"devpath": "/devices/platform/pcspkr", "subsystem": "platform", "modalias": "platform:pcspkr", "driver": null}'
 
 snapdoc "{\"version\": 1, \"kernel\": \"6.1.0-57-amd64\", \"arch\": \"x86_64\",\n \"devices\": [$good_dev]}\n"
-row snap-good in: 'a snapshot of one device (the control row)' err: '1 devices, 1 without a bound driver' exit: 0 \
+row snap-good in: 'a snapshot of one device (the control row)' err: '1 device, 1 without a bound driver' exit: 0 \
 	out: "/devices/platform/pcspkr${TAB}platform:pcspkr${TAB}-" also: 'stdout: the device' \
 	-- "$cli" list --no-modules --snapshot "$r/s.json"
 snapdoc 'devpath,modalias\n/devices/platform/pcspkr,platform:pcspkr\n'
@@ -96,7 +96,7 @@ evil_dev='{"devpath": "/devices/platform/pcspkr\\nload totally_evil\\nrun /etc/h
 evil_shown='/devices/platform/pcspkr\nload totally_evil\nrun /etc/hotplug.d/default/evil.hotplug pci'
 snapdoc "{\"version\": 1, \"devices\": [$evil_dev]}"
 row snap-hostile-list in: 'a devpath holding `\n` that spells dry-run lines, a driver of escape sequences: `list`' \
-	err: '1 devices, 0 without a bound driver, 0 that no module matches' exit: 0 \
+	err: '1 device, 0 without a bound driver, 0 that no module matches' exit: 0 \
 	out: "$evil_shown${TAB}platform:pcspkr${TAB}\\x1b]0;pwned\\a\\x1b[2Jevil${TAB}pcspkr:available" \
 	also: 'stdout: one line, the newlines shown as `\n`' -- "$cli" list --snapshot "$r/s.json" -m "$D" -C /dev/null
 row snap-hostile-explain in: 'the same device: `explain`' err: '' exit: 0 \

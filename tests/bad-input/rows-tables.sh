@@ -8,25 +8,25 @@ good2='alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:* fan\n'
 moddir "alias acpi:PNP0C0A:* battery\nbogus line here\n$good2"
 row alias-bad-line in: 'modules.alias line 2: `bogus line here`' \
 	err: "modalias: @TMP@/r/m/modules.alias:2: expected 'alias PATTERN MODULE', got 'bogus'
-modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+modalias resolve: @TMP@/r/m: 1 malformed line skipped" exit: 0 out: "battery
 fan" unchanged: "$r/m" also: 'stdout: the patterns before and after it answer; the file unchanged' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
 moddir "alias acpi:PNP0C0A:* battery\nalias usb:v*\n$good2"
 row alias-no-module in: 'modules.alias line 2: `alias usb:v*` (no module name)' \
 	err: "modalias: @TMP@/r/m/modules.alias:2: missing module name
-modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+modalias resolve: @TMP@/r/m: 1 malformed line skipped" exit: 0 out: "battery
 fan" also: 'stdout: the other patterns answer' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
 moddir "alias\n$good2"
 row alias-keyword-only in: 'modules.alias line 1: `alias` alone' \
 	err: "modalias: @TMP@/r/m/modules.alias:1: missing pattern and module
-modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+modalias resolve: @TMP@/r/m: 1 malformed line skipped" exit: 0 out: "battery
 fan" also: 'stdout: the other patterns answer' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
 moddir "alias pci:v[00* foo\n$good2"
 row alias-bracket in: 'modules.alias line 1: `alias pci:v[00* foo`' \
 	err: "modalias: @TMP@/r/m/modules.alias:1: unbalanced brackets in pattern 'pci:v[00*'
-modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: "battery
+modalias resolve: @TMP@/r/m: 1 malformed line skipped" exit: 0 out: "battery
 fan" also: 'stdout: the other patterns answer' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
 moddir ''
@@ -51,7 +51,7 @@ modalias resolve: acpi:PNP0C0A:: no module" exit: 1 out: '' \
 moddir "alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:"
 row alias-truncated-pattern in: 'modules.alias cut in its last line: `…\nalias acpi:PNP0C0B:` (no newline)' \
 	err: "modalias: @TMP@/r/m/modules.alias:2: missing module name
-modalias resolve: @TMP@/r/m: 1 malformed lines skipped
+modalias resolve: @TMP@/r/m: 1 malformed line skipped
 modalias resolve: acpi:PNP0C0B:: no module" exit: 1 out: battery \
 	also: 'stdout: the complete line before it answers; the cut one is named, with no module (exit 1)' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:

@@ -168,7 +168,7 @@ row cache-bit-flipped in: 'the index cache with one bit flipped in a module name
 moddir 'alias acpi*:PNP0C0A:* battery\nnot an alias line\n'
 env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$r/m" -C /dev/null acpi:PNP0C0A: >/dev/null 2>&1
 row cache-malformed-count in: '`modules.alias` with one malformed line, its index cache written by an earlier run' \
-	err: "modalias resolve: @TMP@/r/m: 1 malformed lines skipped" exit: 0 out: battery \
+	err: "modalias resolve: @TMP@/r/m: 1 malformed line skipped" exit: 0 out: battery \
 	also: 'the run from the cache reports the count as the run from the text did (that one named the line too)' \
 	fixed: 'libmodalias/cache.c: a run from the cache said nothing of the malformed lines; the count is kept in the cache' \
 	-- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$r/m" -C /dev/null acpi:PNP0C0A:
