@@ -255,14 +255,15 @@ static int take_modules(struct snapshot_take *t)
 		return errno == ENOMEM ? -ENOMEM : 0; /* a captured tree without modules */
 	t->seen = true;
 	while (r == 0 && (de = readdir(d))) {
-		char *name;
-
 		if (de->d_name[0] == '.')
 			continue;
-		if (modalias_sysfs_is_module_loaded(snap->ctx, de->d_name) > 0)
-			r = (name = strdup(de->d_name)) ? snapshot_add_name(&snap->modules, name) : -ENOMEM;
-		else
+		if (modalias_sysfs_is_module_loaded(snap->ctx, de->d_name) > 0) {
+			char *name = strdup(de->d_name);
+
+			r = name ? snapshot_add_name(&snap->modules, name) : -ENOMEM;
+		} else {
 			r = add_if_missing(&t->builtins, dirfd(d), de->d_name, "initstate");
+		}
 	}
 	closedir(d);
 	return r;
