@@ -1216,8 +1216,10 @@ int modalias_table_open(struct modalias_ctx *ctx, const char *dir, const char *c
  * (C0, DEL, C1).  Where another user may change them (a file or a
  * directory on the way not root's or the caller's, or writable by group
  * or others), libkmod is handed a copy of what was checked (in a
- * directory of the process's own, mode 0700, in $TMPDIR or /tmp, removed
- * afterwards); otherwise the paths as they are.  The system's
+ * directory of the process's own, mode 0700, in $TMPDIR or /tmp, whose
+ * names are removed as soon as libkmod has read it, so that nothing is
+ * left behind even by a process killed outright); otherwise the paths as
+ * they are.  The system's
  * configuration (NULL) is read by libkmod as it is.
  *
  * Returns: 0 or a negative errno: for named paths, -EINVAL for a file that

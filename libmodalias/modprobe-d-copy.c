@@ -15,11 +15,13 @@
  * the bytes checked are then written, under the same names,
  * into a directory of this process's own (mode 0700, in $TMPDIR or /tmp),
  * and libkmod is handed that directory as /proc/self/fd/N (and a file
- * named as a path as /proc/self/fd/N/NAME: libkmod reads it whatever its
- * name, not only *.conf as in a directory): it reads what
- * was checked, whatever happens to the originals meanwhile.  The copy is
- * kept while the libkmod context lives (kmod_validate_resources() stats
- * it), and the originals' modification times tell when to read them again
+ * named as a path as its own /proc/self/fd/M: libkmod reads it whatever
+ * its name, not only *.conf as in a directory): it reads what was
+ * checked, whatever happens to the originals meanwhile.  Once libkmod has
+ * read it, the copy's names are removed (nothing is left behind by a
+ * process killed outright), and its descriptors are kept while the
+ * libkmod context lives (kmod_validate_resources() stats the paths it was
+ * handed); the originals' modification times tell when to read them again
  * (modprobe_d_copy_stale()).  A configuration as trusted as the system's
  * is handed to libkmod as it is, once checked: nobody else can change it
  * meanwhile, and no writable /tmp is needed (early in a boot there may be
@@ -50,10 +52,12 @@ struct modprobe_d_copy {
 	char fd_path[32];     /* what libkmod is handed: /proc/self/fd/DIR */
 	char **files;         /* the names written in it */
 	size_t n;
-	char **kmod_paths;    /* FD_PATH, then FD_PATH/NAME of each file named
-			       * as a path (libkmod's listing of a directory
-			       * skips names but *.conf, *.alias) */
+	char **kmod_paths;    /* FD_PATH, then /proc/self/fd/N of each file
+			       * named as a path (libkmod's listing of a
+			       * directory skips names but *.conf, *.alias) */
 	size_t nkmod;
+	int *fds;             /* those files' descriptors */
+	size_t nfds;
 	char **paths;         /* the originals, and their stamps */
 	struct timespec *stamps;
 	size_t npaths;
@@ -265,6 +269,9 @@ void modprobe_d_copy_free(struct modprobe_d_copy *c)
 		free(c->files[i]);
 	}
 	free(c->files);
+	for (size_t i = 0; i < c->nfds; i++)
+		close(c->fds[i]);
+	free(c->fds);
 	if (c->dir >= 0)
 		close(c->dir);
 	if (c->parent >= 0) {
@@ -329,6 +336,58 @@ static bool trusted(const char *const *paths, const struct modprobe_d_file *file
 	return true;
 }
 
+/* The copy's file NAME, named as a path: handed to libkmod as its
+ * descriptor, /proc/self/fd/N, which outlives its name (copy_unlink()) */
+static int hand_file(struct modprobe_d_copy *c, const char *name)
+{
+	int *fds = realloc(c->fds, (c->nfds + 1) * sizeof(*c->fds));
+	int fd;
+
+	if (!fds)
+		return -ENOMEM;
+	c->fds = fds;
+	fd = openat(c->dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	c->fds[c->nfds++] = fd;
+	if (asprintf(&c->kmod_paths[c->nkmod], "/proc/self/fd/%d", fd) < 0) {
+		c->kmod_paths[c->nkmod] = NULL;
+		return -ENOMEM;
+	}
+	c->nkmod++;
+	return 0;
+}
+
+/* The copy's names removed once libkmod has read it, so that nothing is
+ * left behind, even by a process killed outright.  LibKmod keeps the
+ * paths it was handed and compares their modification times with those
+ * it read (kmod_validate_resources()): the descriptors keep the directory
+ * and the files, and the directory's time, which the removals change, is
+ * put back. */
+static void copy_unlink(struct modprobe_d_copy *c)
+{
+	struct stat st;
+	bool stamped;
+
+	if (c->dir < 0)
+		return;
+	stamped = fstat(c->dir, &st) == 0;
+	for (size_t i = 0; i < c->n; i++) {
+		unlinkat(c->dir, c->files[i], 0);
+		free(c->files[i]);
+	}
+	c->n = 0;
+	if (c->name[0]) {
+		unlinkat(c->parent, c->name, AT_REMOVEDIR);
+		c->name[0] = '\0';
+	}
+	if (stamped) {
+		struct timespec times[2] = { { .tv_nsec = UTIME_OMIT }, st.st_mtim };
+
+		futimens(c->dir, times);
+	}
+}
+
 /* The copy of PATHS, made and filled (none when they are trusted) */
 static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct modprobe_d_copy **ret)
 {
@@ -366,10 +425,8 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 	if (r == 0 && c->dir >= 0 && !(c->kmod_paths[c->nkmod++] = strdup(c->fd_path)))
 		r = -ENOMEM;
 	for (size_t i = 0; r == 0 && c->dir >= 0 && i < n; i++)
-		if (files[i].single && asprintf(&c->kmod_paths[c->nkmod++], "%s/%s", c->fd_path, files[i].name) < 0) {
-			c->kmod_paths[--c->nkmod] = NULL;
-			r = -ENOMEM;
-		}
+		if (files[i].single)
+			r = hand_file(c, files[i].name);
 	modprobe_d_list_free(files, n);
 	if (r < 0) {
 		modprobe_d_copy_free(c);
@@ -413,6 +470,7 @@ int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *c
 		if (r < 0)
 			return r;
 		*kctx = kmod_dl.kmod_new(dir, (const char *const *)c->kmod_paths);
+		copy_unlink(c); /* read: its names are no longer needed */
 	} else {
 		*kctx = kmod_dl.kmod_new(dir, paths);
 	}
