@@ -15,13 +15,14 @@
  * the bytes checked are then written, under the same names,
  * into a directory of this process's own (mode 0700, in $TMPDIR or /tmp),
  * and libkmod is handed that directory as /proc/self/fd/N (and a file
- * named as a path as its own /proc/self/fd/M: libkmod reads it whatever
- * its name, not only *.conf as in a directory): it reads what was
- * checked, whatever happens to the originals meanwhile.  Once libkmod has
- * read it, the copy's names are removed (nothing is left behind by a
- * process killed outright), and its descriptors are kept while the
- * libkmod context lives (kmod_validate_resources() stats the paths it was
- * handed); the originals' modification times tell when to read them again
+ * named as a path as /proc/self/fd/N/NAME: libkmod reads it whatever its
+ * name, not only *.conf as in a directory): it reads what was checked,
+ * whatever happens to the originals meanwhile.  Once libkmod has read it,
+ * the copy's names are removed (nothing is left behind by a process
+ * killed outright; but a file named as a path, whose path libkmod keeps,
+ * stays while the libkmod context lives), and its descriptor is kept
+ * (kmod_validate_resources() stats the paths libkmod was handed); the
+ * originals' modification times tell when to read them again
  * (modprobe_d_copy_stale()).  A configuration as trusted as the system's
  * is handed to libkmod as it is, once checked: nobody else can change it
  * meanwhile, and no writable /tmp is needed (early in a boot there may be
@@ -51,13 +52,14 @@ struct modprobe_d_copy {
 	char name[32];        /* its name in PARENT */
 	char fd_path[32];     /* what libkmod is handed: /proc/self/fd/DIR */
 	char **files;         /* the names written in it */
+	bool *single;         /* files[i] is a file named as a path */
 	size_t n;
-	char **kmod_paths;    /* FD_PATH, then /proc/self/fd/N of each file
-			       * named as a path (libkmod's listing of a
-			       * directory skips names but *.conf, *.alias) */
+	char **kmod_paths;    /* FD_PATH, then FD_PATH/NAME of each file named
+			       * as a path (libkmod's listing of a directory
+			       * skips names but *.conf, *.alias; and libkmod
+			       * reads one name once, so NAME must be the
+			       * file's own) */
 	size_t nkmod;
-	int *fds;             /* those files' descriptors */
-	size_t nfds;
 	char **paths;         /* the originals, and their stamps */
 	struct timespec *stamps;
 	size_t npaths;
@@ -146,22 +148,27 @@ static int check_lines(struct modalias_ctx *ctx, const char *path, const char *b
 	return 0;
 }
 
-/* PATH read (at most MAX bytes) and checked as libkmod will read it: 0
- * with its text in *BUF (LEN bytes), or a logged error and *BUF NULL.
- * ABSENT_OK: a file libkmod reads no line of (none, a directory, one this
- * process may not open) is 0 with *BUF NULL. */
-static int read_checked(struct modalias_ctx *ctx, const char *path, size_t max, bool absent_ok,
-			char **buf, size_t *len)
+/* PATH read (at most MAX bytes, with read_file()'s FLAGS more) and
+ * checked as libkmod will read it: 0 with its text in *BUF (LEN bytes), or
+ * a logged error and *BUF NULL.  ABSENT_OK: a file libkmod reads no line
+ * of (none, a directory, one this process may not open) is 0 with *BUF
+ * NULL. */
+static int read_checked(struct modalias_ctx *ctx, const char *path, size_t max, unsigned int flags,
+			bool absent_ok, char **buf, size_t *len)
 {
 	char why[64];
 	int r;
 
 	*buf = NULL;
-	r = read_file(path, max, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS, buf, len);
+	r = read_file(path, max, READ_FILE_NULL | READ_FILE_NO_KERNEL_FS | flags, buf, len);
 	if (r >= 0) {
 		r = check_lines(ctx, path, *buf, *len);
 	} else if (absent_ok && (r == -ENOENT || r == -ENOTDIR || r == -EACCES || r == -EPERM || r == -EISDIR)) {
 		r = 0;
+	} else if (r == -ELOOP && (flags & READ_FILE_NO_LINK)) {
+		r = refuse(ctx, path, 0,
+			   "a link where another user may change the configuration: not followed (only a link to "
+			   "/dev/null, a mask, is; name the file it points to)", r);
 	} else if (r == -EINVAL) {
 		r = refuse(ctx, path, 0, "not a regular file (libkmod would open it as it is: a FIFO hangs it)", r);
 	} else {
@@ -179,22 +186,29 @@ static int read_checked(struct modalias_ctx *ctx, const char *path, size_t max, 
 static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const struct modprobe_d_file *f)
 {
 	char *buf = NULL, **files;
+	bool *single;
 	size_t len;
 	int r, fd;
 
 	if (has_control(f->name, strlen(f->name)))
 		return refuse(ctx, f->path, 0, "a control character in the file's name", -EBADMSG);
-	r = read_checked(ctx, f->path, READ_FILE_CONFIG_MAX, false, &buf, &len);
+	/* one another user may change: a link there could name a file that
+	 * user may not read (root would copy it) */
+	r = read_checked(ctx, f->path, READ_FILE_CONFIG_MAX, c->dir >= 0 ? READ_FILE_NO_LINK : 0, false, &buf, &len);
 	if (r < 0 || c->dir < 0) {
 		free(buf); /* refused; or checked, and trusted: not copied */
 		return r;
 	}
 	files = realloc(c->files, (c->n + 1) * sizeof(*c->files));
-	if (!files) {
+	if (files)
+		c->files = files;
+	single = files ? realloc(c->single, (c->n + 1) * sizeof(*c->single)) : NULL;
+	if (!single) {
 		free(buf);
 		return -ENOMEM;
 	}
-	c->files = files;
+	c->single = single;
+	c->single[c->n] = f->single;
 	if (!(c->files[c->n] = strdup(f->name))) {
 		free(buf);
 		return -ENOMEM;
@@ -269,9 +283,7 @@ void modprobe_d_copy_free(struct modprobe_d_copy *c)
 		free(c->files[i]);
 	}
 	free(c->files);
-	for (size_t i = 0; i < c->nfds; i++)
-		close(c->fds[i]);
-	free(c->fds);
+	free(c->single);
 	if (c->dir >= 0)
 		close(c->dir);
 	if (c->parent >= 0) {
@@ -336,48 +348,34 @@ static bool trusted(const char *const *paths, const struct modprobe_d_file *file
 	return true;
 }
 
-/* The copy's file NAME, named as a path: handed to libkmod as its
- * descriptor, /proc/self/fd/N, which outlives its name (copy_unlink()) */
-static int hand_file(struct modprobe_d_copy *c, const char *name)
-{
-	int *fds = realloc(c->fds, (c->nfds + 1) * sizeof(*c->fds));
-	int fd;
-
-	if (!fds)
-		return -ENOMEM;
-	c->fds = fds;
-	fd = openat(c->dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	c->fds[c->nfds++] = fd;
-	if (asprintf(&c->kmod_paths[c->nkmod], "/proc/self/fd/%d", fd) < 0) {
-		c->kmod_paths[c->nkmod] = NULL;
-		return -ENOMEM;
-	}
-	c->nkmod++;
-	return 0;
-}
-
 /* The copy's names removed once libkmod has read it, so that nothing is
  * left behind, even by a process killed outright.  LibKmod keeps the
  * paths it was handed and compares their modification times with those
- * it read (kmod_validate_resources()): the descriptors keep the directory
- * and the files, and the directory's time, which the removals change, is
- * put back. */
+ * it read (kmod_validate_resources()): the descriptor keeps the
+ * directory, and its time, which the removals change, is put back.  A
+ * file named as a path is handed as FD_PATH/NAME (libkmod reads a name
+ * once, whatever the directory: NAME must be the file's own), so it stays,
+ * and the directory with it, until modprobe_d_copy_free(). */
 static void copy_unlink(struct modprobe_d_copy *c)
 {
 	struct stat st;
+	size_t kept = 0;
 	bool stamped;
 
 	if (c->dir < 0)
 		return;
 	stamped = fstat(c->dir, &st) == 0;
 	for (size_t i = 0; i < c->n; i++) {
+		if (c->single[i]) {
+			c->files[kept] = c->files[i];
+			c->single[kept++] = true;
+			continue;
+		}
 		unlinkat(c->dir, c->files[i], 0);
 		free(c->files[i]);
 	}
-	c->n = 0;
-	if (c->name[0]) {
+	c->n = kept;
+	if (kept == 0 && c->name[0]) {
 		unlinkat(c->parent, c->name, AT_REMOVEDIR);
 		c->name[0] = '\0';
 	}
@@ -425,8 +423,10 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 	if (r == 0 && c->dir >= 0 && !(c->kmod_paths[c->nkmod++] = strdup(c->fd_path)))
 		r = -ENOMEM;
 	for (size_t i = 0; r == 0 && c->dir >= 0 && i < n; i++)
-		if (files[i].single)
-			r = hand_file(c, files[i].name);
+		if (files[i].single && asprintf(&c->kmod_paths[c->nkmod++], "%s/%s", c->fd_path, files[i].name) < 0) {
+			c->kmod_paths[--c->nkmod] = NULL;
+			r = -ENOMEM;
+		}
 	modprobe_d_list_free(files, n);
 	if (r < 0) {
 		modprobe_d_copy_free(c);
@@ -448,7 +448,7 @@ static int check_softdep(struct modalias_ctx *ctx, const char *dir)
 
 	if (asprintf(&path, "%s/modules.softdep", dir) < 0)
 		return -ENOMEM;
-	r = read_checked(ctx, path, READ_FILE_TABLE_MAX, true, &buf, &len);
+	r = read_checked(ctx, path, READ_FILE_TABLE_MAX, 0, true, &buf, &len);
 	free(buf);
 	free(path);
 	return r;

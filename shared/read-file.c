@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,17 @@
  * wants aligned reads accepts (/proc/PID/pagemap reads 8-byte entries). */
 #define STEP ((size_t)1 << 20)
 
+/* The null device (1:3), which READ_FILE_NULL reads as an empty file */
+static bool is_null(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
 static int check_kind(const struct stat *st, size_t max, unsigned int flags)
 {
 	if (S_ISDIR(st->st_mode))
 		return -EISDIR;
-	if (!S_ISREG(st->st_mode) && !((flags & READ_FILE_NULL) && S_ISCHR(st->st_mode) &&
-				       st->st_rdev == makedev(1, 3)))
+	if (!S_ISREG(st->st_mode) && !((flags & READ_FILE_NULL) && is_null(st)))
 		return -EINVAL;
 	/* a regular file that says it is too big is; one that says 0 (procfs)
 	 * may still be, which the reads find out */
@@ -71,13 +77,21 @@ static int open_checked(const char *path, size_t max, unsigned int flags, struct
 	struct stat again;
 	int pfd, fd, r;
 
-	pfd = open(path, O_PATH | O_CLOEXEC);
+	pfd = open(path, O_PATH | O_CLOEXEC | (flags & READ_FILE_NO_LINK ? O_NOFOLLOW : 0));
 	if (pfd < 0)
 		return -errno;
-	if (fstat(pfd, st) < 0)
+	if (fstat(pfd, st) < 0) {
 		r = -errno;
-	else
+	} else if (S_ISLNK(st->st_mode)) {
+		/* READ_FILE_NO_LINK: a mask (a link to the null device) only */
+		close(pfd);
+		pfd = flags & READ_FILE_NULL ? open(path, O_PATH | O_CLOEXEC) : -1;
+		if (pfd < 0)
+			return -ELOOP;
+		r = fstat(pfd, st) < 0 ? -errno : is_null(st) ? 0 : -ELOOP;
+	} else {
 		r = check_kind(st, max, flags);
+	}
 	if (r == 0 && (flags & READ_FILE_NO_KERNEL_FS))
 		r = check_fs(pfd);
 	if (r < 0) {

@@ -41,6 +41,10 @@ enum {
 	 * (/proc/kmsg hands over the kernel's messages, gone for syslog):
 	 * -EMEDIUMTYPE, never opened for reading */
 	READ_FILE_NO_KERNEL_FS = 1u << 1,
+	/* PATH itself not a symbolic link (one on the way is followed):
+	 * -ELOOP; but with READ_FILE_NULL, a link to the null device (a
+	 * mask, as systemd's tools make them) reads as an empty file */
+	READ_FILE_NO_LINK = 1u << 2,
 };
 
 /*

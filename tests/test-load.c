@@ -515,12 +515,17 @@ static void test_named_config_checked(void)
 		{ "escape-in-name", "\033[1m.conf", "alias test:dev:named mod_a\n", 0, NULL, false, -EBADMSG,
 		  "/\033[1m.conf: a control character in the file's name" },
 		{ "fifo", "x.conf", NULL, 0, NULL, true, -EINVAL, "/x.conf: not a regular file" },
-		{ "link-to-fifo", "x.conf", NULL, 0, "fifo", false, -EINVAL, "/x.conf: not a regular file" },
-		{ "link-to-zero", "x.conf", NULL, 0, "/dev/zero", false, -EINVAL, "/x.conf: not a regular file" },
-		/* a regular file, but the kernel's: reading /proc/kmsg takes its messages */
-		{ "link-to-proc", "x.conf", NULL, 0, "/proc/version", false, -EMEDIUMTYPE,
-		  "/x.conf: a kernel file (procfs, sysfs…): reading may change it" },
-		/* a masked file, as systemd's tools take it */
+		/* a link, where another user may change the configuration, is not
+		 * followed: it could name a file only this process may read (or
+		 * a FIFO, /dev/zero, /proc/kmsg; test_named_config_trusted()
+		 * follows them where nobody else can change them) */
+		{ "link-to-fifo", "x.conf", NULL, 0, "fifo", false, -ELOOP, "/x.conf: a link where another user may change" },
+		{ "link-to-zero", "x.conf", NULL, 0, "/dev/zero", false, -ELOOP, "/x.conf: a link where another user" },
+		{ "link-to-proc", "x.conf", NULL, 0, "/proc/version", false, -ELOOP, "/x.conf: a link where another user" },
+		{ "link-elsewhere", "x.conf", NULL, 0, "/etc/passwd", false, -ELOOP,
+		  "/x.conf: a link where another user may change the configuration: not followed (only a link to "
+		  "/dev/null, a mask, is; name the file it points to)" },
+		/* but a masked file, as systemd's tools take it */
 		{ "link-to-null", "x.conf", NULL, 0, "/dev/null", false, 0, NULL },
 		{ "too-big", "big.conf", big, sizeof(big), NULL, false, -EFBIG, "/big.conf: larger than 1 MiB" },
 		/* libkmod reads no directory in a directory */
@@ -620,6 +625,7 @@ static void test_named_config_trusted(void)
 	g_autofree char *saved_tmpdir = g_strdup(g_getenv("TMPDIR"));
 	g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
 	g_autofree char *file = g_build_filename(dir, "a.conf", NULL);
+	g_autofree char *target = g_build_filename(dir, "target", NULL);
 	const char *conf[] = { dir, NULL };
 	struct modalias_ctx *ctx = test_ctx_new();
 	struct modalias_loader *loader = NULL;
@@ -639,6 +645,21 @@ static void test_named_config_trusted(void)
 	/* checked all the same */
 	g_assert_true(g_file_set_contents(file, "\033[31mEVIL x\n", -1, NULL));
 	g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, -EBADMSG);
+	/* a link is followed (nobody else can change it), and what it names checked */
+	g_assert_true(g_file_set_contents(target, "alias test:dev:named mod_a\n", -1, NULL));
+	g_assert_cmpint(chmod(target, 0644), ==, 0);
+	for (size_t i = 0; i < 2; i++) {
+		const struct {
+			const char *target;
+			int want;
+		} links[] = { { "/proc/version", -EMEDIUMTYPE }, { target, 0 } };
+
+		g_assert_cmpint(unlink(file), ==, 0);
+		g_assert_cmpint(symlink(links[i].target, file), ==, 0);
+		g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, links[i].want);
+		modalias_loader_unref(links[i].want == 0 ? loader : NULL);
+	}
+	g_assert_cmpint(unlink(file), ==, 0);
 	/* a file others may write: copied, so $TMPDIR is needed */
 	g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\n", -1, NULL));
 	g_assert_cmpint(chmod(file, 0666), ==, 0);
@@ -661,16 +682,19 @@ static void test_named_config_single_file(void)
 	for (size_t i = 0; i < G_N_ELEMENTS(names) * 2; i++) {
 		g_autofree char *dir = g_dir_make_tmp("modalias-named-XXXXXX", NULL);
 		g_autofree char *file = g_build_filename(dir, names[i / 2], NULL);
-		const char *conf[] = { file, NULL };
+		g_autofree char *later = g_build_filename(dir, "zzz.conf", NULL);
+		const char *conf[] = { file, later, NULL };
+		struct record rec = { g_string_new(NULL), g_string_new(NULL) };
 		struct modalias_ctx *ctx = test_ctx_new();
 		struct modalias_loader *loader;
 		struct modalias_table *table;
 		g_autoptr(GDir) left = NULL;
 
 		g_test_message("file %s, %s", names[i / 2], i % 2 ? "copied" : "trusted");
-		g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\nblacklist mod_b\n", -1, NULL));
-		/* writable by others: copied, and handed to libkmod as the
-		 * copy's descriptor */
+		g_assert_true(g_file_set_contents(file, "alias test:dev:named mod_a\nblacklist mod_b\noptions mod_opt o=1\n",
+						  -1, NULL));
+		g_assert_true(g_file_set_contents(later, "options mod_opt o=2\n", -1, NULL));
+		/* writable by others: copied */
 		if (i % 2)
 			g_assert_cmpint(chmod(dir, 0777), ==, 0);
 		g_assert_cmpint(modalias_table_new_from_directory(ctx, moddir, &table), ==, 0);
@@ -679,11 +703,17 @@ static void test_named_config_single_file(void)
 		g_assert_true(modalias_table_is_blacklisted(table, "mod_b"));
 		g_assert_cmpint(modalias_loader_new(ctx, moddir, conf, &loader), ==, 0);
 		g_assert_cmpint(modalias_loader_revalidate(loader), ==, 0);
-		left = g_dir_open(tmpdir, 0, NULL);
-		g_assert_null(g_dir_read_name(left));
+		/* each file read once, in libkmod's order (by name), copied or not */
+		g_assert_cmpint(modalias_loader_load_module(loader, "mod_opt", MODALIAS_LOAD_DRY_RUN, on_module, &rec), ==, 1);
+		g_assert_true(g_str_has_suffix(rec.modprobe->str, "/mod_opt.ko o=1 o=2 \n"));
 		modalias_loader_unref(loader);
 		modalias_table_unref(table);
 		modalias_ctx_unref(ctx);
+		/* the copy gone with them */
+		left = g_dir_open(tmpdir, 0, NULL);
+		g_assert_null(g_dir_read_name(left));
+		g_string_free(rec.log, TRUE);
+		g_string_free(rec.modprobe, TRUE);
 		test_rm_rf(dir);
 	}
 	restore_env("TMPDIR", saved_tmpdir);

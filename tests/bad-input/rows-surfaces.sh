@@ -98,12 +98,21 @@ modalias resolve: cannot read the modprobe configuration: Invalid argument' \
 	exit: 2 out: '' check: 'test -p "$r/nob/x.conf"' also: 'no hang: the FIFO is never opened' \
 	fixed: 'libkmod opened it and waited for a writer for ever (`modprobe -C` does too)' \
 	skip-unless: have_setpriv -- timeout 10 "$cli" resolve -m "$D" -C "$r/nob" acme:x
+have_setpriv >/dev/null 2>&1 && nobdir && mkdir -m 700 "$r/secret" &&
+	printf 'alias acme:x secret_drv\nSECRETWORD x\n' >"$r/secret/s.conf" && chmod 600 "$r/secret/s.conf" &&
+	as_nobody ln -s "$r/secret/s.conf" "$r/nob/a.conf"
+row modprobe-d-link-to-root-file in: '`modalias resolve -C @TMP@/r/nob` (run by root): nobody'"'"'s `a.conf` there a symlink to root'"'"'s 0600 file in a 0700 directory, which nobody may not read' \
+	err: 'modalias: @TMP@/r/nob/a.conf: a link where another user may change the configuration: not followed (only a link to /dev/null, a mask, is; name the file it points to); the modprobe configuration is not read
+modalias resolve: cannot read the modprobe configuration: Too many levels of symbolic links' \
+	exit: 2 out: '' also: 'root'"'"'s file is not read: no alias from it, none of its words printed' \
+	fixed: 'libmodalias/modprobe-d-copy.c: the link was followed and root'"'"'s file copied as the configuration: its alias answered, and libkmod printed the first word of each line it could not parse' \
+	skip-unless: have_setpriv -- timeout 10 "$cli" resolve -m "$D" -C "$r/nob" acme:x
 have_setpriv >/dev/null 2>&1 && nobdir && as_nobody ln -s /dev/zero "$r/nob/z.conf"
 row modprobe-d-agent-device in: 'the agent (`hotplug -C @TMP@/r/nob usb`, ACTION=add): nobody'"'"'s `z.conf` there a symlink to `/dev/zero`' \
-	err: 'hotplug: @TMP@/r/nob/z.conf: not a regular file (libkmod would open it as it is: a FIFO hangs it); the modprobe configuration is not read
-hotplug: cannot read the modprobe configuration: Invalid argument
-hotplug: @TMP@/r/nob/z.conf: not a regular file (libkmod would open it as it is: a FIFO hangs it); the modprobe configuration is not read
-hotplug: cannot set up libkmod: Invalid argument
+	err: 'hotplug: @TMP@/r/nob/z.conf: a link where another user may change the configuration: not followed (only a link to /dev/null, a mask, is; name the file it points to); the modprobe configuration is not read
+hotplug: cannot read the modprobe configuration: Too many levels of symbolic links
+hotplug: @TMP@/r/nob/z.conf: a link where another user may change the configuration: not followed (only a link to /dev/null, a mask, is; name the file it points to); the modprobe configuration is not read
+hotplug: cannot set up libkmod: Too many levels of symbolic links
 hotplug: modules not loaded' \
 	exit: 1 out: 'event - add usb -' also: 'no module loaded, and no endless read of /dev/zero' \
 	skip-unless: have_setpriv -- env -i ACTION=add MODALIAS=acme:x timeout 10 "$agent" --stderr --dry-run --moddir "$D" \
