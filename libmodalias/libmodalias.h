@@ -646,7 +646,8 @@ int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *modul
  *     {"devpath": "…", …, "modalias": null, "errno": 22, "error": "…"}
  *   ],
  *   "modules": ["e1000e", …],
- *   "builtin": ["i8042", "serial8250", "virtio-pci", …],
+ *   "builtin": ["8250", "i8042", "printk", …],
+ *   "builtin_drivers": ["serial8250", "virtio-pci", …],
  *   "firmware_failures": [
  *     {"devpath": "/devices/pci0000:00/0000:00:14.3",
  *      "file": "iwlwifi-QuZ-a0-hr-b0-72.ucode", "errno": 2}
@@ -659,11 +660,12 @@ int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *modul
  * "kernel" and "arch" are those of the machine whose devices these are:
  * uname(2) when the running machine's /sys is read, null (unknown) for any
  * other sysfs root (a captured tree) unless modalias_snapshot_set_kernel()
- * said them.  "builtin" (since libmodalias 4, optional) is what the
- * machine showed built in: each SYSFS_ROOT/module entry without an
- * initstate, and each driver under SYSFS_ROOT/bus/(bus)/drivers without
- * a module link (see modalias_snapshot_is_module_builtin()); a document
- * without it says nothing of built-in modules.
+ * said them.  "builtin" and "builtin_drivers" (since libmodalias 4,
+ * optional, written together) are what the machine showed built in: each
+ * SYSFS_ROOT/module entry without an initstate, and each driver under
+ * SYSFS_ROOT/bus/(bus)/drivers without a module link (see
+ * modalias_snapshot_is_module_builtin()); a document without them says
+ * nothing of built-in modules.
  * "firmware_failures" (since libmodalias 4, optional) are the
  * firmware loads the kernel log says failed ("Direct firmware load for
  * FILE failed with error -2"), in the log's order, each with the device
@@ -851,7 +853,8 @@ int modalias_snapshot_get_driver(const struct modalias_snapshot *snap, const cha
  * @module: a module name as the kernel writes it.
  *
  * Returns: 1 when @module was loaded when the snapshot was taken, 0 when
- *   not, -EINVAL.
+ *   not, -EINVAL (as the sysfs call, since 4) for a string that is not a
+ *   module name.
  *
  * Since: 3
  */
@@ -866,12 +869,13 @@ int modalias_snapshot_is_module_loaded(const struct modalias_snapshot *snap, con
  * snapshot was taken: @module has a /sys/module entry without an
  * initstate, or a driver of its name ('_' or '-') has no module link.  A
  * snapshot records these names since version 4 of the library (the
- * document's "builtin" member); one written before it says nothing of
- * them, and neither does a snapshot taken from a captured tree that has
- * neither /sys/module nor /sys/bus.
+ * document's "builtin" and "builtin_drivers" members); one written before
+ * says nothing of them, and neither does a snapshot taken from a captured
+ * tree that has neither /sys/module nor /sys/bus.
  *
  * Returns: 1 when @module was built in, 0 when not, -ENODATA when the
- *   snapshot does not record it (a document without "builtin"), -EINVAL.
+ *   snapshot does not record it (a document without "builtin"), -EINVAL
+ *   (as the sysfs call) for a string that is not a module name.
  *
  * Since: 4
  */
@@ -1218,8 +1222,9 @@ int modalias_table_open(struct modalias_ctx *ctx, const char *dir, const char *c
  * or others), libkmod is handed a copy of what was checked (in a
  * directory of the process's own, mode 0700, in $TMPDIR or /tmp, whose
  * names are removed as soon as libkmod has read it, so that nothing is
- * left behind even by a process killed outright); otherwise the paths as
- * they are.  The system's
+ * left behind even by a process killed outright; a file named as a path,
+ * which libkmod knows by its name, stays until the loader is freed);
+ * otherwise the paths as they are.  The system's
  * configuration (NULL) is read by libkmod as it is.
  *
  * Returns: 0 or a negative errno: for named paths, -EINVAL for a file that

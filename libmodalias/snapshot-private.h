@@ -48,10 +48,12 @@ struct modalias_snapshot {
 	size_t n_devices, cap_devices;
 	struct snap_names modules; /* the loaded ones */
 	/* what the kernel showed built in: each /sys/module entry without an
-	 * initstate, each driver without a module link (its name may be a
-	 * built-in module's, '_' written '-'); known when taken from sysfs or
-	 * read from a document that has them ("builtin") */
-	struct snap_names builtins;
+	 * initstate ("builtin"), each driver without a module link
+	 * ("builtin_drivers": its name may be a built-in module's, '_'
+	 * written '-'); known when taken from a sysfs that has either, or
+	 * read from a document that has them */
+	struct snap_names builtin_modules;
+	struct snap_names builtin_drivers;
 	bool builtins_known;
 	struct snap_fw_failure *fw_failures; /* in the kernel log's order */
 	size_t n_fw_failures, cap_fw_failures;
@@ -61,12 +63,13 @@ struct modalias_snapshot {
 struct modalias_snapshot *snapshot_alloc(struct modalias_ctx *ctx);
 /* Takes D's strings over (D is left zeroed); -ENOMEM */
 int snapshot_add_device(struct modalias_snapshot *snap, struct snap_device *d);
-/* Takes NAME over, into SET (&snap->modules or &snap->builtins); -ENOMEM */
+/* Takes NAME over, into SET (one of a snapshot's snap_names); -ENOMEM */
 int snapshot_add_name(struct snap_names *set, char *name);
 /* Sorts devices as sysfs is walked (parents first, siblings in byte order)
- * and modules and builtins by name; the devpath or name of the first
- * device or name found twice in its set, or NULL */
-const char *snapshot_finish(struct modalias_snapshot *snap);
+ * and the names of each set by name; the devpath or name of the first
+ * device or name found twice in its set (*MEMBER: the document's member
+ * that holds it), or NULL */
+const char *snapshot_finish(struct modalias_snapshot *snap, const char **member);
 void snap_device_clear(struct snap_device *d);
 
 /* Parses a snapshot document of LEN bytes, followed by a NUL byte (NAME

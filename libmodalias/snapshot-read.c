@@ -5,9 +5,10 @@
  * A small recursive-descent JSON parser that knows the document's shape:
  * an object with "version" (1), "kernel", "arch", "devices" (objects with
  * "devpath", "subsystem", "modalias", "driver", "driver_module",
- * "driver_override", "errno", "error"), "modules" (strings), "builtin"
- * (strings; absent from a document written before it was, then unknown)
- * and, when the kernel log was read, "firmware_failures" (objects with
+ * "driver_override", "errno", "error"), "modules", "builtin" and
+ * "builtin_drivers" (strings; the last two absent from a document written
+ * before they were: built-in modules unknown) and, when the kernel log
+ * was read, "firmware_failures" (objects with
  * "devpath", "file", "errno"); members it does not know are skipped, so
  * later minor additions read.  Every error
  * names the file, line and column.  Nesting is bounded (JSON_DEPTH_MAX), a
@@ -440,7 +441,12 @@ static bool one_module(struct parser *ps, struct modalias_snapshot *snap)
 
 static bool one_builtin(struct parser *ps, struct modalias_snapshot *snap)
 {
-	return one_name(ps, &snap->builtins);
+	return one_name(ps, &snap->builtin_modules);
+}
+
+static bool one_builtin_driver(struct parser *ps, struct modalias_snapshot *snap)
+{
+	return one_name(ps, &snap->builtin_drivers);
 }
 
 struct failure_read {
@@ -492,8 +498,19 @@ static bool one_failure(struct parser *ps, struct modalias_snapshot *snap)
 
 struct top_read {
 	struct modalias_snapshot *snap;
-	bool version, devices, failures;
+	bool version, devices, failures, modules, builtin, builtin_drivers;
 };
+
+/* A member of the document read once: *GIVEN set, or an error at AT */
+static bool once(struct parser *ps, const char *at, bool *given)
+{
+	if (*given) {
+		fail_at(ps, at, -EBADMSG, "a member given twice");
+		return false;
+	}
+	*given = true;
+	return true;
+}
 
 static bool top_member(struct parser *ps, const char *key, const char *at, void *data)
 {
@@ -521,30 +538,21 @@ static bool top_member(struct parser *ps, const char *key, const char *at, void 
 		}
 		return string_or_null(ps, field);
 	}
-	if (strcmp(key, "devices") == 0) {
-		if (tr->devices) {
-			fail_at(ps, at, -EBADMSG, "a member given twice");
-			return false;
-		}
-		tr->devices = true;
-		return array(ps, one_device, tr->snap);
-	}
+	if (strcmp(key, "devices") == 0)
+		return once(ps, at, &tr->devices) && array(ps, one_device, tr->snap);
 	if (strcmp(key, "modules") == 0)
-		return array(ps, one_module, tr->snap);
-	if (strcmp(key, "builtin") == 0) {
-		if (tr->snap->builtins_known) {
-			fail_at(ps, at, -EBADMSG, "a member given twice");
+		return once(ps, at, &tr->modules) && array(ps, one_module, tr->snap);
+	if (strcmp(key, "builtin") == 0 || strcmp(key, "builtin_drivers") == 0) {
+		bool drivers = strcmp(key, "builtin_drivers") == 0;
+
+		if (!once(ps, at, drivers ? &tr->builtin_drivers : &tr->builtin))
 			return false;
-		}
-		tr->snap->builtins_known = true;
-		return array(ps, one_builtin, tr->snap);
+		tr->snap->builtins_known = true; /* written together: either says they are known */
+		return array(ps, drivers ? one_builtin_driver : one_builtin, tr->snap);
 	}
 	if (strcmp(key, "firmware_failures") == 0) {
-		if (tr->failures) {
-			fail_at(ps, at, -EBADMSG, "a member given twice");
+		if (!once(ps, at, &tr->failures))
 			return false;
-		}
-		tr->failures = true;
 		if (peek(ps) == 'n' && literal(ps, "null")) /* the kernel log not read */
 			return true;
 		tr->snap->kernel_log = true;
@@ -558,7 +566,7 @@ int snapshot_parse(struct modalias_ctx *ctx, const char *name, const char *text,
 {
 	struct parser ps = { .ctx = ctx, .name = name, .p = text, .start = text, .end = text + len };
 	struct top_read tr = { .snap = snapshot_alloc(ctx) };
-	const char *twice;
+	const char *twice, *member;
 
 	if (!tr.snap)
 		return -ENOMEM;
@@ -571,8 +579,8 @@ int snapshot_parse(struct modalias_ctx *ctx, const char *name, const char *text,
 		fail_at(&ps, text, -EBADMSG, "no \"version\": not a snapshot");
 	if (!ps.error && !tr.devices)
 		fail_at(&ps, text, -EBADMSG, "no \"devices\": not a snapshot");
-	if (!ps.error && (twice = snapshot_finish(tr.snap))) {
-		err(ctx, "%s: '%.*s' is listed twice\n", name, LOG_ECHO(twice));
+	if (!ps.error && (twice = snapshot_finish(tr.snap, &member))) {
+		err(ctx, "%s: '%.*s' is listed twice in \"%s\"\n", name, LOG_ECHO(twice), member);
 		ps.error = -EBADMSG;
 	}
 	if (ps.error) {

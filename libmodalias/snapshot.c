@@ -134,18 +134,30 @@ static bool names_have(const struct snap_names *set, const char *name)
 	return set->n > 0 && bsearch(&name, set->v, set->n, sizeof(*set->v), str_cmp) != NULL;
 }
 
-const char *snapshot_finish(struct modalias_snapshot *snap)
+const char *snapshot_finish(struct modalias_snapshot *snap, const char **member)
 {
+	const struct {
+		const char *member;
+		struct snap_names *set;
+	} sets[] = {
+		{ "modules", &snap->modules },
+		{ "builtin", &snap->builtin_modules },
+		{ "builtin_drivers", &snap->builtin_drivers },
+	};
 	const char *twice;
 
 	if (snap->n_devices > 1)
 		qsort(snap->devices, snap->n_devices, sizeof(*snap->devices), device_cmp);
+	*member = "devices";
 	for (size_t i = 1; i < snap->n_devices; i++)
 		if (strcmp(snap->devices[i - 1].devpath, snap->devices[i].devpath) == 0)
 			return snap->devices[i].devpath;
-	if ((twice = names_sort(&snap->modules)))
-		return twice;
-	return names_sort(&snap->builtins);
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		*member = sets[i].member;
+		if ((twice = names_sort(sets[i].set)))
+			return twice;
+	}
+	return NULL;
 }
 
 static const struct snap_device *find_device(const struct modalias_snapshot *snap, const char *devpath)
@@ -189,17 +201,10 @@ static int take_device(void *data, const char *devpath, struct modalias_dev *dev
 	return snapshot_add_device(snap, &d);
 }
 
-/* A snapshot being taken from sysfs: the builtins gathered (a name may
- * come twice) until keep_builtins() */
-struct snapshot_take {
-	struct modalias_snapshot *snap;
-	struct snap_names builtins;
-	bool seen; /* /sys/module or /sys/bus was there to ask */
-};
-
-/* DIR below the sysfs root, opened without following a link; NULL when
- * there is none (a captured tree without it) */
-static DIR *open_below_root(struct modalias_snapshot *snap, const char *dir)
+/* DIR below the sysfs root (O_NOFOLLOW: not a link to one), opened as
+ * the live calls open it; NULL when there is none (a captured tree of
+ * devices alone) */
+static DIR *open_below_root(struct modalias_snapshot *snap, const char *dir, int nofollow)
 {
 	struct strbuf sb;
 	DIR *d;
@@ -211,7 +216,7 @@ static DIR *open_below_root(struct modalias_snapshot *snap, const char *dir)
 		errno = ENOMEM;
 		return NULL;
 	}
-	fd = open(sb.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(sb.buf, O_RDONLY | O_DIRECTORY | nofollow | O_CLOEXEC);
 	strbuf_release(&sb);
 	if (fd < 0 || !(d = fdopendir(fd))) {
 		if (fd >= 0)
@@ -243,17 +248,18 @@ static int add_if_missing(struct snap_names *set, int dir, const char *name, con
 	return (copy = strdup(name)) ? snapshot_add_name(set, copy) : -ENOMEM;
 }
 
-/* The modules whose initstate is "live"; those without one, built in */
-static int take_modules(struct snapshot_take *t)
+/* The modules whose initstate is "live"; the entries without one, built
+ * in.  SEEN: set when there is a module directory to ask (as the live
+ * calls ask SYSFS_ROOT/module/NAME, a link to it is followed). */
+static int take_modules(struct modalias_snapshot *snap, bool *seen)
 {
-	struct modalias_snapshot *snap = t->snap;
 	struct dirent *de;
-	DIR *d = open_below_root(snap, "module");
+	DIR *d = open_below_root(snap, "module", 0);
 	int r = 0;
 
 	if (!d)
-		return errno == ENOMEM ? -ENOMEM : 0; /* a captured tree without modules */
-	t->seen = true;
+		return errno == ENOMEM ? -ENOMEM : 0;
+	*seen = true;
 	while (r == 0 && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -262,23 +268,27 @@ static int take_modules(struct snapshot_take *t)
 
 			r = name ? snapshot_add_name(&snap->modules, name) : -ENOMEM;
 		} else {
-			r = add_if_missing(&t->builtins, dirfd(d), de->d_name, "initstate");
+			r = add_if_missing(&snap->builtin_modules, dirfd(d), de->d_name, "initstate");
 		}
 	}
 	closedir(d);
 	return r;
 }
 
-/* The drivers without a module link, on every bus: built in */
-static int take_builtin_drivers(struct snapshot_take *t)
+/* The drivers without a module link, on every bus, a name once (two buses
+ * may each have one): built in.  As the live call: SYSFS_ROOT/bus not a
+ * link, a bus and its drivers directory followed. */
+static int take_builtin_drivers(struct modalias_snapshot *snap, bool *seen)
 {
+	struct snap_names *set = &snap->builtin_drivers;
 	struct dirent *bus, *drv;
-	DIR *buses = open_below_root(t->snap, "bus");
+	DIR *buses = open_below_root(snap, "bus", O_NOFOLLOW);
+	size_t kept = 0;
 	int r = 0;
 
 	if (!buses)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	t->seen = true;
+	*seen = true;
 	while (r == 0 && (bus = readdir(buses))) {
 		int fd;
 		char *path;
@@ -290,7 +300,7 @@ static int take_builtin_drivers(struct snapshot_take *t)
 			r = -ENOMEM;
 			break;
 		}
-		fd = openat(dirfd(buses), path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(dirfd(buses), path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		free(path);
 		if (fd < 0)
 			continue;
@@ -300,21 +310,10 @@ static int take_builtin_drivers(struct snapshot_take *t)
 		}
 		while (r == 0 && (drv = readdir(drivers)))
 			if (drv->d_name[0] != '.')
-				r = add_if_missing(&t->builtins, dirfd(drivers), drv->d_name, "module");
+				r = add_if_missing(set, dirfd(drivers), drv->d_name, "module");
 		closedir(drivers);
 	}
 	closedir(buses);
-	return r;
-}
-
-/* T's builtins, a name once (a module's entry and its driver may both say
- * so), moved into its snapshot; unknown when sysfs had nothing to ask (a
- * captured tree of devices alone) */
-static int keep_builtins(struct snapshot_take *t)
-{
-	struct snap_names *set = &t->builtins;
-	size_t kept = 0;
-
 	names_sort(set);
 	for (size_t i = 0; i < set->n; i++) {
 		if (kept > 0 && strcmp(set->v[kept - 1], set->v[i]) == 0)
@@ -323,22 +322,19 @@ static int keep_builtins(struct snapshot_take *t)
 			set->v[kept++] = set->v[i];
 	}
 	set->n = kept;
-	t->snap->builtins = *set;
-	t->snap->builtins_known = t->seen;
-	memset(set, 0, sizeof(*set));
-	return 0;
+	return r;
 }
 
 MODALIAS_EXPORT int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx, struct modalias_snapshot **ret)
 {
 	struct modalias_snapshot *snap;
-	struct snapshot_take t = { NULL };
+	const char *member;
 	struct utsname u;
 	int r;
 
 	if (!ctx || !ret)
 		return -EINVAL;
-	if (!(snap = t.snap = snapshot_alloc(ctx)))
+	if (!(snap = snapshot_alloc(ctx)))
 		return -ENOMEM;
 	/* the running kernel's only for the running machine's sysfs: a captured
 	 * tree's is unknown (modalias_snapshot_set_kernel() says it) */
@@ -348,18 +344,16 @@ MODALIAS_EXPORT int modalias_snapshot_new_from_sysfs(struct modalias_ctx *ctx, s
 		return -ENOMEM;
 	}
 	r = modalias_sysfs_foreach(ctx, take_device, snap);
+	/* built-in modules: unknown when sysfs has nothing to ask */
 	if (r == 0)
-		r = take_modules(&t);
+		r = take_modules(snap, &snap->builtins_known);
 	if (r == 0)
-		r = take_builtin_drivers(&t);
-	if (r == 0)
-		r = keep_builtins(&t);
-	names_clear(&t.builtins);
+		r = take_builtin_drivers(snap, &snap->builtins_known);
 	if (r < 0) {
 		modalias_snapshot_unref(snap);
 		return r;
 	}
-	snapshot_finish(snap);
+	snapshot_finish(snap, &member); /* sysfs lists a name once */
 	*ret = snap;
 	return 0;
 }
@@ -381,7 +375,8 @@ MODALIAS_EXPORT struct modalias_snapshot *modalias_snapshot_unref(struct modalia
 		snap_device_clear(&snap->devices[i]);
 	free(snap->devices);
 	names_clear(&snap->modules);
-	names_clear(&snap->builtins);
+	names_clear(&snap->builtin_modules);
+	names_clear(&snap->builtin_drivers);
 	for (size_t i = 0; i < snap->n_fw_failures; i++) {
 		free(snap->fw_failures[i].devpath);
 		free(snap->fw_failures[i].file);
@@ -536,32 +531,43 @@ MODALIAS_EXPORT int modalias_snapshot_get_driver(const struct modalias_snapshot 
 	return 0;
 }
 
-MODALIAS_EXPORT int modalias_snapshot_is_module_loaded(const struct modalias_snapshot *snap, const char *module)
+/* MODULE as the live calls take it (module_name_check()): -EINVAL */
+static int check_module(const struct modalias_snapshot *snap, const char *module)
 {
-	if (!snap || !module)
-		return -EINVAL;
-	return names_have(&snap->modules, module);
+	const char *why;
+
+	return snap && module && module_name_check(module, strlen(module), &why) == 0 ? 0 : -EINVAL;
 }
 
-/* As modalias_sysfs_is_module_builtin() asks sysfs: its entry, or a driver
- * of its name ('_' or '-') */
+MODALIAS_EXPORT int modalias_snapshot_is_module_loaded(const struct modalias_snapshot *snap, const char *module)
+{
+	int r = check_module(snap, module);
+
+	return r < 0 ? r : names_have(&snap->modules, module);
+}
+
+/* As modalias_sysfs_is_module_builtin() asks sysfs: the module's entry
+ * without an initstate, or a driver of its name ('_' or '-') without a
+ * module link */
 MODALIAS_EXPORT int modalias_snapshot_is_module_builtin(const struct modalias_snapshot *snap, const char *module)
 {
 	char *dashed;
-	int r;
+	int r = check_module(snap, module);
 
-	if (!snap || !module)
-		return -EINVAL;
+	if (r < 0)
+		return r;
 	if (!snap->builtins_known)
 		return -ENODATA;
-	if (names_have(&snap->builtins, module) || !strchr(module, '_'))
-		return names_have(&snap->builtins, module);
+	if (names_have(&snap->builtin_modules, module) || names_have(&snap->builtin_drivers, module))
+		return 1;
+	if (!strchr(module, '_'))
+		return 0;
 	if (!(dashed = strdup(module)))
 		return -ENOMEM;
 	for (char *c = dashed; *c; c++)
 		if (*c == '_')
 			*c = '-';
-	r = names_have(&snap->builtins, dashed);
+	r = names_have(&snap->builtin_drivers, dashed);
 	free(dashed);
 	return r;
 }
@@ -634,7 +640,9 @@ MODALIAS_EXPORT int modalias_snapshot_format(const struct modalias_snapshot *sna
 	put_names(&sb, &snap->modules);
 	if (snap->builtins_known) {
 		strbuf_puts(&sb, ",\n  \"builtin\": ");
-		put_names(&sb, &snap->builtins);
+		put_names(&sb, &snap->builtin_modules);
+		strbuf_puts(&sb, ",\n  \"builtin_drivers\": ");
+		put_names(&sb, &snap->builtin_drivers);
 	}
 	if (snap->kernel_log) {
 		strbuf_puts(&sb, ",\n  \"firmware_failures\": [");

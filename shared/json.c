@@ -40,6 +40,10 @@ size_t json_quote(char *out, const char *str)
 	while (*s) {
 		size_t n = json_utf8_sequence(s);
 
+		/* a C1 control (U+0080 … U+009F: CSI is U+009B), which a
+		 * terminal may obey, as its two bytes */
+		if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+			n = 0;
 		if (n > 1) {
 			for (size_t i = 0; i < n; i++)
 				*o++ = (char)s[i];

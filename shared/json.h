@@ -5,8 +5,9 @@
  *
  * A string is written as UTF-8; each byte that does not start a valid UTF-8
  * sequence (RFC 3629: no overlong form, no surrogate, nothing past
- * U+10FFFF), each control character and DEL is written as "\u00XX", XX its
- * byte value; '"' and '\' get a backslash.  A reader that knows this
+ * U+10FFFF), each control character and DEL, and each byte of a C1 control
+ * (U+0080 … U+009F, which a terminal may obey), is written as "\u00XX", XX
+ * its byte value; '"' and '\' get a backslash.  A reader that knows this
  * convention (the snapshot reader does) turns "\u0080" … "\u00ff" back into
  * those bytes, so that any byte string survives a round trip.
  *

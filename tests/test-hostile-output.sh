@@ -192,5 +192,20 @@ unescaped "map --match: the module escaped"
 "$cli" parse "$(printf 'of:Nfoo\302\233Tbar\342\200\256C')" "$(printf 'usb:v1234p\342\200\256X')" >"$tmp/out" 2>"$tmp/err"
 unescaped "parse: the modalias and its fields escaped"
 
+# snapshot: a C1 control (CSI, U+009B) in a built-in module's name is
+# written as its two bytes' escapes, never raw, and read back the same
+C1T="$tmp/c1-tree"
+mkdir -p "$C1T/devices" "$C1T/module/$(printf 'm\302\2332J')"
+"$cli" snapshot --sysfs "$C1T" -o "$tmp/c1.json" 2>/dev/null
+"$cli" snapshot --snapshot "$tmp/c1.json" -o "$tmp/c1-again.json" 2>/dev/null
+n=$((n + 1))
+if LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$tmp/c1.json" "$tmp/c1-again.json"; then
+	report "snapshot: a C1 control in a name escaped" "raw C1 bytes" "$tmp/c1.json" out
+elif ! grep -Fq '"m\u00c2\u009b2J"' "$tmp/c1.json" || ! cmp -s "$tmp/c1.json" "$tmp/c1-again.json"; then
+	report "snapshot: a C1 control in a name escaped" "not its bytes' escapes, or not read back the same" "$tmp/c1.json" out
+else
+	report "snapshot: a C1 control in a name escaped as its bytes, read back the same" ""
+fi
+
 echo "1..$n"
 exit $fail

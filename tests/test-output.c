@@ -44,6 +44,11 @@ static const struct json_row rows[] = {
 	{ "truncated-four-at-end", "x\xf0\x9f\x98", "\"x\\u00f0\\u009f\\u0098\"" },
 	{ "truncated-then-ascii", "\xc3" "a", "\"\\u00c3a\"" },
 	{ "invalid-then-valid", "\xfe\xc3\xa9", "\"\\u00fe\xc3\xa9\"" },
+	/* C1 controls (U+0080 … U+009F; U+009B is CSI) as their bytes, not as
+	 * UTF-8 a terminal obeys; U+00A0 is the first that is not one */
+	{ "c1-csi", "\xc2\x9b" "2J", "\"\\u00c2\\u009b2J\"" },
+	{ "c1-first-last", "\xc2\x80\xc2\x9f", "\"\\u00c2\\u0080\\u00c2\\u009f\"" },
+	{ "after-c1", "\xc2\xa0", "\"\xc2\xa0\"" },
 };
 
 static void test_row(gconstpointer data)

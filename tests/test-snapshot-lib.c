@@ -210,7 +210,8 @@ static void test_driver(void)
 		char *doc;
 
 		g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
-		g_assert_nonnull(strstr(doc, ",\n  \"builtin\": [\n    \"builtin\", \"virtio-pci\", \"virtio_balloon\"\n  ]"));
+		g_assert_nonnull(strstr(doc, ",\n  \"builtin\": [\n    \"builtin\"\n  ],\n  \"builtin_drivers\": [\n"
+					     "    \"virtio-pci\", \"virtio_balloon\"\n  ]"));
 		path = write_temp(doc, strlen(doc));
 		g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &back), ==, 0);
 		assert_builtins(back);
@@ -362,7 +363,7 @@ static const struct bad {
 	{ "{\"version\": 1, \"devices\": [], \"x\": tru}", -EBADMSG, ":1:36: a value expected" },
 	{ "{\"version\": 1, \"devices\": [], \"builtin\": [\"a/b\"]}", -EBADMSG, ":1:43: not a module name" },
 	{ "{\"version\": 1, \"devices\": [], \"builtin\": [], \"builtin\": []}", -EBADMSG, ":1:46: a member given twice" },
-	{ "{\"version\": 1, \"devices\": [], \"builtin\": [\"a\", \"a\"]}", -EBADMSG, ": 'a' is listed twice" },
+	{ "{\"version\": 1, \"devices\": [], \"builtin\": [\"a\", \"a\"]}", -EBADMSG, ": 'a' is listed twice in \"builtin\"" },
 	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": null, \"errno\": 2}]}", -EBADMSG,
 	  ":1:53: a firmware failure needs its \"file\" and \"errno\"" },
 	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": \"/sys/a\", \"file\": \"f\", \"errno\": 2}]}",
@@ -399,6 +400,79 @@ static int builtin_as_sysfs(struct modalias_ctx *ctx, const struct modalias_snap
 	g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, name), ==, want);
 	g_assert_cmpint(modalias_snapshot_is_module_builtin(back, name), ==, want);
 	return want;
+}
+
+/* Small trees where the live call and a snapshot could part: every name
+ * asked of both, and of the snapshot written and read back, and a name no
+ * module can have refused by all three */
+struct builtin_tree {
+	const char *name;
+	const char *dirs[3];     /* made below the root, with devices/ */
+	const char *links[2][2]; /* a link below the root, and its target */
+	const char *ask[3];
+	bool unknown; /* neither module/ nor bus/ to ask: the snapshot does not say */
+};
+
+static const struct builtin_tree builtin_trees[] = {
+	/* a module entry's name is the module's: no '-' spelling for it */
+	{ "dashed-module-entry", { "module/mod-a" }, { { NULL } }, { "mod_a", "mod-a" } },
+	/* links on the way are followed (SYSFS_ROOT/bus itself is not) */
+	{ "module-a-link", { "elsewhere/mod_a" }, { { "module", "elsewhere" } }, { "mod_a" } },
+	{ "drivers-a-link", { "bus/pci", "elsewhere/mod_a" }, { { "bus/pci/drivers", "../../elsewhere" } }, { "mod_a" } },
+	{ "bus-a-link", { "bus", "elsewhere/drivers/mod_a" }, { { "bus/pci", "../elsewhere" } }, { "mod_a" } },
+	{ "root-bus-a-link", { "elsewhere/pci/drivers/mod_a" }, { { "bus", "elsewhere" } }, { "mod_a" }, true },
+	/* ... the entry itself is not */
+	{ "entry-a-link", { "module/real", "bus/pci/drivers/drv" },
+	  { { "module/linked", "real" }, { "bus/pci/drivers/drv-linked", "drv" } }, { "linked", "drv_linked", "real" } },
+};
+
+static void test_builtins_as_sysfs(gconstpointer data)
+{
+	const struct builtin_tree *tree = data;
+	const char *const invalid[] = { "", "a/b", "\x1b[2J", ".hidden" };
+	g_autofree char *root = g_dir_make_tmp("sysfs-XXXXXX", NULL);
+	g_autofree char *devices = g_build_filename(root, "devices", NULL);
+	g_autofree char *path = NULL, *long_name = g_strnfill(300, 'a');
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_snapshot *snap, *back;
+	char *doc;
+
+	g_assert_cmpint(g_mkdir_with_parents(devices, 0755), ==, 0);
+	for (size_t i = 0; i < G_N_ELEMENTS(tree->dirs) && tree->dirs[i]; i++) {
+		g_autofree char *dir = g_build_filename(root, tree->dirs[i], NULL);
+
+		g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(tree->links) && tree->links[i][0]; i++)
+		link_to(root, tree->links[i][0], tree->links[i][1]);
+	g_assert_cmpint(modalias_ctx_set_sysfs_root(ctx, root), ==, 0);
+	g_assert_cmpint(modalias_snapshot_new_from_sysfs(ctx, &snap), ==, 0);
+	g_assert_cmpint(modalias_snapshot_format(snap, &doc), ==, 0);
+	path = write_temp(doc, strlen(doc));
+	g_assert_cmpint(modalias_snapshot_new_from_file(ctx, path, &back), ==, 0);
+	for (size_t i = 0; i < G_N_ELEMENTS(tree->ask) && tree->ask[i]; i++) {
+		g_test_message("%s: %s", tree->name, tree->ask[i]);
+		if (!tree->unknown) {
+			builtin_as_sysfs(ctx, snap, back, tree->ask[i]);
+			continue;
+		}
+		g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, tree->ask[i]), ==, 0);
+		g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, tree->ask[i]), ==, -ENODATA);
+		g_assert_cmpint(modalias_snapshot_is_module_builtin(back, tree->ask[i]), ==, -ENODATA);
+	}
+	for (size_t i = 0; i <= G_N_ELEMENTS(invalid); i++) {
+		const char *name = i < G_N_ELEMENTS(invalid) ? invalid[i] : long_name;
+
+		g_assert_cmpint(modalias_sysfs_is_module_builtin(ctx, name), ==, -EINVAL);
+		g_assert_cmpint(modalias_snapshot_is_module_builtin(snap, name), ==, -EINVAL);
+		g_assert_cmpint(modalias_snapshot_is_module_loaded(snap, name), ==, -EINVAL);
+	}
+	unlink(path);
+	free(doc);
+	modalias_snapshot_unref(back);
+	modalias_snapshot_unref(snap);
+	test_rm_rf(root);
+	modalias_ctx_unref(ctx);
 }
 
 /* This machine's /sys: every module entry and driver name (and a driver's
@@ -461,6 +535,11 @@ int main(int argc, char **argv)
 	g_test_add_data_func("/snapshot/sysfs/kernel-upgrade", "kernel-upgrade", test_sysfs_roundtrip);
 	g_test_add_func("/snapshot/driver", test_driver);
 	g_test_add_func("/snapshot/builtins-this-machine", test_builtins_this_machine);
+	for (size_t i = 0; i < G_N_ELEMENTS(builtin_trees); i++) {
+		g_autofree char *name = g_strconcat("/snapshot/builtins-as-sysfs/", builtin_trees[i].name, NULL);
+
+		g_test_add_data_func(name, &builtin_trees[i], test_builtins_as_sysfs);
+	}
 	g_test_add_func("/snapshot/order", test_order);
 	g_test_add_func("/snapshot/bytes", test_bytes);
 	g_test_add_func("/snapshot/bad", test_bad);

@@ -259,44 +259,38 @@ out:
 	return ret;
 }
 
-static PyObject *Snapshot_is_module_loaded(SnapshotObject *self, PyObject *args)
+/* ASK's answer of the module named in ARGS (FORMAT: "s:METHOD"): a bool,
+ * or None where the snapshot does not record it (-ENODATA) */
+static PyObject *snapshot_ask_module(SnapshotObject *self, PyObject *args, const char *format,
+				     int (*ask)(const struct modalias_snapshot *, const char *))
 {
 	struct modalias_snapshot *snap;
 	const char *name;
 	int r;
 
-	if (!PyArg_ParseTuple(args, "s:is_module_loaded", &name))
+	if (!PyArg_ParseTuple(args, format, &name))
 		return NULL;
 	snap = snapshot_get(self);
 	if (!snap)
 		return NULL;
 	log_reset();
-	r = modalias_snapshot_is_module_loaded(snap, name);
+	r = ask(snap, name);
 	modalias_snapshot_unref(snap);
+	if (r == -ENODATA)
+		Py_RETURN_NONE;
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
 	return PyBool_FromLong(r);
 }
 
+static PyObject *Snapshot_is_module_loaded(SnapshotObject *self, PyObject *args)
+{
+	return snapshot_ask_module(self, args, "s:is_module_loaded", modalias_snapshot_is_module_loaded);
+}
+
 static PyObject *Snapshot_is_module_builtin(SnapshotObject *self, PyObject *args)
 {
-	struct modalias_snapshot *snap;
-	const char *name;
-	int r;
-
-	if (!PyArg_ParseTuple(args, "s:is_module_builtin", &name))
-		return NULL;
-	snap = snapshot_get(self);
-	if (!snap)
-		return NULL;
-	log_reset();
-	r = modalias_snapshot_is_module_builtin(snap, name);
-	modalias_snapshot_unref(snap);
-	if (r == -ENODATA)
-		Py_RETURN_NONE; /* a snapshot that does not record it */
-	if (r < 0)
-		return raise_errno(r, KIND_INPUT, NULL);
-	return PyBool_FromLong(r);
+	return snapshot_ask_module(self, args, "s:is_module_builtin", modalias_snapshot_is_module_builtin);
 }
 
 static Py_ssize_t Snapshot_len(SnapshotObject *self)

@@ -54,7 +54,7 @@ snaprow snap-modalias-bad 'a modalias that does not parse (`pci:v0000XYZW`)' \
 	'malformed pci modalias: field vendor at offset 1: hexadecimal digits missing
 modalias: @TMP@/r/s.json:1:28: the modalias does not parse'
 snapdoc "{\"version\": 1, \"devices\": [$good_dev,\n $good_dev]}"
-snaprow snap-duplicate 'one device listed twice' "@TMP@/r/s.json: '/devices/platform/pcspkr' is listed twice"
+snaprow snap-duplicate 'one device listed twice' "@TMP@/r/s.json: '/devices/platform/pcspkr' is listed twice in \"devices\""
 snapdoc '{"version": 1, "devices": [{"devpath": "/devices/a\\u0000/b", "modalias": "platform:x"}]}'
 snaprow snap-escaped-nul 'a devpath holding `\u0000`' \
 	'@TMP@/r/s.json:1:51: \u0000: a string may not hold a NUL byte'

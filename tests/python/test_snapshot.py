@@ -179,7 +179,8 @@ class TestMadeTree(TempDirTest):
                               ("foo_drv", False), ("nosuch", False)):
             self.assertIs(snap.is_module_builtin(name), builtin, name)
             self.assertIs(back.is_module_builtin(name), builtin, name)
-        self.assertEqual(json.loads(snap.format())["builtin"], ["builtin_one", "virtio-pci"])
+        doc = json.loads(snap.format())
+        self.assertEqual((doc["builtin"], doc["builtin_drivers"]), (["builtin_one"], ["virtio-pci"]))
 
     def test_recorded_error(self):
         bad = "/devices/platform/bad0"
