@@ -144,7 +144,6 @@ const char *snapshot_finish(struct modalias_snapshot *snap, const char **member)
 		{ "builtin", &snap->builtin_modules },
 		{ "builtin_drivers", &snap->builtin_drivers },
 	};
-	const char *twice;
 
 	if (snap->n_devices > 1)
 		qsort(snap->devices, snap->n_devices, sizeof(*snap->devices), device_cmp);
@@ -153,8 +152,10 @@ const char *snapshot_finish(struct modalias_snapshot *snap, const char **member)
 		if (strcmp(snap->devices[i - 1].devpath, snap->devices[i].devpath) == 0)
 			return snap->devices[i].devpath;
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		const char *twice = names_sort(sets[i].set);
+
 		*member = sets[i].member;
-		if ((twice = names_sort(sets[i].set)))
+		if (twice)
 			return twice;
 	}
 	return NULL;
