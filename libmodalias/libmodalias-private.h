@@ -74,6 +74,11 @@ char *sysfs_subsystem_of(struct modalias_ctx *ctx, const char *devpath);
  * pointing into UEVENT, whose lines it ends with '\0'; NULL when it has
  * none (sysfs-driver.c) */
 char *uevent_value(char *uevent, const char *key);
+/* MODULE with each '_' written '-', malloc'ed (NULL: out of memory): the
+ * name a built-in driver of the module may have (virtio-pci), as
+ * modalias_sysfs_is_module_builtin() and a snapshot's answer ask it
+ * (sysfs-driver.c) */
+char *module_name_dashed(const char *module);
 
 /* ---- glob matching (glob.c) ------------------------------------------- */
 

@@ -563,11 +563,8 @@ MODALIAS_EXPORT int modalias_snapshot_is_module_builtin(const struct modalias_sn
 		return 1;
 	if (!strchr(module, '_'))
 		return 0;
-	if (!(dashed = strdup(module)))
+	if (!(dashed = module_name_dashed(module)))
 		return -ENOMEM;
-	for (char *c = dashed; *c; c++)
-		if (*c == '_')
-			*c = '-';
 	r = names_have(&snap->builtin_drivers, dashed);
 	free(dashed);
 	return r;

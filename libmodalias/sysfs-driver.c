@@ -218,6 +218,16 @@ static int builtin_driver(struct modalias_ctx *ctx, const char *name)
 	return found;
 }
 
+char *module_name_dashed(const char *module)
+{
+	char *dashed = strdup(module);
+
+	for (char *c = dashed; c && *c; c++)
+		if (*c == '_')
+			*c = '-';
+	return dashed;
+}
+
 MODALIAS_EXPORT int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *module)
 {
 	char *path = NULL, *dashed;
@@ -241,11 +251,8 @@ MODALIAS_EXPORT int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, c
 	r = builtin_driver(ctx, module);
 	if (r != 0 || !strchr(module, '_'))
 		return r;
-	if (!(dashed = strdup(module)))
+	if (!(dashed = module_name_dashed(module)))
 		return -ENOMEM;
-	for (char *c = dashed; *c; c++)
-		if (*c == '_')
-			*c = '-';
 	r = builtin_driver(ctx, dashed);
 	free(dashed);
 	return r;
