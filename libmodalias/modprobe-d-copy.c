@@ -51,8 +51,10 @@ struct modprobe_d_copy {
 	int dir;              /* the copy */
 	char name[32];        /* its name in PARENT */
 	char fd_path[32];     /* what libkmod is handed: /proc/self/fd/DIR */
-	char **files;         /* the names written in it */
-	bool *single;         /* files[i] is a file named as a path */
+	struct copied {
+		char *name;   /* a name written in it */
+		bool single;  /* a file named as a path */
+	} *files;
 	size_t n;
 	char **kmod_paths;    /* FD_PATH, then FD_PATH/NAME of each file named
 			       * as a path (libkmod's listing of a directory
@@ -185,8 +187,8 @@ static int read_checked(struct modalias_ctx *ctx, const char *path, size_t max, 
 /* One file checked, then written into the copy */
 static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const struct modprobe_d_file *f)
 {
-	char *buf = NULL, **files;
-	bool *single;
+	struct copied *files;
+	char *buf = NULL;
 	size_t len;
 	int r, fd;
 
@@ -202,17 +204,11 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 	files = realloc(c->files, (c->n + 1) * sizeof(*c->files));
 	if (files)
 		c->files = files;
-	single = files ? realloc(c->single, (c->n + 1) * sizeof(*c->single)) : NULL;
-	if (!single) {
+	if (!files || !(c->files[c->n].name = strdup(f->name))) {
 		free(buf);
 		return -ENOMEM;
 	}
-	c->single = single;
-	c->single[c->n] = f->single;
-	if (!(c->files[c->n] = strdup(f->name))) {
-		free(buf);
-		return -ENOMEM;
-	}
+	c->files[c->n].single = f->single;
 	fd = openat(c->dir, f->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	r = fd < 0 ? -errno : write_all(fd, buf, len);
 	if (fd >= 0) {
@@ -220,7 +216,7 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 		if (close(fd) < 0 && r == 0)
 			r = -errno;
 	} else {
-		free(c->files[c->n]);
+		free(c->files[c->n].name);
 	}
 	free(buf);
 	if (r < 0)
@@ -279,11 +275,10 @@ void modprobe_d_copy_free(struct modprobe_d_copy *c)
 		return;
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->dir >= 0)
-			unlinkat(c->dir, c->files[i], 0);
-		free(c->files[i]);
+			unlinkat(c->dir, c->files[i].name, 0);
+		free(c->files[i].name);
 	}
 	free(c->files);
-	free(c->single);
 	if (c->dir >= 0)
 		close(c->dir);
 	if (c->parent >= 0) {
@@ -366,13 +361,12 @@ static void copy_unlink(struct modprobe_d_copy *c)
 		return;
 	stamped = fstat(c->dir, &st) == 0;
 	for (size_t i = 0; i < c->n; i++) {
-		if (c->single[i]) {
-			c->files[kept] = c->files[i];
-			c->single[kept++] = true;
+		if (c->files[i].single) {
+			c->files[kept++] = c->files[i];
 			continue;
 		}
-		unlinkat(c->dir, c->files[i], 0);
-		free(c->files[i]);
+		unlinkat(c->dir, c->files[i].name, 0);
+		free(c->files[i].name);
 	}
 	c->n = kept;
 	if (kept == 0 && c->name[0]) {

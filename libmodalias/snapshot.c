@@ -128,6 +128,22 @@ static const char *names_sort(struct snap_names *set)
 	return NULL;
 }
 
+/* SET sorted, each name once (a name found twice is one fact: two buses
+ * may each have a driver of that name) */
+static void names_sort_unique(struct snap_names *set)
+{
+	size_t kept = 0;
+
+	names_sort(set);
+	for (size_t i = 0; i < set->n; i++) {
+		if (kept > 0 && strcmp(set->v[kept - 1], set->v[i]) == 0)
+			free(set->v[i]);
+		else
+			set->v[kept++] = set->v[i];
+	}
+	set->n = kept;
+}
+
 static bool names_have(const struct snap_names *set, const char *name)
 {
 	/* none: no array to search (bsearch() takes none) */
@@ -284,7 +300,6 @@ static int take_builtin_drivers(struct modalias_snapshot *snap, bool *seen)
 	struct snap_names *set = &snap->builtin_drivers;
 	struct dirent *bus, *drv;
 	DIR *buses = open_below_root(snap, "bus", O_NOFOLLOW);
-	size_t kept = 0;
 	int r = 0;
 
 	if (!buses)
@@ -315,14 +330,7 @@ static int take_builtin_drivers(struct modalias_snapshot *snap, bool *seen)
 		closedir(drivers);
 	}
 	closedir(buses);
-	names_sort(set);
-	for (size_t i = 0; i < set->n; i++) {
-		if (kept > 0 && strcmp(set->v[kept - 1], set->v[i]) == 0)
-			free(set->v[i]);
-		else
-			set->v[kept++] = set->v[i];
-	}
-	set->n = kept;
+	names_sort_unique(set);
 	return r;
 }
 
