@@ -232,9 +232,26 @@ static void shown_kept_free(gpointer p)
 
 static GPrivate shown_key = G_PRIVATE_INIT(shown_kept_free);
 
+/* The calling thread's next kept copy, emptied */
+static GString *shown_next(void)
+{
+	struct shown_kept *k = g_private_get(&shown_key);
+	GString *out;
+
+	if (!k) {
+		k = g_new0(struct shown_kept, 1);
+		g_private_set(&shown_key, k);
+	}
+	if (!k->s[k->next])
+		k->s[k->next] = g_string_new(NULL);
+	out = k->s[k->next];
+	k->next = (k->next + 1) % CLI_SHOWN_KEPT;
+	g_string_truncate(out, 0);
+	return out;
+}
+
 const char *cli_shown(const char *s)
 {
-	struct shown_kept *k;
 	GString *out;
 	const char *p;
 
@@ -247,17 +264,27 @@ const char *cli_shown(const char *s)
 	}
 	if (!*p)
 		return s;
-	k = g_private_get(&shown_key);
-	if (!k) {
-		k = g_new0(struct shown_kept, 1);
-		g_private_set(&shown_key, k);
-	}
-	if (!k->s[k->next])
-		k->s[k->next] = g_string_new(NULL);
-	out = k->s[k->next];
-	k->next = (k->next + 1) % CLI_SHOWN_KEPT;
-	g_string_truncate(out, 0);
+	out = shown_next();
 	g_string_append_len(out, s, p - s);
 	cli_shown_append(out, p);
+	return out->str;
+}
+
+const char *cli_echo(const char *s, size_t max)
+{
+	size_t cut = strnlen(s, max + 1);
+	g_autofree char *head = NULL;
+	GString *out;
+
+	if (cut <= max)
+		return cli_shown(s);
+	/* not inside a UTF-8 character: back over its continuation bytes */
+	cut = max;
+	for (int i = 0; i < 3 && cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80; i++)
+		cut--;
+	head = g_strndup(s, cut);
+	out = shown_next();
+	cli_shown_append(out, head);
+	g_string_append(out, "…");
 	return out->str;
 }

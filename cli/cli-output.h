@@ -76,6 +76,11 @@ void json_string(GString *out, const char *s);
  */
 #define CLI_SHOWN_KEPT 8
 const char *cli_shown(const char *s);
+/* S as cli_shown() shows it, of its first MAX bytes only (a whole UTF-8
+ * character kept or dropped), "…" after it when cut: an argument or a
+ * line echoed in a message, which may be a 1 MiB line.  Kept as
+ * cli_shown()'s copies are. */
+const char *cli_echo(const char *s, size_t max);
 /* The same, appended to OUT */
 void cli_shown_append(GString *out, const char *s);
 /* The same for LEN bytes at S that may hold NUL bytes (each shown \x00;

@@ -211,14 +211,14 @@ int settings_load(int *argc, char ***argv)
 	if (settings.log_level_name) {
 		settings.log_level = cli_log_level_parse(settings.log_level_name);
 		if (settings.log_level < 0) {
-			fprintf(stderr, "hotplug: --log-level=%s: not err, warning, notice, info or debug\n", settings.log_level_name);
+			fprintf(stderr, "hotplug: --log-level=%s: not err, warning, notice, info or debug\n", cli_shown(settings.log_level_name));
 			return CLI_EXIT_USAGE;
 		}
 	} else if (config.log_level >= 0) {
 		settings.log_level = config.log_level;
 	}
 	if (settings.coldplug_mode && strcmp(settings.coldplug_mode, "trigger") != 0 && strcmp(settings.coldplug_mode, "resolve") != 0) {
-		fprintf(stderr, "hotplug: --coldplug=%s: neither resolve nor trigger\n", settings.coldplug_mode);
+		fprintf(stderr, "hotplug: --coldplug=%s: neither resolve nor trigger\n", cli_shown(settings.coldplug_mode));
 		return CLI_EXIT_USAGE;
 	}
 	if (settings.snapshot && (!settings.dry_run || !settings.coldplug_flag || settings.daemon ||

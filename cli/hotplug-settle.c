@@ -52,11 +52,11 @@ static bool settle_peer_trusted(int fd, const char *path)
 	socklen_t len = sizeof(cred);
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
-		fprintf(stderr, "hotplug: --settle: %s: who listens there: %s\n", path, strerror(errno));
+		fprintf(stderr, "hotplug: --settle: %s: who listens there: %s\n", cli_shown(path), strerror(errno));
 		return false;
 	}
 	if (cred.uid != 0 && cred.uid != geteuid()) {
-		fprintf(stderr, "hotplug: --settle: %s: answered by uid %u, not root: not believed\n", path,
+		fprintf(stderr, "hotplug: --settle: %s: answered by uid %u, not root: not believed\n", cli_shown(path),
 			(unsigned int)cred.uid);
 		return false;
 	}
@@ -75,7 +75,7 @@ int settle_run(void)
 	int fd;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		fprintf(stderr, "hotplug: --control-socket=%s: too long\n", path);
+		fprintf(stderr, "hotplug: --control-socket=%s: too long\n", cli_shown(path));
 		return CLI_EXIT_USAGE;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -88,11 +88,11 @@ int settle_run(void)
 		g_usleep(20000);
 	}
 	if (fd == -EPERM || fd == -ELOOP || fd == -ENOTDIR) {
-		fprintf(stderr, "hotplug: --settle: %s: refused: %s\n", path, why.text);
+		fprintf(stderr, "hotplug: --settle: %s: refused: %s\n", cli_shown(path), cli_shown(why.text));
 		return CLI_EXIT_USAGE;
 	}
 	if (fd < 0) {
-		fprintf(stderr, "hotplug: --settle: no daemon answers on %s: %s\n", path, why.text);
+		fprintf(stderr, "hotplug: --settle: no daemon answers on %s: %s\n", cli_shown(path), cli_shown(why.text));
 		return CLI_EXIT_FAIL;
 	}
 	if (!settle_peer_trusted(fd, path)) {
@@ -102,7 +102,7 @@ int settle_run(void)
 	kernel_seqnum(&seq);
 	len = control_request_format(req, seq);
 	if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
-		fprintf(stderr, "hotplug: --settle: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "hotplug: --settle: %s: %s\n", cli_shown(path), strerror(errno));
 		close(fd);
 		return CLI_EXIT_FAIL;
 	}

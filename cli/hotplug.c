@@ -46,7 +46,7 @@ static int helper(int argc, char **argv)
 	}
 	if (argc > 2) {
 		g_autofree char *arg = shown(argv[2]);
-		fprintf(stderr, "hotplug: unexpected argument '%s'\n", arg);
+		fprintf(stderr, "hotplug: unexpected argument '%s'\n", cli_shown(arg));
 		return CLI_EXIT_USAGE;
 	}
 	if (!subsystem_ok(argv[1])) {
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 		ret = helper(argc, argv);
 	} else if (argc != 1) {
 		g_autofree char *arg = shown(argv[1]);
-		fprintf(stderr, "hotplug: unexpected argument '%s'\n", arg);
+		fprintf(stderr, "hotplug: unexpected argument '%s'\n", cli_shown(arg));
 		return CLI_EXIT_USAGE;
 	} else if (modules_open() < 0) {
 		return CLI_EXIT_FAIL;

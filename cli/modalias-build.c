@@ -36,14 +36,14 @@ struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, co
 	int r = modalias_dev_new(ctx, bus, &dev);
 
 	if (r < 0) {
-		fprintf(stderr, "modalias %s: unknown bus '%.*s' (see 'modalias build --buses')\n", cmd, ECHO(bus));
+		fprintf(stderr, "modalias %s: unknown bus '%s' (see 'modalias build --buses')\n", cmd, ECHO(bus));
 		return NULL;
 	}
 	for (int i = 0; i < n; i++) {
 		char *eq = strchr(args[i], '=');
 
 		if (!eq || eq == args[i]) {
-			fprintf(stderr, "modalias %s: '%.*s' is not FIELD=VALUE\n", cmd, ECHO(args[i]));
+			fprintf(stderr, "modalias %s: '%s' is not FIELD=VALUE\n", cmd, ECHO(args[i]));
 			modalias_dev_unref(dev);
 			return NULL;
 		}
@@ -57,7 +57,7 @@ struct modalias_dev *dev_from_args(struct modalias_ctx *ctx, const char *cmd, co
 			ctx_capture(ctx, NULL);
 			if (r < 0) {
 				g_autofree char *hint = r == -ENOENT ? fields_hint(bus) : NULL;
-				g_autofree char *fallback = g_strdup_printf("bad field '%.*s'", ECHO(args[i]));
+				g_autofree char *fallback = g_strdup_printf("bad field '%s'", ECHO(args[i]));
 
 				say_captured(cmd, why, fallback, hint);
 			}
@@ -90,7 +90,7 @@ static int list_fields(const char *bus)
 	const char *f;
 
 	if (!modalias_bus_field_name(bus, 0)) {
-		fprintf(stderr, "modalias build: unknown bus '%.*s' (known: see 'modalias build --buses')\n", ECHO(bus));
+		fprintf(stderr, "modalias build: unknown bus '%s' (known: see 'modalias build --buses')\n", ECHO(bus));
 		return CLI_EXIT_USAGE;
 	}
 	for (unsigned int i = 0; (f = modalias_bus_field_name(bus, i)); i++)

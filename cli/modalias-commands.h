@@ -23,10 +23,11 @@
 #include "cli-tables.h"
 #include "libmodalias.h"
 
-/* At most this much of an alias is echoed in a message: the library's own
- * limit, where an alias may be a 1 MiB line. */
+/* At most this much of an argument or an alias is echoed in a message (the
+ * library's own limit, where an alias may be a 1 MiB line), escaped: it may
+ * come from a file. */
 #define ECHO_MAX 200
-#define ECHO(s) (int)strnlen((s), ECHO_MAX), (s)
+#define ECHO(s) cli_echo((s), ECHO_MAX)
 
 /* ---- the commands: each returns its exit status (cli-exit.h) ---------------- */
 

@@ -306,7 +306,7 @@ int cmd_diff(int argc, char **argv)
 		if (argc < 3)
 			fprintf(stderr, "modalias diff: FROM and TO are needed\n");
 		else if (argc > 3)
-			fprintf(stderr, "modalias diff: unexpected argument '%.*s'\n", ECHO(argv[3]));
+			fprintf(stderr, "modalias diff: unexpected argument '%s'\n", ECHO(argv[3]));
 		else if (st.json)
 			usage_error("diff", "--width and --json cannot be used together");
 		else

@@ -421,7 +421,7 @@ static char *devpath_named(const struct cli_devices *dv, const char *name, const
 	cli_devices_foreach(dv, find_named, &nm); /* unreadable: no device is so named */
 	if (nm.devpaths->len == 0) {
 		if (!quiet)
-			fprintf(stderr, "modalias explain: no device that has a modalias is named '%.*s' in %s: "
+			fprintf(stderr, "modalias explain: no device that has a modalias is named '%s' in %s: "
 				"it is taken as a modalias\n", ECHO(name), cli_shown(where));
 	} else if (nm.devpaths->len == 1) {
 		devpath = g_strdup(g_ptr_array_index(nm.devpaths, 0));
@@ -430,7 +430,7 @@ static char *devpath_named(const struct cli_devices *dv, const char *name, const
 
 		g_ptr_array_add(nm.devpaths, NULL);
 		all = g_strjoinv(", ", (char **)nm.devpaths->pdata);
-		fprintf(stderr, "modalias explain: '%.*s' names %u devices in %s: %s; give the devpath of one\n",
+		fprintf(stderr, "modalias explain: '%s' names %u devices in %s: %s; give the devpath of one\n",
 			ECHO(name), nm.devpaths->len - 1, cli_shown(where), cli_shown(all));
 		*err = true;
 	}
@@ -475,7 +475,7 @@ int cmd_explain(int argc, char **argv)
 		cli_tables_spec_clear(&spec);
 		device_source_clear(&src);
 		return argc < 2 ? usage_error("explain", "a DEVPATH, a DEVICE or a MODALIAS is needed")
-				: usage_error("explain", "unexpected argument '%.*s'", ECHO(argv[2]));
+				: usage_error("explain", "unexpected argument '%s'", ECHO(argv[2]));
 	}
 	snapshot = g_strdup(src.snapshot);
 	ctx = open_devices(&src, "explain", &e.dv);
@@ -555,7 +555,7 @@ int cmd_explain(int argc, char **argv)
 	if (e.n < 0) {
 		const char *alias = cli_shown(e.alias);
 
-		fprintf(stderr, "modalias explain: cannot look '%.*s' up: %s\n", ECHO(alias), strerror(-e.n));
+		fprintf(stderr, "modalias explain: cannot look '%s' up: %s\n", ECHO(alias), strerror(-e.n));
 		ret = CLI_EXIT_USAGE;
 		goto out;
 	}

@@ -512,7 +512,7 @@ int cmd_firmware(int argc, char **argv)
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1)
-		r = usage_error("firmware", "unexpected argument '%.*s'", ECHO(argv[1]));
+		r = usage_error("firmware", "unexpected argument '%s'", ECHO(argv[1]));
 	for (char **p = fw_path; !r && p && *p; p++)
 		if (!g_file_test(*p, G_FILE_TEST_IS_DIR))
 			r = usage_error("firmware", "--firmware-path %s: not a directory", *p);

@@ -161,7 +161,7 @@ int cmd_list(int argc, char **argv)
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1) {
-		fprintf(stderr, "modalias list: unexpected argument '%.*s'\n", ECHO(argv[1]));
+		fprintf(stderr, "modalias list: unexpected argument '%s'\n", ECHO(argv[1]));
 		r = CLI_EXIT_USAGE;
 	} else if (st.json && (tree || width_opt != INT_MIN)) {
 		r = usage_error("list", "%s and --json cannot be used together", tree ? "--tree" : "--width");

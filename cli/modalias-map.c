@@ -114,11 +114,11 @@ int cmd_map(int argc, char **argv)
 	if (dialect && strcmp(dialect, "2.6") == 0)
 		flags = MODALIAS_MAP_DIALECT_2_6;
 	else if (dialect && strcmp(dialect, "current") != 0) {
-		fprintf(stderr, "modalias map: unknown dialect '%.*s' (current or 2.6)\n", ECHO(dialect));
+		fprintf(stderr, "modalias map: unknown dialect '%s' (current or 2.6)\n", ECHO(dialect));
 		return CLI_EXIT_USAGE;
 	}
 	if (type_name && (type = modalias_map_type_from_name(type_name)) < 0) {
-		fprintf(stderr, "modalias map: unknown map type '%.*s'\n", ECHO(type_name));
+		fprintf(stderr, "modalias map: unknown map type '%s'\n", ECHO(type_name));
 		return CLI_EXIT_USAGE;
 	}
 	if (argc < (match ? 4 : 2)) {
@@ -146,7 +146,7 @@ int cmd_map(int argc, char **argv)
 		r = modalias_map_new_from_file(ctx, argv[f], type, &m);
 		ctx_capture(ctx, NULL);
 		if (r < 0) {
-			g_autofree char *fallback = g_strdup_printf("cannot read %s: %s", argv[f], strerror(-r));
+			g_autofree char *fallback = g_strdup_printf("cannot read %s: %s", cli_shown(argv[f]), strerror(-r));
 			/* a regular file of no type it can tell */
 			bool untyped = r == -EINVAL && type < 0 && stat(argv[f], &st) == 0 && S_ISREG(st.st_mode);
 
@@ -159,7 +159,7 @@ int cmd_map(int argc, char **argv)
 		say_log(why); /* the bad rows, named (counted below) */
 		if (r > 0) {
 			/* each bad row was named by the library */
-			fprintf(stderr, "modalias map: %s: %d bad rows skipped\n", argv[f], r);
+			fprintf(stderr, "modalias map: %s: %d bad rows skipped\n", cli_shown(argv[f]), r);
 			ret = CLI_EXIT_USAGE;
 		}
 		n = modalias_map_get_count(m);

@@ -117,13 +117,23 @@ static void quiet_stdout(const char *cmd)
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
+	g_autoptr(GString) shown = g_string_new(NULL);
+	g_autofree char *msg = NULL;
+	g_auto(GStrv) lines = NULL;
 	va_list ap;
 
-	fprintf(stderr, "modalias %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'modalias %s --help'.\n", cmd);
+	/* it may quote an argument, or GOption's message quoting one: escaped,
+	 * each of its own lines */
+	lines = g_strsplit(msg, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		if (l != lines)
+			g_string_append_c(shown, '\n');
+		cli_shown_message_append(shown, *l);
+	}
+	fprintf(stderr, "modalias %s: %s\nTry 'modalias %s --help'.\n", cmd, shown->str, cmd);
 	return CLI_EXIT_USAGE;
 }
 
@@ -169,9 +179,9 @@ static int options_end(const char *cmd, const GOptionEntry *const *sets, int arg
 			const char *noun = argument_noun(cmd);
 
 			if (noun)
-				exit(usage_error(cmd, "unknown option %.*s (%s starting with '-' goes after '--')",
+				exit(usage_error(cmd, "unknown option %s (%s starting with '-' goes after '--')",
 						 ECHO(a), noun));
-			exit(usage_error(cmd, "unknown option %.*s", ECHO(a)));
+			exit(usage_error(cmd, "unknown option %s", ECHO(a)));
 		}
 		i += next;
 	}

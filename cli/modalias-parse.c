@@ -101,9 +101,7 @@ int cmd_parse(int argc, char **argv)
 		int r = modalias_parse(ctx, argv[i], &dev);
 
 		if (r < 0) {
-			const char *shown = cli_shown(argv[i]);
-
-			fprintf(stderr, "modalias parse: '%.*s' is not a valid modalias\n", ECHO(shown));
+			fprintf(stderr, "modalias parse: '%s' is not a valid modalias\n", ECHO(argv[i]));
 			ret = CLI_EXIT_USAGE;
 			continue;
 		}

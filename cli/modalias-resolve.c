@@ -162,8 +162,8 @@ int cmd_resolve(int argc, char **argv)
 			if (r < 0) {
 				const char *shown = cli_shown(line);
 
-				fprintf(stderr, "modalias resolve: stdin:%u: cannot look '%.*s' up: %s\n", lineno,
-					ECHO(shown), strerror(-r));
+				fprintf(stderr, "modalias resolve: stdin:%u: cannot look '%s' up: %s\n", lineno,
+					ECHO(line), strerror(-r));
 				bad = true;
 				/* the line still gets its output line */
 				if (!o.json)
@@ -180,7 +180,7 @@ int cmd_resolve(int argc, char **argv)
 		for (int i = 1; i < argc; i++) {
 			r = modalias_table_lookup(t, argv[i], res);
 			if (r < 0) {
-				fprintf(stderr, "modalias resolve: cannot look '%.*s' up: %s\n", ECHO(argv[i]),
+				fprintf(stderr, "modalias resolve: cannot look '%s' up: %s\n", ECHO(argv[i]),
 					strerror(-r));
 				bad = true;
 				continue;

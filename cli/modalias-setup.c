@@ -47,7 +47,7 @@ static void log_to_stderr(void *data, int priority, const char *file, int line, 
 void say_no_module(const char *cmd, const char *alias)
 {
 	if (!quiet)
-		fprintf(stderr, "modalias %s: %.*s: no module\n", cmd, ECHO(alias));
+		fprintf(stderr, "modalias %s: %s: no module\n", cmd, ECHO(alias));
 }
 
 void ctx_capture(struct modalias_ctx *ctx, GString *buf)
@@ -88,7 +88,7 @@ struct modalias_ctx *new_ctx(const char *sysfs)
 	else if (config.log_level >= 0)
 		modalias_ctx_set_log_priority(ctx, config.log_level);
 	if (sysfs && (r = modalias_ctx_set_sysfs_root(ctx, sysfs)) < 0) {
-		fprintf(stderr, "modalias: bad sysfs root '%s': %s\n", sysfs, strerror(-r));
+		fprintf(stderr, "modalias: bad sysfs root '%s': %s\n", cli_shown(sysfs), strerror(-r));
 		exit(CLI_EXIT_USAGE);
 	}
 	return ctx;
@@ -114,10 +114,10 @@ static void check_sysfs_root(const char *cmd, const char *root)
 	}
 	if (parent && g_file_test(parent_devices, G_FILE_TEST_IS_DIR))
 		fprintf(stderr, "modalias %s: %s is not a sysfs root (it has no devices/): give the sysfs root, --sysfs=%s\n",
-			cmd, root, *parent ? parent : "/");
+			cmd, cli_shown(root), cli_shown(*parent ? parent : "/"));
 	else
 		fprintf(stderr, "modalias %s: %s is not a sysfs root (it has no devices/): give the sysfs root "
-				"(/sys, or the top of a captured tree)\n", cmd, root);
+				"(/sys, or the top of a captured tree)\n", cmd, cli_shown(root));
 	exit(CLI_EXIT_USAGE);
 }
 
@@ -135,7 +135,7 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 		check_sysfs_root(cmd, modalias_ctx_get_sysfs_root(ctx));
 	r = cli_devices_open(dv, ctx, src->snapshot);
 	if (r < 0) {
-		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, src->snapshot, cli_devices_error(r));
+		fprintf(stderr, "modalias %s: cannot use the snapshot %s: %s\n", cmd, cli_shown(src->snapshot), cli_devices_error(r));
 		exit(CLI_EXIT_USAGE);
 	}
 	g_free(devices_kernel);
@@ -178,7 +178,16 @@ static void report_to_stderr(void *data, int priority, const char *message)
 
 bool kernel_release_ok(const char *release)
 {
-	return release && *release && !strchr(release, '/') && strcmp(release, ".") != 0 && strcmp(release, "..") != 0;
+	size_t n = release ? strlen(release) : 0;
+
+	/* the kernel's own: at most 64 bytes (__NEW_UTS_LEN), none a space or
+	 * a control (it names a directory, and is shown) */
+	if (n == 0 || n > 64 || strcmp(release, ".") == 0 || strcmp(release, "..") == 0)
+		return false;
+	for (const char *p = release; *p; p++)
+		if (*p == '/' || (unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
+			return false;
+	return true;
 }
 
 /* The kernel's name of an architecture (its arch/ directory: x86, arm64,
@@ -248,7 +257,7 @@ static void check_arch(const char *cmd, const char *dir)
 		fprintf(stderr,
 			"modalias %s: warning: the snapshot's machine is %s (arch/%s), the module tables of %s are for "
 			"arch/%s: its devices are answered with another architecture's modules\n",
-			cmd, devices_arch, snap, dir, tables);
+			cmd, cli_shown(devices_arch), snap, cli_shown(dir), tables);
 }
 
 int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, const struct cli_tables_spec *spec,
@@ -267,7 +276,7 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 			s.version = devices_kernel;
 			of_snapshot = true;
 		} else {
-			fprintf(stderr, "modalias %s: the snapshot's kernel '%.*s' is not a kernel release: not used\n", cmd,
+			fprintf(stderr, "modalias %s: the snapshot's kernel '%s' is not a kernel release: not used\n", cmd,
 				ECHO(devices_kernel));
 		}
 	}
@@ -282,20 +291,20 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 			fprintf(stderr,
 				"modalias %s: the snapshot is of kernel %s, whose module tables are not in %s: "
 				"give -d ROOT (for ROOT/lib/modules/%s), -S VERSION or -m DIR\n",
-				cmd, devices_kernel, dir, devices_kernel);
+				cmd, cli_shown(devices_kernel), cli_shown(dir), cli_shown(devices_kernel));
 			return -ENOENT;
 		}
 		/* the bundled table is the machine's only for a snapshot of its kernel */
 		foreign = dv && bundled && !of_snapshot;
 		if (bundled && !quiet)
 			fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, cli_shown(dir),
-				bundled,
+				cli_shown(bundled),
 				foreign ? ", not this kernel's: module states are the machine's (loaded, builtin) or "
 					  "not-loaded; whether its kernel has a module, the table cannot tell" : "");
 	} else if (foreign && !quiet) {
 		fprintf(stderr, "modalias %s: the module tables are kernel %s's (%s), not the machine's (%s): module states "
 				"are the machine's (loaded, builtin) or not-loaded; whether its kernel has a module, the "
-				"tables cannot tell\n", cmd, version, dir, machine);
+				"tables cannot tell\n", cmd, cli_shown(version), cli_shown(dir), cli_shown(machine));
 	}
 	r = cli_tables_open(ctx, &s, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
 	if (r == 0)

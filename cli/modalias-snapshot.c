@@ -36,7 +36,7 @@ static int record_kernel_log(const struct cli_devices *dv, struct modalias_snaps
 		return r;
 	if (r < 0) {
 		fprintf(stderr, "modalias snapshot: %s cannot be read (%s): the snapshot holds no record of failed firmware loads\n",
-			log, strerror(-r));
+			cli_shown(log), strerror(-r));
 		return 0;
 	}
 	return modalias_snapshot_add_firmware_failure(snap, NULL, NULL, 0);
@@ -86,11 +86,11 @@ int cmd_snapshot(int argc, char **argv)
 		      entries, &argc, &argv);
 	if (argc > 1) {
 		device_source_clear(&src);
-		return usage_error("snapshot", "unexpected argument '%.*s'", ECHO(argv[1]));
+		return usage_error("snapshot", "unexpected argument '%s'", ECHO(argv[1]));
 	}
 	if (kernel && !kernel_release_ok(kernel)) {
 		device_source_clear(&src);
-		return usage_error("snapshot", "--kernel '%.*s' is not a kernel release (a directory name of /lib/modules)",
+		return usage_error("snapshot", "--kernel '%s' is not a kernel release (a directory name of /lib/modules)",
 				   ECHO(kernel));
 	}
 	ctx = open_devices(&src, "snapshot", &dv);
@@ -103,7 +103,7 @@ int cmd_snapshot(int argc, char **argv)
 			r = record_kernel_log(&dv, snap);
 	}
 	if (r < 0) {
-		fprintf(stderr, "modalias snapshot: cannot read the devices of %s: %s\n", modalias_ctx_get_sysfs_root(ctx),
+		fprintf(stderr, "modalias snapshot: cannot read the devices of %s: %s\n", cli_shown(modalias_ctx_get_sysfs_root(ctx)),
 			strerror(-r));
 		goto out;
 	}
@@ -125,7 +125,7 @@ int cmd_snapshot(int argc, char **argv)
 
 		r = write_file_replace(output, doc, strlen(doc), 0644, &why);
 		if (r < 0) {
-			fprintf(stderr, "modalias snapshot: cannot write %s: %s%s\n", output, why.text,
+			fprintf(stderr, "modalias snapshot: cannot write %s: %s%s\n", cli_shown(output), cli_shown(why.text),
 				r == -EINVAL ? " (-o - writes to standard output)" : "");
 			goto out;
 		}

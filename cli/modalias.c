@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		if (!used) {
-			fprintf(stderr, "modalias: unknown option %.*s\nTry 'modalias --help'.\n", ECHO(argv[i]));
+			fprintf(stderr, "modalias: unknown option %s\nTry 'modalias --help'.\n", ECHO(argv[i]));
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 			return ret;
 		}
 	g_free(args);
-	fprintf(stderr, "modalias: unknown command '%.*s'\n", ECHO(argv[i]));
+	fprintf(stderr, "modalias: unknown command '%s'\n", ECHO(argv[i]));
 	usage(stderr);
 	return CLI_EXIT_USAGE;
 }

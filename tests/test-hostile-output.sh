@@ -207,5 +207,38 @@ else
 	report "snapshot: a C1 control in a name escaped as its bytes, read back the same" ""
 fi
 
+# names a person gives (a file, a directory, an option's value, an
+# argument), which may come from a file or a script: each message that
+# quotes one shows it escaped, on both lines of a usage error too
+ESC=$(printf '\033')
+"$cli" list --snapshot "$tmp/bad${ESC}[31m.json" >"$tmp/out" 2>"$tmp/err"
+cp "$tmp/err" "$tmp/out"
+unescaped "list --snapshot FILE: the file's name escaped"
+has "list --snapshot FILE: the second line escaped too" \
+	"modalias list: cannot use the snapshot $tmp/bad\x1b[31m.json: No such file or directory"
+"$cli" snapshot --sysfs "$data/sysfs/qemu-q35" --kernel="a${ESC}[2Jb" -o "$tmp/k.json" >"$tmp/out" 2>"$tmp/err"
+unescaped "snapshot --kernel: refused, escaped"
+n=$((n + 1))
+[ ! -e "$tmp/k.json" ] && report "snapshot --kernel of an escape sequence: not a kernel release, nothing written" "" ||
+	report "snapshot --kernel of an escape sequence: refused" "written" "$tmp/err" err
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["kernel"]="6.1\x1b[2J"; json.dump(d,open(sys.argv[2],"w"))' \
+	"$tmp/q35.json" "$tmp/kernel-esc.json"
+"$cli" list --snapshot "$tmp/kernel-esc.json" -C /dev/null >"$tmp/out" 2>"$tmp/err"
+unescaped "a snapshot's kernel of an escape sequence: escaped"
+"$cli" firmware -f "/x${ESC}[2J" >"$tmp/out" 2>"$tmp/err"
+unescaped "firmware -f DIR: escaped"
+"$cli" list --width="${ESC}[2J" >"$tmp/out" 2>"$tmp/err"
+unescaped "list --width=VALUE: GOption's message escaped"
+"$cli" list --sysfs="$tmp/no${ESC}[2J" >"$tmp/out" 2>"$tmp/err"
+unescaped "list --sysfs=DIR: escaped"
+"$cli" map "$tmp/no${ESC}[2J.map" >"$tmp/out" 2>"$tmp/err"
+unescaped "map FILE: escaped"
+"$cli" build "pc${ESC}[2Ji" vendor=1 >"$tmp/out" 2>"$tmp/err"
+unescaped "build BUS: escaped"
+"$agent" --settle=1 --control-socket="$tmp/s${ESC}[2J" >"$tmp/out" 2>"$tmp/err"
+unescaped "hotplug --control-socket=PATH: escaped"
+"$agent" --stderr net "x${ESC}[2J" >"$tmp/out" 2>"$tmp/err"
+unescaped "hotplug: an unexpected argument escaped"
+
 echo "1..$n"
 exit $fail

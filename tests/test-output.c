@@ -120,6 +120,30 @@ static void test_shown_len_message(void)
 	g_assert_cmpstr(out->str, ==, "s.json:1:51: \\u0000: no NUL in '\\x1b[2J\\u202e'");
 }
 
+/* an argument echoed: escaped, its first MAX bytes, never half a UTF-8
+ * character, "…" when cut */
+static void test_echo(void)
+{
+	static const struct {
+		const char *in;
+		size_t max;
+		const char *want;
+	} echo_rows[] = {
+		{ "abc", 3, "abc" },
+		{ "abcd", 3, "abc…" },
+		{ "a\x1b[2J", 3, "a\\x1b[…" },
+		{ "ab\xc3\xa9", 3, "ab…" },             /* é cut: dropped whole */
+		{ "ab\xc3\xa9", 4, "ab\xc3\xa9" },
+		{ "a\xe2\x80\xaez", 3, "a…" },         /* U+202E cut: dropped */
+		{ "a\xe2\x80\xaez", 4, "a\\u202e…" }, /* kept: escaped */
+		{ "\xff\xfe", 1, "\\xff…" },          /* not UTF-8: a byte a byte */
+		{ "", 0, "" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(echo_rows); i++)
+		g_assert_cmpstr(cli_echo(echo_rows[i].in, echo_rows[i].max), ==, echo_rows[i].want);
+}
+
 /* one printf()'s arguments: CLI_SHOWN_KEPT escaped copies at once */
 static void test_shown_kept(void)
 {
@@ -150,5 +174,6 @@ int main(int argc, char **argv)
 	}
 	g_test_add_func("/shown/kept", test_shown_kept);
 	g_test_add_func("/shown/len-and-message", test_shown_len_message);
+	g_test_add_func("/shown/echo", test_echo);
 	return g_test_run();
 }

@@ -117,7 +117,7 @@ a4087=$(python3 -c "import sys; sys.stdout.write('acpi:PNP0C0A:' + 'X' * (4087 -
 a4088=$(python3 -c "import sys; sys.stdout.write('acpi:PNP0C0A:' + 'X' * (4088 - 13))")
 row alias-4088 in: "resolve \`acpi:PNP0C0A:XXX…\` of 4,087 then 4,088 bytes (the module: battery)" \
 	err: "modalias: '${a4088:0:60}…' (4088 bytes) is too long for kmod: with the module name 'battery' it exceeds kmod's 4096-byte key, and kmod answers nothing
-modalias resolve: cannot look '${a4088:0:200}' up: File name too long" exit: 2 out: battery \
+modalias resolve: cannot look '${a4088:0:200}…' up: File name too long" exit: 2 out: battery \
 	also: "stdout: the 4,087-byte alias answers (\`battery\\\`, the alias and a NUL fill kmod's 4,096-byte key exactly); the limit depends on the module's name, as in kmod" \
 	fixed: 'libmodalias/index.c `modalias_table_lookup`: it answered what kmod refuses' \
 	-- "$cli" resolve -m "$D" -C /dev/null "$a4087" "$a4088"

@@ -137,5 +137,5 @@ row build-field-huge in: '`build usb` with a 5,000-byte field name `qqq…=1`' \
 	-- "$cli" build usb "$(printf '%05000d' 0 | tr 0 q)=1"
 row build-bus-huge in: '`build` a 5,000-byte bus name' \
 	err: "modalias: unknown bus '$Q200'
-modalias build: unknown bus '$Q200' (see 'modalias build --buses')" exit: 2 out: '' also: 'each message quotes 200 bytes' \
+modalias build: unknown bus '$Q200…' (see 'modalias build --buses')" exit: 2 out: '' also: 'each message quotes 200 bytes' \
 	-- "$cli" build "$(printf '%05000d' 0 | tr 0 q)"

@@ -19,7 +19,7 @@ PY
 
 row cpu-4k-resolve in: "resolve a 4,093-byte \`cpu:\` modalias (810 feature words)" \
 	err: "modalias: '${cpu4k:0:60}…' (4093 bytes) is too long for kmod: with the module name 'intel_uncore' it exceeds kmod's 4096-byte key, and kmod answers nothing
-modalias resolve: cannot look '${cpu4k:0:200}' up: File name too long" exit: 2 out: '' \
+modalias resolve: cannot look '${cpu4k:0:200}…' up: File name too long" exit: 2 out: '' \
 	also: "kmod's answer: its lookup fails with -ENAMETOOLONG (the module name, '\\', the alias and a NUL must fit 4,096 bytes), so modprobe and udev load none of its 23 modules" \
 	fixed: 'libmodalias/index.c `modalias_table_lookup`: it answered the 23 modules that kmod refuses' \
 	-- "$cli" resolve -m "$D" -C /dev/null "$cpu4k"
@@ -28,7 +28,7 @@ row cpu-4k-parse in: 'parse the same 4 KiB `cpu:` modalias' \
 	-- "$cli" parse "$cpu4k"
 row cpu-64k-resolve in: "resolve a 65,543-byte \`cpu:\` modalias (13,100 feature words)" \
 	err: "modalias: '${cpu64k:0:60}…' (65543 bytes) is too long for kmod: with the module name 'intel_uncore' it exceeds kmod's 4096-byte key, and kmod answers nothing
-modalias resolve: cannot look '${cpu64k:0:200}' up: File name too long" exit: 2 out: '' \
+modalias resolve: cannot look '${cpu64k:0:200}…' up: File name too long" exit: 2 out: '' \
 	also: "kmod cuts it at 4,095 bytes, matches, and fails as above: no answer" \
 	fixed: 'libmodalias/index.c `modalias_table_lookup`: it answered the 23 modules that kmod refuses' \
 	-- "$cli" resolve -m "$D" -C /dev/null "$cpu64k"
@@ -62,7 +62,7 @@ A195=$(printf '%0195d' 0 | tr 0 A)
 A194=$(printf '%0194d' 0 | tr 0 A)
 row stdin-1mib-bracket in: '`resolve -`: a 1 MiB line with an unbalanced `[` between two good ones' \
 	err: "modalias: 'usb:v[$A194' has unbalanced brackets
-modalias resolve: stdin:2: cannot look 'usb:v[$A194' up: Invalid argument" exit: 2 \
+modalias resolve: stdin:2: cannot look 'usb:v[$A194…' up: Invalid argument" exit: 2 \
 	stdin: "$tmp/bigbad.in" out-file: "$tmp/bigbad.want" \
 	also: 'each message quotes 200 bytes of the line, not all of it; stdout: the good lines answered, the bad one echoed' \
 	fixed: 'cli/modalias.c `cmd_resolve` (and `cmd_parse`, `cmd_load`): the message quoted the whole alias, 1 MiB on standard error for a 1 MiB line' \
