@@ -553,9 +553,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	e.n = modalias_table_lookup(tables.table, e.alias, e.res);
 	if (e.n < 0) {
-		const char *alias = cli_shown(e.alias);
-
-		fprintf(stderr, "modalias explain: cannot look '%s' up: %s\n", ECHO(alias), strerror(-e.n));
+		fprintf(stderr, "modalias explain: cannot look '%s' up: %s\n", ECHO(e.alias), strerror(-e.n));
 		ret = CLI_EXIT_USAGE;
 		goto out;
 	}

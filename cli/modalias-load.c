@@ -66,9 +66,9 @@ static void on_module(void *data, const char *module, const char *detail, const 
 			printf("install %s %s\n", cli_shown(detail), cli_shown(options));
 		else if (state == MODALIAS_LOAD_NOT_FOUND && err == -ENOENT)
 			/* modprobe -n -v prints nothing for it; the real run fails */
-			fprintf(stderr, "modalias load: module '%s' not found\n", ECHO(name));
+			fprintf(stderr, "modalias load: module '%s' not found\n", ECHO(module));
 		else if (state == MODALIAS_LOAD_NOT_FOUND)
-			fprintf(stderr, "modalias load: '%s' is not a module name (%s)\n", ECHO(name), strerror(-err));
+			fprintf(stderr, "modalias load: '%s' is not a module name (%s)\n", ECHO(module), strerror(-err));
 		else if (state == MODALIAS_LOAD_BLACKLISTED)
 			print_blacklisted(o->table, module);
 		else if (verbosity)
