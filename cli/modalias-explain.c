@@ -78,6 +78,15 @@ struct explain {
 	GString *verdict;    /* the plain sentence */
 };
 
+/* A string given on the command line that names no device, that the
+ * library cannot read as a modalias (no "bus:", or a known bus's fields
+ * malformed) and that no alias pattern matches: a typo, an input error,
+ * not a device without a driver */
+static bool not_a_modalias(const struct explain *e)
+{
+	return !e->devpath && !e->dev && e->n == 0;
+}
+
 /* Whether the module NAME ('-' and '_' alike) is module I of the result */
 static bool is_module(const struct modalias_result *res, int n, const char *name)
 {
@@ -119,6 +128,9 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 		if (e->n > 0)
 			g_string_append_printf(v, "%s matches this modalias%s. ", modalias_result_get_module(e->res, 0),
 					       e->n > 1 ? ", and others" : "");
+		else if (not_a_modalias(e))
+			g_string_append(v, "This is neither a device here nor a modalias: give a device's devpath, "
+					   "sysfs path or name, or a modalias as the kernel writes it (modalias build). ");
 		else
 			g_string_append(v, "No module matches this modalias. ");
 		g_string_truncate(v, v->len - 1);
@@ -565,7 +577,7 @@ int cmd_explain(int argc, char **argv)
 	else
 		print_human(&e, ctx, &tables);
 	/* does this device have a driver: one bound, or a module that matches */
-	ret = e.n > 0 || e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
+	ret = e.n > 0 || e.driver ? CLI_EXIT_FOUND : not_a_modalias(&e) ? CLI_EXIT_USAGE : CLI_EXIT_NOTHING;
 out:
 	g_free(e.devpath);
 	g_free(e.devdir);

@@ -277,6 +277,15 @@ check "explain --json on a bound device" 0 explain-json "" -- "$cli" explain --s
 	--json /devices/pci0000:00/0000:00:03.0
 check "explain: nothing to explain" 2 - "a DEVPATH, a DEVICE or a MODALIAS is needed" -- "$cli" explain -m "$D"
 check "explain: no such device" 2 - "nosuch" -- "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/nosuch
+# a typo is an input error (2), not a device without a driver (1): a name of
+# no device that is no modalias, a known bus's fields malformed; a bus the
+# library does not know is still a modalias, kmod's to answer
+check "explain: a usb modalias with its fields malformed (exit 2)" 2 - "malformed usb modalias" -- \
+	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null usb:foo
+check "explain: an empty argument (exit 2)" 2 - "is not a modalias" -- \
+	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null ''
+check "explain: a bus the library does not know, no match (exit 1)" 1 - "" -- \
+	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null xyz:abc
 # the nearest patterns agree with the device on its class first: a bridge's (bc06) for the
 # host bridge, never a network driver's (e1000e, i40e: its vendor, any class); 6.12 too
 for k in "$D" "$data/linux-6.12.118+deb12-amd64"; do
@@ -316,8 +325,14 @@ done
 check "explain: a name of several devices is an error that lists them" 2 - \
 	"'virtio0' names 2 devices in .*: /devices/a/virtio0, /devices/b/virtio0" -- \
 	"$cli" explain --sysfs "$tmp/two" -m "$D" -C /dev/null virtio0
-check "explain: a name no device has is a modalias, said so" 1 - "no device that has a modalias is named 'nosuch'" -- \
-	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null nosuch
+check "explain: a name no device has is taken as a modalias, said so; none: exit 2" 2 - \
+	"no device that has a modalias is named 'nosuch'" -- "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null nosuch
+n=$((n + 1))
+if grep -q "^This is neither a device here nor a modalias: give" "$tmp/out"; then
+	report "explain nosuch: the verdict says what to give" ""
+else
+	report "explain nosuch: the verdict says what to give" "no such verdict" "$tmp/out" out
+fi
 # exit status: does the device have a driver (bound, or a module matches)
 check "explain: bound though no module matches (i8042): exit 0" 0 explain-bound-unmatched "" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/platform/i8042
