@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "modalias-commands.h"
 #include "read-file.h"
@@ -260,13 +261,35 @@ static void check_arch(const char *cmd, const char *dir)
 			cmd, cli_shown(devices_arch), snap, cli_shown(dir), tables);
 }
 
+/* Whether a module directory's last component BASE names kernel RELEASE:
+ * RELEASE (…/lib/modules/RELEASE), or linux-RELEASE (the bundled table's
+ * and tests/data's) */
+static bool named_as_release(const char *base, const char *release)
+{
+	return strcmp(base, release) == 0 || (g_str_has_prefix(base, "linux-") && strcmp(base + strlen("linux-"), release) == 0);
+}
+
+/* Whether the module directory DIR, named as a directory (-m, [modules]
+ * directory), is kernel RELEASE's: named as that release, or
+ * /lib/modules/RELEASE itself by another path */
+static bool dir_is_release(const char *dir, const char *release)
+{
+	g_autofree char *base = g_path_get_basename(dir);
+	g_autofree char *own = g_build_filename("/lib/modules", release, NULL);
+	struct stat a, b;
+
+	if (named_as_release(base, release))
+		return true;
+	return stat(dir, &a) == 0 && stat(own, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, const struct cli_tables_spec *spec,
 			const char *cmd, unsigned int flags, struct cli_tables *out)
 {
 	struct cli_tables_spec s = *spec;
 	g_autofree char *dir = NULL, *version = NULL, *bundled = NULL;
 	const char *machine = dv ? cli_devices_kernel(dv) : NULL;
-	bool of_snapshot = false, foreign;
+	bool of_snapshot = false, foreign, unnamed;
 	int r;
 
 	/* the snapshot's kernel where uname -r would be taken */
@@ -282,12 +305,15 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 	}
 	dir = cli_module_dir(&s, &config);
 	version = cli_module_version(&s, &config);
-	/* tables of another version than the machine's are not its kernel's */
+	/* tables of another version than the machine's are not its kernel's;
+	 * nor are those of a directory named as it is, unless they are known
+	 * to be (its name, or the machine's own directory) */
 	foreign = dv && version && machine && strcmp(version, machine) != 0;
+	unnamed = dv && !version && machine && !dir_is_release(dir, machine);
 	if (!g_file_test(dir, G_FILE_TEST_IS_DIR) && (of_snapshot || !cli_module_dir_named(spec, &config))) {
 		g_autofree char *base = (bundled = bundled_dir()) ? g_path_get_basename(bundled) : NULL;
 
-		if (of_snapshot && (spec->root || config.root || !base || strcmp(base + strlen("linux-"), devices_kernel) != 0)) {
+		if (of_snapshot && (spec->root || config.root || !base || !named_as_release(base, devices_kernel))) {
 			fprintf(stderr,
 				"modalias %s: the snapshot is of kernel %s, whose module tables are not in %s: "
 				"give -d ROOT (for ROOT/lib/modules/%s), -S VERSION or -m DIR\n",
@@ -305,6 +331,13 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 		fprintf(stderr, "modalias %s: the module tables are kernel %s's (%s), not the machine's (%s): module states "
 				"are the machine's (loaded, builtin) or not-loaded; whether its kernel has a module, the "
 				"tables cannot tell\n", cmd, cli_shown(version), cli_shown(dir), cli_shown(machine));
+	} else if (unnamed) {
+		foreign = true;
+		if (!quiet)
+			fprintf(stderr, "modalias %s: the module tables of %s are not known to be the machine's kernel's (%s): "
+					"module states are the machine's (loaded, builtin) or not-loaded (tables in a directory "
+					"named as their release, ROOT/lib/modules/%s for -d ROOT, are known to be its)\n",
+				cmd, cli_shown(dir), cli_shown(machine), cli_shown(machine));
 	}
 	r = cli_tables_open(ctx, &s, bundled ? bundled : dir, &config, flags, report_to_stderr, (void *)cmd, out);
 	if (r == 0)

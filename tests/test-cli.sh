@@ -372,6 +372,28 @@ grep -q '^  bochs: not-loaded$' "$tmp/raw" || why="bochs is not not-loaded"
 [ "$(tail -1 "$tmp/raw")" = "No driver is bound: bochs matches in these tables and is not loaded; whether the machine's \
 kernel has it, tables of another kernel cannot tell." ] || why="${why:+$why; }not the verdict of tables of another kernel"
 report "explain --snapshot -S another kernel: the verdict claims nothing of the machine's kernel" "$why" "$tmp/raw" out
+# -m DIR: tables named as a directory are the machine's only when known to
+# be: DIR named as its release (RELEASE or linux-RELEASE), or the machine's
+# /lib/modules/RELEASE by another path; else as tables of another kernel
+check "list --snapshot -m another kernel's directory: said once, the machine's states" 0 - \
+	"the module tables of .*linux-6.12.118+deb12-amd64 are not known to be the machine's kernel's (6.1.0-57-amd64)" -- \
+	"$cli" list --snapshot "$tmp/q35.json" -m "$data/linux-6.12.118+deb12-amd64" -C /dev/null
+n=$((n + 1))
+why=""
+[ "$(grep -c "not known to be the machine's" "$tmp/err")" = 1 ] || why="not said exactly once"
+grep -q ':available\|:builtin' "$tmp/raw" && why="${why:+$why; }a state the tables of another kernel cannot know"
+grep -q 'e1000e:loaded' "$tmp/raw" || why="${why:+$why; }e1000e is not loaded"
+report "list --snapshot -m another kernel's directory: loaded from the snapshot, else not-loaded" "$why" "$tmp/raw" out
+check "list --snapshot -m the snapshot kernel's directory (linux-RELEASE): nothing said" 0 list-own-kernel "" -- \
+	"$cli" list --snapshot "$tmp/q35.json" -m "$data/linux-6.1.0-57-amd64" -C /dev/null
+n=$((n + 1))
+why=""
+grep -q "tables" "$tmp/err" && why="it says something of the tables"
+report "list --snapshot -m linux-RELEASE: no word on the tables" "$why" "$tmp/err" err
+mkdir -p "$tmp/named"
+ln -s "$data/linux-6.1.0-57-amd64" "$tmp/named/6.1.0-57-amd64"
+check "list --snapshot -m a directory named as the release: as -S that release" 0 list-own-kernel "" -- \
+	"$cli" list --snapshot "$tmp/q35.json" -m "$tmp/named/6.1.0-57-amd64" -C /dev/null
 # a snapshot that saw bochs built in (its "builtin" member): the machine's word, whatever the tables
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["builtin"] = ["bochs"]
 json.dump(d, open(sys.argv[2], "w"))' "$tmp/q35.json" "$tmp/q35-builtin.json"
