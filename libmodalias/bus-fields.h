@@ -40,7 +40,8 @@ enum field_flags {
 	FF_SORTED = 1 << 5,   /* numeric list, kept ascending and unique */
 	FF_CLASS = 1 << 6,    /* what kind of device it is (nearest.c compares these first) */
 	FF_CLASS_TOP = 1 << 7, /* a class whose subclass and protocol follow (FF_CLASS too); its
-				  value FF (vendor-specific) makes them the vendor's */
+				  value FF (vendor-specific) or 00 (none: USB's "see the
+				  interfaces", PCI's "unclassified") names no kind */
 };
 
 struct field_desc {

@@ -123,8 +123,9 @@ static unsigned int compare_order(const struct bus_desc *b, unsigned int *order)
  * fields): *differs, the first field that differs (N: none does);
  * *specific, how many before it the pattern names (a value other than "*"),
  * *classes how many of those are class fields, *last the last of them
- * (the fields of a class group whose class is vendor-specific, FF, are not
- * counted: they say nothing of the kind of device);
+ * (the fields of a class group whose class names no kind of device are not
+ * counted: FF, vendor-specific, and 00, USB's "see the interfaces" and
+ * PCI's "unclassified");
  * *common, how many leading characters the value that differs has in
  * common with the alias's.  false when the pattern is not of the bus's
  * form. */
@@ -138,7 +139,7 @@ static bool compare(const struct bus_desc *b, const unsigned int *order, unsigne
 		    const struct seg *dev, struct nearness *out)
 {
 	struct seg pat[NEAREST_FIELDS_MAX];
-	bool vendor = false; /* in a class group whose class is the vendor's own (FF) */
+	bool no_kind = false; /* in a class group whose class names no kind (FF, 00) */
 
 	*out = (struct nearness){ .differs = n };
 	if (!cut(b, pattern, pat))
@@ -147,7 +148,7 @@ static bool compare(const struct bus_desc *b, const unsigned int *order, unsigne
 		unsigned int f = order[i], flags = b->fields[f].flags;
 
 		if (flags & FF_CLASS_TOP)
-			vendor = dev[f].len == 2 && memcmp(dev[f].s, "FF", 2) == 0;
+			no_kind = dev[f].len == 2 && (memcmp(dev[f].s, "FF", 2) == 0 || memcmp(dev[f].s, "00", 2) == 0);
 		if (!seg_match(&pat[f], &dev[f])) {
 			/* how far the value that differs agrees, character by character */
 			while (out->common < pat[f].len && out->common < dev[f].len &&
@@ -156,9 +157,10 @@ static bool compare(const struct bus_desc *b, const unsigned int *order, unsigne
 			out->differs = f;
 			break;
 		}
-		/* a vendor-specific class says nothing of the kind of device:
-		 * naming it is no claim */
-		if (!(pat[f].len == 1 && pat[f].s[0] == '*') && !((flags & FF_CLASS) && vendor)) {
+		/* a vendor-specific class, or none ("see the interfaces",
+		 * "unclassified"), says nothing of the kind of device: naming
+		 * it is no claim */
+		if (!(pat[f].len == 1 && pat[f].s[0] == '*') && !((flags & FF_CLASS) && no_kind)) {
 			out->specific++;
 			out->classes += !!(flags & FF_CLASS);
 			out->last = f;

@@ -424,6 +424,10 @@ static void test_nearest(void)
 		/* a network card of a vendor nobody claims: the network drivers
 		 * that name its class 02 00 */
 		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc02sc00i01", 55, NULL },
+		/* the same with device class 00 ("see the interfaces", as
+		 * most USB devices say): no claim on the kind either, the same
+		 * 5, not pegasus's one pattern that names dc00 */
+		{ "usb:v0BDAp8157d3000dc00dsc00dp00icFFiscFFip00in00", 5, NULL },
 		/* a bus of its own form */
 		{ "acpi:PNP0C0A:", -EOPNOTSUPP, "" },
 		{ "dmi:bvnX:", -EOPNOTSUPP, "" },
@@ -448,7 +452,7 @@ static void test_nearest(void)
 			g_assert_cmpint(r, ==, cases[i].ret);
 		if (cases[i].want)
 			g_assert_cmpstr(got->str, ==, cases[i].want);
-		if (i == 0) {
+		if (i == 0 || i == 5) {
 			/* r8152's own claims are among them, told by their first field */
 			g_assert_nonnull(strstr(got->str, "r8152 usb:v0BDAp8156d*dc*dsc*dp*ic*isc*ip*in* idVendor idProduct 1;"));
 			g_assert_null(strstr(got->str, "rndis"));
