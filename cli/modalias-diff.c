@@ -12,7 +12,8 @@
  * side).  Exit 1 when a device loses a module TO no longer has, so that an
  * upgrade script can gate on it.  On a terminal (or with --width) the
  * lines are kept until every column's width is known, then aligned and cut
- * to the width (cli-columns.h), the module lists the last to give way.
+ * to the width (cli-columns.h), the module lists the last to give way, and
+ * cut past the modules both begin with, so that what differs stays in sight.
  *
  * This file compares answers; it may not load a module.
  *
@@ -211,6 +212,41 @@ static void diff_layout(struct diff_layout *l, size_t width, const struct diff_l
 	l->alias = MAX(MIN(w->alias, left > l->dev ? left - l->dev : 1), 1);
 }
 
+/* The words FROM and TO begin with alike (whole modules, ' ' after each) */
+static size_t common_words(const char *from, const char *to)
+{
+	size_t i = 0, words = 0;
+
+	for (; from[i] && from[i] == to[i]; i++)
+		if (from[i] == ' ')
+			words = i + 1;
+	return words;
+}
+
+/* ROW's module lists in columns FROM_W and TO_W, " -> " between them: when
+ * one is cut and they begin alike, their common modules shown as one '…',
+ * so that what differs stays in sight (else "aesni_intel s… -> aesni_intel
+ * s…") */
+static void append_lists(GString *line, const struct diff_row *row, size_t from_w, size_t to_w)
+{
+	const char *from = row->from, *to = row->to;
+	g_autofree char *f = NULL, *t = NULL;
+	size_t used, skip = 0;
+
+	if (cli_text_cols(from) > from_w || cli_text_cols(to) > to_w)
+		skip = common_words(from, to);
+	if (skip) {
+		f = g_strconcat(cli_output_glyphs()->ellipsis, " ", from + skip, NULL);
+		t = g_strconcat(cli_output_glyphs()->ellipsis, " ", to + skip, NULL);
+		from = f;
+		to = t;
+	}
+	for (used = cli_append_cut(line, from, from_w, false); used < from_w; used++)
+		g_string_append_c(line, ' ');
+	g_string_append(line, " -> ");
+	cli_append_cut(line, to, to_w, false);
+}
+
 /* ROWS aligned in columns, cut to WIDTH columns when they do not fit */
 static void diff_print_columns(GPtrArray *rows, size_t width)
 {
@@ -234,10 +270,7 @@ static void diff_print_columns(GPtrArray *rows, size_t width)
 		cli_column_gap(line, strlen(row->change), l.change);
 		cli_column_gap(line, cli_append_cut(line, row->devpath, l.dev, true), l.dev);
 		cli_column_gap(line, cli_append_cut(line, row->modalias, l.alias, false), l.alias);
-		for (size_t used = cli_append_cut(line, row->from, l.from, false); used < l.from; used++)
-			g_string_append_c(line, ' ');
-		g_string_append(line, " -> ");
-		cli_append_cut(line, row->to, l.to, false);
+		append_lists(line, row, l.from, l.to);
 		g_string_append_c(line, '\n');
 		cli_output_puts(line->str);
 		g_string_truncate(line, 0);
@@ -347,7 +380,8 @@ int cmd_diff(int argc, char **argv)
 		      "each device that changes, then a summary on standard error (the devices with\n"
 		      "no module in either kernel counted apart).\n"
 		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
-		      "its width (else $COLUMNS, else 80), the module lists the last to give way;\n"
+		      "its width (else $COLUMNS, else 80), the module lists the last to give way, the\n"
+		      "modules they begin with alike shown as one '…' when they must be cut;\n"
 		      "--width=N does so for N columns wherever the output goes.\n"
 		      "Exit status: 0 no device loses a module TO no longer has (unmatched is not a\n"
 		      "loss), 1 one does (or there is no device), 2 usage or input error, 3 write\n"
