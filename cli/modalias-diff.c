@@ -3,12 +3,17 @@
  * sysfs root, the modules kernel FROM's tables and kernel TO's answer (what
  * resolve answers on each, builtins included), and what a move from FROM to
  * TO does to it: same (the same modules, in any order), gained (no module
- * before), lost (none after), builtin (none after, but every module of FROM
- * is built into TO: a driver made =y, whose aliases the kernel no longer
- * records) or changed.  Exit 1 when a device loses its driver, so that an
+ * before), lost (none after, and a module of FROM is gone from TO's
+ * tables), builtin (none after, but every module of FROM is built into TO:
+ * a driver made =y, whose aliases the kernel no longer records), unmatched
+ * (none after, but every module of FROM is still in TO: its modalias no
+ * longer names them, as 6.12 loads acpi_cpufreq through a platform device
+ * instead of the CPU's ACPI one), changed, or none (no module on either
+ * side).  Exit 1 when a device loses a module TO no longer has, so that an
  * upgrade script can gate on it.  On a terminal (or with --width) the
  * lines are kept until every column's width is known, then aligned and cut
- * to the width (cli-columns.h), the module lists the last to give way.
+ * to the width (cli-columns.h), the module lists the last to give way, and
+ * cut past the modules both begin with, so that what differs stays in sight.
  *
  * This file compares answers; it may not load a module.
  *
@@ -23,8 +28,9 @@
 #include "cli-columns.h"
 #include "modalias-commands.h"
 
-enum change { SAME, GAINED, LOST, BUILTIN, CHANGED, N_CHANGES };
-static const char *const change_names[N_CHANGES] = { "same", "gained", "lost", "builtin", "changed" };
+enum change { SAME, GAINED, LOST, BUILTIN, CHANGED, UNMATCHED, NO_MODULE, N_CHANGES };
+static const char *const change_names[N_CHANGES] = { "same",	"gained",    "lost", "builtin",
+						     "changed", "unmatched", "none" };
 
 struct diff_state {
 	struct modalias_ctx *ctx;
@@ -82,30 +88,48 @@ static bool same_set(const GPtrArray *a, const GPtrArray *b)
 	return true;
 }
 
-/* Whether module M is built into TABLE's kernel (modules.builtin names it) */
-static bool built_in(struct diff_state *st, struct modalias_table *table, const char *m)
+/* Where TABLE's kernel has module M: in modules.builtin, in modules.dep, or
+ * not at all (what a lookup of the name answers from those two sources:
+ * a modprobe.d install command for a module is no module) */
+enum presence { ABSENT, MODULE, BUILT_IN };
+
+static enum presence presence(struct diff_state *st, struct modalias_table *table, const char *m)
 {
 	int n = modalias_table_lookup(table, m, st->res);
+	const char *source = modalias_result_get_source(st->res);
 
-	for (int i = 0; i < n; i++)
-		if (modalias_result_is_builtin(st->res, (unsigned int)i) &&
-		    strcmp(modalias_result_get_module(st->res, (unsigned int)i), m) == 0)
-			return true;
-	return false;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(modalias_result_get_module(st->res, (unsigned int)i), m) != 0)
+			continue;
+		if (modalias_result_is_builtin(st->res, (unsigned int)i))
+			return BUILT_IN;
+		if (strcmp(source, "name") == 0)
+			return MODULE;
+	}
+	return ABSENT;
 }
 
-static enum change classify(struct diff_state *st, const GPtrArray *from, const GPtrArray *to)
+/* The change FROM -> TO, and in GONE FROM's modules TO does not have */
+static enum change classify(struct diff_state *st, const GPtrArray *from, const GPtrArray *to, GPtrArray *gone)
 {
+	bool all_built_in = true;
+
 	if (same_set(from, to))
-		return SAME;
+		return from->len ? SAME : NO_MODULE;
 	if (from->len == 0)
 		return GAINED;
+	for (guint i = 0; i < from->len; i++) {
+		enum presence p = presence(st, st->to, g_ptr_array_index(from, i));
+
+		if (p == ABSENT)
+			g_ptr_array_add(gone, g_ptr_array_index(from, i));
+		all_built_in = all_built_in && p == BUILT_IN;
+	}
 	if (to->len > 0)
 		return CHANGED;
-	for (guint i = 0; i < from->len; i++)
-		if (!built_in(st, st->to, g_ptr_array_index(from, i)))
-			return LOST;
-	return BUILTIN;
+	if (gone->len)
+		return LOST;
+	return all_built_in ? BUILTIN : UNMATCHED;
 }
 
 static void json_list(GString *out, const GPtrArray *mods)
@@ -129,6 +153,26 @@ static char *text_list(const GPtrArray *mods)
 			g_string_append_c(s, ' ');
 		cli_shown_append(s, g_ptr_array_index(mods, i));
 	}
+	return g_string_free(s, FALSE);
+}
+
+/* TO's modules shown for people: TO's list, and when a device that had
+ * modules has none, why: "(none; still in TO)" when TO has every one of
+ * them, "(none; gone: M ...)" when it has some of them only */
+static char *text_to(enum change c, const GPtrArray *from, const GPtrArray *to, const GPtrArray *gone)
+{
+	GString *s;
+
+	if (c == UNMATCHED)
+		return g_strdup("(none; still in TO)");
+	if (c != LOST || gone->len == from->len)
+		return text_list(to);
+	s = g_string_new("(none; gone:");
+	for (guint i = 0; i < gone->len; i++) {
+		g_string_append_c(s, ' ');
+		cli_shown_append(s, g_ptr_array_index(gone, i));
+	}
+	g_string_append_c(s, ')');
 	return g_string_free(s, FALSE);
 }
 
@@ -168,6 +212,41 @@ static void diff_layout(struct diff_layout *l, size_t width, const struct diff_l
 	l->alias = MAX(MIN(w->alias, left > l->dev ? left - l->dev : 1), 1);
 }
 
+/* The words FROM and TO begin with alike (whole modules, ' ' after each) */
+static size_t common_words(const char *from, const char *to)
+{
+	size_t i = 0, words = 0;
+
+	for (; from[i] && from[i] == to[i]; i++)
+		if (from[i] == ' ')
+			words = i + 1;
+	return words;
+}
+
+/* ROW's module lists in columns FROM_W and TO_W, " -> " between them: when
+ * one is cut and they begin alike, their common modules shown as one '…',
+ * so that what differs stays in sight (else "aesni_intel s… -> aesni_intel
+ * s…") */
+static void append_lists(GString *line, const struct diff_row *row, size_t from_w, size_t to_w)
+{
+	const char *from = row->from, *to = row->to;
+	g_autofree char *f = NULL, *t = NULL;
+	size_t used, skip = 0;
+
+	if (cli_text_cols(from) > from_w || cli_text_cols(to) > to_w)
+		skip = common_words(from, to);
+	if (skip) {
+		f = g_strconcat(cli_output_glyphs()->ellipsis, " ", from + skip, NULL);
+		t = g_strconcat(cli_output_glyphs()->ellipsis, " ", to + skip, NULL);
+		from = f;
+		to = t;
+	}
+	for (used = cli_append_cut(line, from, from_w, false); used < from_w; used++)
+		g_string_append_c(line, ' ');
+	g_string_append(line, " -> ");
+	cli_append_cut(line, to, to_w, false);
+}
+
 /* ROWS aligned in columns, cut to WIDTH columns when they do not fit */
 static void diff_print_columns(GPtrArray *rows, size_t width)
 {
@@ -191,10 +270,7 @@ static void diff_print_columns(GPtrArray *rows, size_t width)
 		cli_column_gap(line, strlen(row->change), l.change);
 		cli_column_gap(line, cli_append_cut(line, row->devpath, l.dev, true), l.dev);
 		cli_column_gap(line, cli_append_cut(line, row->modalias, l.alias, false), l.alias);
-		for (size_t used = cli_append_cut(line, row->from, l.from, false); used < l.from; used++)
-			g_string_append_c(line, ' ');
-		g_string_append(line, " -> ");
-		cli_append_cut(line, row->to, l.to, false);
+		append_lists(line, row, l.from, l.to);
 		g_string_append_c(line, '\n');
 		cli_output_puts(line->str);
 		g_string_truncate(line, 0);
@@ -204,7 +280,7 @@ static void diff_print_columns(GPtrArray *rows, size_t width)
 static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
 	struct diff_state *st = data;
-	g_autoptr(GPtrArray) from = NULL, to = NULL;
+	g_autoptr(GPtrArray) from = NULL, to = NULL, gone = NULL;
 	enum change c;
 	char *alias;
 
@@ -216,10 +292,11 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 	}
 	from = answer(st, st->from, alias);
 	to = answer(st, st->to, alias);
-	c = classify(st, from, to);
+	gone = g_ptr_array_new(); /* FROM's strings */
+	c = classify(st, from, to, gone);
 	st->devices++;
 	st->count[c]++;
-	if ((c == SAME && !st->all) || (c == SAME && from->len == 0)) {
+	if ((c == SAME && !st->all) || c == NO_MODULE) {
 		free(alias);
 		return 0;
 	}
@@ -233,15 +310,17 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		json_list(st->out, from);
 		g_string_append(st->out, ", \"to\": ");
 		json_list(st->out, to);
-		g_string_append_printf(st->out, ", \"change\": \"%s\"}", change_names[c]);
+		g_string_append_printf(st->out, ", \"change\": \"%s\", \"gone\": ", change_names[c]);
+		json_list(st->out, gone);
+		g_string_append_c(st->out, '}');
 	} else if (st->rows) {
 		struct diff_row *row = g_new(struct diff_row, 1);
 
 		*row = (struct diff_row){ change_names[c], g_strdup(cli_shown(devpath)), g_strdup(cli_shown(alias)),
-					  text_list(from), text_list(to) };
+					  text_list(from), text_to(c, from, to, gone) };
 		g_ptr_array_add(st->rows, row);
 	} else {
-		g_autofree char *f = text_list(from), *t = text_list(to);
+		g_autofree char *f = text_list(from), *t = text_to(c, from, to, gone);
 
 		printf("%s\t%s\t%s\t%s -> %s\n", change_names[c], cli_shown(devpath), cli_shown(alias), f, t);
 		cli_output_check();
@@ -281,7 +360,7 @@ int cmd_diff(int argc, char **argv)
 		{ "all", 'a', 0, G_OPTION_ARG_NONE, &st.all, "Print the devices that stay the same too", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, modalias, vendor_name, device_name, class_name, from: [...], "
-		  "to: [...], change}", NULL },
+		  "to: [...], change, gone: [...]}", NULL },
 		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
 		  "Align the columns and cut them to fit N columns, as on a terminal", "N" },
 		QUIET_OPTION_ENTRY,
@@ -293,14 +372,20 @@ int cmd_diff(int argc, char **argv)
 	parse_options("diff", "FROM TO",
 		      "For each device under the sysfs root (or in a snapshot), the modules kernel FROM\n"
 		      "and kernel TO would load (a version under -d ROOT, or a module directory:\n"
-		      "anything with a '/'), and the change: same, gained, lost, builtin (built into\n"
-		      "TO) or changed.  Prints CHANGE<TAB>DEVPATH<TAB>MODALIAS<TAB>FROM -> TO for each\n"
-		      "device that changes, then a summary on standard error.\n"
+		      "anything with a '/'), and the change: same, gained, lost (none in TO, and a\n"
+		      "module of FROM is gone from TO: \"(none; gone: M...)\" when some remain),\n"
+		      "builtin (built into TO), unmatched (none in TO, but TO still has every module\n"
+		      "of FROM: \"(none; still in TO)\", as when TO loads them through another\n"
+		      "device) or changed.  Prints CHANGE<TAB>DEVPATH<TAB>MODALIAS<TAB>FROM -> TO for\n"
+		      "each device that changes, then a summary on standard error (the devices with\n"
+		      "no module in either kernel counted apart).\n"
 		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
-		      "its width (else $COLUMNS, else 80), the module lists the last to give way;\n"
+		      "its width (else $COLUMNS, else 80), the module lists the last to give way, the\n"
+		      "modules they begin with alike shown as one '…' when they must be cut;\n"
 		      "--width=N does so for N columns wherever the output goes.\n"
-		      "Exit status: 0 no device loses its driver, 1 one does (or there is no device),\n"
-		      "2 usage or input error, 3 write error.",
+		      "Exit status: 0 no device loses a module TO no longer has (unmatched is not a\n"
+		      "loss), 1 one does (or there is no device), 2 usage or input error, 3 write\n"
+		      "error.",
 		      entries, &argc, &argv);
 	if (argc != 3 || (st.json && width_opt != INT_MIN) || (width_opt != INT_MIN && width_opt < 1)) {
 		if (argc < 3)
@@ -338,8 +423,11 @@ int cmd_diff(int argc, char **argv)
 	if (r < 0)
 		fprintf(stderr, "modalias diff: cannot walk the devices: %s\n", strerror(-r));
 	else if (!quiet)
-		fprintf(stderr, "%u device%s: %u same, %u gained, %u lost, %u built in, %u changed\n", st.devices,
-			cli_plural(st.devices), st.count[SAME], st.count[GAINED], st.count[LOST], st.count[BUILTIN], st.count[CHANGED]);
+		fprintf(stderr,
+			"%u device%s: %u same, %u gained, %u lost, %u built in, %u changed, %u unmatched, "
+			"%u without a module in either\n",
+			st.devices, cli_plural(st.devices), st.count[SAME], st.count[GAINED], st.count[LOST],
+			st.count[BUILTIN], st.count[CHANGED], st.count[UNMATCHED], st.count[NO_MODULE]);
 	g_string_free(st.out, TRUE);
 out:
 	if (st.rows)

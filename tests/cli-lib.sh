@@ -35,7 +35,7 @@ report() {
 	fi
 	echo "not ok $n - $name: $why"
 	while [ $# -gt 1 ]; do
-		head -c 3000 "$1" | sed "s/^/# $2: /" | head -20
+		head -c 3000 "$1" | sed -e "s/^/# $2: /" -e '$a\' | head -20
 		shift 2
 	done
 	fail=1

@@ -529,9 +529,52 @@ fi
 K="$data/sysfs/kernel-upgrade"
 D61="$data/linux-6.1.0-57-amd64" D612="$data/linux-6.12.118+deb12-amd64"
 check "diff 6.1 -> 6.12: lost and gained, exit 1" 1 diff-612 "2 lost" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$D612"
-check "diff --all --json" 1 diff-612-json "5 devices: 2 same, 1 gained, 2 lost" -- "$cli" diff --all --json --sysfs "$K" \
+check "diff --all --json" 1 diff-612-json "5 devices: 1 same, 1 gained, 2 lost" -- "$cli" diff --all --json --sysfs "$K" \
 	-C /dev/null "$D61" "$D612"
-check "diff 6.12 -> 6.1, the other way: intel_lpss_pci lost, airo and ixgb gained" 1 diff-61 "2 gained, 1 lost" -- "$cli" diff --sysfs "$K" -C /dev/null "$D612" "$D61"
+# the counts add up, each meaning one thing: "same" counts the devices --all prints as same, the
+# device no table has a module for (0000:00:05.0) is counted apart
+check "diff --all: 1 same line, 1 same counted, 1 without a module" 1 - \
+	"^5 devices: 1 same, 1 gained, 2 lost, 0 built in, 0 changed, 0 unmatched, 1 without a module in either\$" -- \
+	"$cli" diff --all --sysfs "$K" -C /dev/null "$D61" "$D612"
+n=$((n + 1))
+why=""
+counted=$(sed -n 's/^[0-9]* devices: \([0-9]*\) same,.*/\1/p' "$tmp/err")
+[ "$(grep -c '^same	' "$tmp/out")" = "$counted" ] || why="$(grep -c '^same	' "$tmp/out") same lines, $counted counted"
+report "diff --all: as many same lines as counted" "$why" "$tmp/out" out "$tmp/err" err
+# 6.1 has intel_lpss_pci, but not for 8086:4D25: unmatched (still in TO), not lost; exit 0
+check "diff 6.12 -> 6.1, the other way: intel_lpss_pci unmatched, airo and ixgb gained" 0 diff-61 \
+	"2 gained, 0 lost, 0 built in, 0 changed, 1 unmatched" -- "$cli" diff --sysfs "$K" -C /dev/null "$D612" "$D61"
+# qemu-q35's CPU: 6.12 loads acpi_cpufreq and pcc_cpufreq through the platform devices it makes
+# (platform:acpi-cpufreq), no longer through acpi:LNXCPU:; both are in its modules.dep, so the
+# device is unmatched, not lost, and the gate passes
+Q35="$data/sysfs/qemu-q35"
+check "diff qemu-q35 6.1 -> 6.12: the CPU's modules unmatched, not lost: exit 0" 0 diff-q35-612 \
+	"^94 devices: 45 same, 0 gained, 0 lost, 6 built in, 2 changed, 1 unmatched, 40 without a module in either\$" -- \
+	"$cli" diff --sysfs "$Q35" -C /dev/null "$D61" "$D612"
+check "diff -q qemu-q35 6.1 -> 6.12: the gate passes" 0 - "" -- "$cli" diff -q --sysfs "$Q35" -C /dev/null "$D61" "$D612"
+check "diff --json qemu-q35: unmatched, gone: []" 0 - "" -- "$cli" diff --json --sysfs "$Q35" -C /dev/null "$D61" "$D612"
+n=$((n + 1))
+why=""
+grep -q -F '"modalias": "acpi:LNXCPU:", "from": ["acpi_cpufreq", "pcc_cpufreq"], "to": [], "change": "unmatched", "gone": []}' \
+	"$tmp/out" || why="no unmatched LNXCPU entry with \"gone\": []"
+report "diff --json qemu-q35: the CPU unmatched, nothing gone" "$why" "$tmp/out" out
+# a 6.12 without pcc_cpufreq: the CPU loses a module that is gone, and the line says which
+mkdir -p "$tmp/nopcc"
+cp -r "$D612/." "$tmp/nopcc/" && chmod -R u+w "$tmp/nopcc"
+sed -i '/pcc-cpufreq/d' "$tmp/nopcc/modules.dep"
+check "diff: one of the CPU's modules gone from TO: lost, exit 1" 1 - "1 lost" -- "$cli" diff --no-cache --sysfs "$Q35" \
+	-C /dev/null "$D61" "$tmp/nopcc"
+n=$((n + 1))
+why=""
+grep -q -F "$(printf 'lost\t/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0010:00/LNXCPU:00\tacpi:LNXCPU:\tacpi_cpufreq pcc_cpufreq -> (none; gone: pcc_cpufreq)')" \
+	"$tmp/out" || why="no lost line naming pcc_cpufreq gone"
+report "diff: lost, the module gone named" "$why" "$tmp/out" out
+check "diff --json: the module gone in \"gone\"" 1 - "" -- "$cli" diff --no-cache --json --sysfs "$Q35" \
+	-C /dev/null "$D61" "$tmp/nopcc"
+n=$((n + 1))
+why=""
+grep -q -F '"to": [], "change": "lost", "gone": ["pcc_cpufreq"]}' "$tmp/out" || why="no \"gone\": [\"pcc_cpufreq\"]"
+report "diff --json: gone names pcc_cpufreq" "$why" "$tmp/out" out
 mkdir -p "$tmp/next"
 cp -r "$D612/." "$tmp/next/" && chmod -R u+w "$tmp/next"
 sed -i 's/ e1000e$/ e1000_next/' "$tmp/next/modules.alias"
