@@ -383,9 +383,9 @@ int cmd_diff(int argc, char **argv)
 		      "its width (else $COLUMNS, else 80), the module lists the last to give way, the\n"
 		      "modules they begin with alike shown as one '…' when they must be cut;\n"
 		      "--width=N does so for N columns wherever the output goes.\n"
-		      "Exit status: 0 no device loses a module TO no longer has (unmatched is not a\n"
-		      "loss), 1 one does (or there is no device), 2 usage or input error, 3 write\n"
-		      "error.",
+		      "Exit status: 0 every device that had a module in FROM has one in TO, 1 one\n"
+		      "has none (lost or unmatched: read its line; or there is no device), 2 usage or\n"
+		      "input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (argc != 3 || (st.json && width_opt != INT_MIN) || (width_opt != INT_MIN && width_opt < 1)) {
 		if (argc < 3)
@@ -440,5 +440,7 @@ out:
 	modalias_ctx_unref(ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;
-	return st.count[LOST] || !st.devices ? CLI_EXIT_NOTHING : CLI_EXIT_OK;
+	/* unmatched fails the gate too: the tables cannot tell a module TO
+	 * loads through another device from a driver that dropped this one */
+	return st.count[LOST] || st.count[UNMATCHED] || !st.devices ? CLI_EXIT_NOTHING : CLI_EXIT_OK;
 }
