@@ -174,7 +174,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 
 		if (!path && r == -ENOENT)
 			return TRUE; /* no default file: defaults */
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(-r), "%s: %s", file,
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(-r), "%s%s: %s", path ? "--settings " : "", file,
 			    read_file_error(r, READ_FILE_CONFIG_MAX, why, sizeof(why)));
 		return FALSE;
 	}

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -135,6 +136,23 @@ static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, 
 			      "%s is a modalias.conf ([GROUP] lines): -C/--config names a modprobe.d file, as for "
 			      "modprobe; give modalias.conf with --settings=FILE", spec->modprobe_d);
 		return -EINVAL;
+	}
+	/* a configuration named that is not there is a typo, not an empty
+	 * one (libkmod, reading the system's, passes over one missing) */
+	for (size_t i = 0; paths && !none && paths[i]; i++) {
+		struct stat st;
+
+		if (lstat(paths[i], &st) == 0 || errno != ENOENT)
+			continue;
+		if (spec->modprobe_d)
+			report_printf(report, data, LOG_ERR,
+				      "-C/--config %s: no such file or directory (a modprobe.d file or directory; "
+				      "/dev/null for none)", paths[i]);
+		else
+			report_printf(report, data, LOG_ERR,
+				      "%s (modprobe.d, from %s): no such file or directory", paths[i], cfg->path);
+		if (!go_on)
+			return -ENOENT;
 	}
 	r = none ? 0 : modalias_table_load_config(t->table, paths);
 	if (r < 0) {

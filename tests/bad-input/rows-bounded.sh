@@ -36,16 +36,16 @@ row read-map-pagemap in: '`map /proc/self/pagemap`' \
 	err: "modalias map: cannot open /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" exit: 2 out: '' \
 	-- t10 "$cli" map /proc/self/pagemap
 row read-conf-pagemap in: '`--settings /proc/self/pagemap`' \
-	err: "modalias: /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" exit: 2 out: '' \
+	err: "modalias: --settings /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" exit: 2 out: '' \
 	-- t10 "$cli" --settings /proc/self/pagemap parse platform:pcspkr
 row read-conf-dev-zero in: '`--settings /dev/zero`' \
-	err: "modalias: /dev/zero: not a regular file" exit: 2 out: '' also: 'refused before it is opened (it was read, to 1 MiB)' \
+	err: "modalias: --settings /dev/zero: not a regular file" exit: 2 out: '' also: 'refused before it is opened (it was read, to 1 MiB)' \
 	fixed: 'shared/read-file.c: `READ_FILE_DEVICE` let any character device named as a configuration be opened and read by root; now only the null device, known (O_PATH, fstat) before any open' \
 	-- t10 "$cli" --settings /dev/zero parse platform:pcspkr
 fresh
 mkfifo "$r/c.conf"
 row read-conf-fifo in: '`--settings` a FIFO nobody writes' \
-	err: "modalias: @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
+	err: "modalias: --settings @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
 	fixed: 'cli/cli-config.c `cli_config_load`: a FIFO as the configuration blocked the command (and the agent) for ever' \
 	-- t10 "$cli" --settings "$r/c.conf" parse platform:pcspkr
 row read-conf-dev-null in: '`--settings /dev/null` (the control row: a device reads as empty)' \
@@ -55,7 +55,7 @@ ${TAB}name=pcspkr" -- t10 "$cli" --settings /dev/null parse platform:pcspkr
 fresh
 mkfifo "$r/c.conf"
 row read-conf-fifo-agent in: '`hotplug --settings` a FIFO (ACTION=add)' \
-	err: "hotplug: @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
+	err: "hotplug: --settings @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
 	-- env -i ACTION=add MODALIAS=platform:pcspkr timeout -k 2 10 "$agent" --stderr --settings "$r/c.conf" --dry-run \
 	--moddir "$D" -C /dev/null --hotplug-dir /nonexistent platform
 row read-python-load-file-pagemap in: "Python \`Table.empty().load_file('/proc/self/pagemap')\`" \

@@ -62,10 +62,19 @@ confrow conf-syntax '`--settings`: line 4 `[modules` (no closing bracket)' \
 	fixed: 'cli/cli-config.c `cli_config_load`: a syntax error named no line (GLib quotes the line, without its number); it is found by loading ever shorter prefixes' 
 fresh
 row conf-missing in: '`--settings` a file that does not exist' \
-	err: "modalias: @TMP@/r/nonexistent.conf: No such file or directory" \
+	err: "modalias: --settings @TMP@/r/nonexistent.conf: No such file or directory" \
+	fixed: 'cli/cli-config.c `cli_config_load`: the message named the file, not that it was the settings file' \
 	exit: 2 out: '' -- "$cli" --settings "$r/nonexistent.conf" resolve -C /dev/null acme:x
+row modprobe-d-missing in: '`-C` a modprobe configuration that does not exist (a typo)' \
+	err: "modalias resolve: -C/--config @TMP@/r/nonexistent.d: no such file or directory (a modprobe.d file or directory; /dev/null for none)" \
+	fixed: 'cli/cli-tables.c `add_config`: read as an empty configuration, in silence: a blacklist or an option the person meant to give was not applied' \
+	exit: 2 out: '' -- "$cli" resolve -m "$D" -C "$r/nonexistent.d" acme:x
+conf "[modules]\ndirectory=$D\nmodprobe.d=$r/nonexistent.d\n"
+row conf-modprobe-d-missing in: '`--settings`: `[modules] modprobe.d=` a directory that does not exist' \
+	err: "modalias resolve: @TMP@/r/nonexistent.d (modprobe.d, from @TMP@/r/c.conf): no such file or directory" \
+	exit: 2 out: '' -- "$cli" --settings "$r/c.conf" resolve acme:x
 row conf-directory in: '`--settings` a directory' \
-	err: "modalias: @TMP@/r: Is a directory" \
+	err: "modalias: --settings @TMP@/r: Is a directory" \
 	exit: 2 out: '' -- "$cli" --settings "$r" resolve -C /dev/null acme:x
 
 # ---- module names, missing modules, unknown fields (load, build) --------------------
