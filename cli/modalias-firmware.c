@@ -79,7 +79,8 @@ struct fw_state {
 	GArray *failures;        /* struct fw_failure, the kernel log's order */
 	gboolean json, missing_only;
 	GString *out;
-	unsigned int json_n, devices, entries, errors;
+	unsigned int json_n, devices, entries;
+	unsigned int bad_devices, bad_modules_n; /* whose modalias, whose modinfo could not be read */
 	unsigned int served[2], missing[2]; /* by FROM_MODULE, FROM_DEPENDENCY */
 	unsigned int failed, failed_missing;
 	unsigned int walked;  /* devices with a modalias (none: exit 1) */
@@ -194,7 +195,7 @@ static int on_firmware(void *data, const char *module, const char *value, int er
 			g_hash_table_add(c->st->bad_modules, g_strdup(module));
 			fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s; its firmware is not checked\n",
 				cli_shown(module), strerror(-err));
-			c->st->errors++;
+			c->st->bad_modules_n++;
 		}
 		return 0;
 	}
@@ -220,7 +221,7 @@ static GPtrArray *module_firmware(struct fw_state *st, const char *module)
 	r = modalias_loader_get_modinfo(st->loader, module, "firmware", MODALIAS_MODINFO_DEPENDENCIES, on_firmware, &c);
 	if (r < 0) {
 		fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s\n", cli_shown(module), strerror(-r));
-		st->errors++;
+		st->bad_modules_n++;
 	}
 	g_hash_table_insert(st->by_module, g_strdup(module), c.groups);
 	return c.groups;
@@ -366,7 +367,7 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0) {
 		fprintf(stderr, "modalias firmware: %s: cannot read its modalias: %s\n", cli_shown(devpath),
 			strerror(err < 0 ? -err : ENOMEM));
-		st->errors++;
+		st->bad_devices++;
 		return 0;
 	}
 	st->walked++;
@@ -455,6 +456,25 @@ static void default_dirs(struct fw_state *st, const char *root, const char *kver
 	}
 }
 
+/* For the summary: what could not be read, devices' modaliases or
+ * modules' modinfo, said as what it is; NULL when all was read */
+static char *not_read_said(const struct fw_state *st)
+{
+	GString *s;
+
+	if (!st->bad_devices && !st->bad_modules_n)
+		return NULL;
+	s = g_string_new(" (not read, see above: ");
+	if (st->bad_devices)
+		g_string_append_printf(s, "%u %s", st->bad_devices,
+				       st->bad_devices == 1 ? "device's modalias" : "devices' modaliases");
+	if (st->bad_modules_n)
+		g_string_append_printf(s, "%s%u %s", st->bad_devices ? ", " : "", st->bad_modules_n,
+				       st->bad_modules_n == 1 ? "module's modinfo" : "modules' modinfo");
+	g_string_append_c(s, ')');
+	return g_string_free(s, FALSE);
+}
+
 /* The kernel log's failed loads into ST; what was read, said in words
  * for the human output */
 static char *read_failures(struct fw_state *st, const struct cli_devices *dv)
@@ -462,14 +482,16 @@ static char *read_failures(struct fw_state *st, const struct cli_devices *dv)
 	const char *log = cli_devices_kernel_log(dv);
 	int r = cli_devices_foreach_firmware_failure(dv, take_failure, st);
 
+	/* a snapshot without a record: of a captured tree, or of a machine
+	 * whose log could not be read; the document does not say which */
 	if (r == -ENODATA)
-		return g_strdup(dv->snap ? "not recorded in the snapshot (taken where the log could not be read)"
+		return g_strdup(dv->snap ? "not recorded in the snapshot"
 					 : "not read (a captured sysfs tree: its machine's log is not here)");
 	if (r < 0)
 		return g_strdup_printf("%s cannot be read: %s%s", log, strerror(-r),
 				       r == -EPERM || r == -EACCES ? " (root can read it)" : "");
-	return g_strdup_printf("%s: %u failed firmware loads", dv->snap ? "the snapshot's record" : log,
-			       st->failures->len);
+	return g_strdup_printf("%s: %u failed firmware load%s", dv->snap ? "the snapshot's record" : log,
+			       st->failures->len, cli_plural(st->failures->len));
 }
 
 int cmd_firmware(int argc, char **argv)
@@ -493,7 +515,7 @@ int cmd_firmware(int argc, char **argv)
 		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
-	g_autofree char *kver = NULL, *log_said = NULL;
+	g_autofree char *kver = NULL, *log_said = NULL, *not_read = NULL;
 	int r;
 
 	parse_options("firmware", "",
@@ -507,8 +529,8 @@ int cmd_firmware(int argc, char **argv)
 		      "its dependencies' firmware is reported apart.  A summary goes to standard error.\n"
 		      "Exit status: 0 nothing missing, 1 a device's module has none of its files, a\n"
 		      "load the kernel log says failed is still missing, or there is no device, 2 usage\n"
-		      "or input error (a module whose modinfo cannot be read, a --firmware-path that is\n"
-		      "not a directory), 3 write error.",
+		      "or input error (a device whose modalias or a module whose modinfo cannot be\n"
+		      "read, a --firmware-path that is not a directory), 3 write error.",
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1)
@@ -586,6 +608,7 @@ int cmd_firmware(int argc, char **argv)
 	} else {
 		cli_output_check();
 	}
+	not_read = not_read_said(&st);
 	if (r < 0)
 		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
 	else if (!quiet)
@@ -595,7 +618,7 @@ int cmd_firmware(int argc, char **argv)
 			st.devices, st.devices == 1 ? " asks" : "s ask", st.served[FROM_MODULE], cli_plural(st.served[FROM_MODULE]),
 			st.missing[FROM_MODULE], st.served[FROM_DEPENDENCY], st.missing[FROM_DEPENDENCY], st.failed,
 			cli_plural(st.failed), st.failed_missing,
-			st.errors ? " (some modules not read: see above)" : "");
+			not_read ? not_read : "");
 	g_string_free(st.out, TRUE);
 	g_array_unref(st.failures);
 	g_hash_table_unref(st.by_module);
@@ -606,7 +629,7 @@ int cmd_firmware(int argc, char **argv)
 	cli_tables_close(&tables);
 	cli_devices_close(&dv);
 	modalias_ctx_unref(st.ctx);
-	if (r < 0 || st.errors)
+	if (r < 0 || st.bad_devices || st.bad_modules_n)
 		return CLI_EXIT_USAGE;
 	return st.needed_missing || !st.walked ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
 }

@@ -464,6 +464,20 @@ mkdir -p "$tmp/fw-kver/lib/firmware/6.1.0-57-amd64"
 : >"$tmp/fw-kver/lib/firmware/6.1.0-57-amd64/iwlwifi-QuZ-a0-hr-b0-72.ucode"
 check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 0 firmware-kver \
 	"1 module served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
+# what could not be read is said as what it is: two devices' modaliases
+# (directories in a copy of the q35 capture), every module's modinfo read
+cp -R "$Q" "$tmp/q35-bad"
+for d in pcspkr serial8250; do
+	rm -f "$tmp/q35-bad/devices/platform/$d/modalias" && mkdir "$tmp/q35-bad/devices/platform/$d/modalias"
+done
+check "firmware: two devices' modaliases unreadable: said so in the summary, exit 2" 2 - \
+	"missing (not read, see above: 2 devices' modaliases)$" -- "$cli" firmware --sysfs "$tmp/q35-bad" -m "$DM" -C /dev/null \
+	-f "$F/lib/firmware"
+n=$((n + 1))
+why=""
+grep -qE "modinfo|modules not read" "$tmp/err" && why="modules blamed"
+[ "$(grep -c 'cannot read its modalias' "$tmp/err")" = 2 ] || why="${why:+$why; }not two devices told"
+report "firmware: two devices' modaliases unreadable: no module blamed" "$why" "$tmp/err" err
 # the bundled table (a snapshot of its kernel, whose module directory is
 # not here) has no module files: their firmware is not looked for, said
 # once, and no error for each module
@@ -523,6 +537,15 @@ if grep -v '^kernel log: ' "$tmp/raw" | cmp -s - "$tmp/fw-from-log"; then
 else
 	echo "not ok $n - firmware --snapshot: not as the kernel log"; fail=1
 fi
+# a snapshot of a captured tree has no record: said so, neither blamed
+# on an unreadable log nor on a captured tree (the document tells neither)
+"$cli" snapshot --sysfs "$Q" -o "$tmp/q35-captured.json" 2>/dev/null
+check "firmware --snapshot of a captured tree: the kernel log not recorded" 0 - "" -- "$cli" firmware \
+	--snapshot "$tmp/q35-captured.json" -m "$DM" -C /dev/null -f "$F/lib/firmware"
+n=$((n + 1))
+why=""
+grep -qx 'kernel log: not recorded in the snapshot' "$tmp/raw" || why="not said 'not recorded in the snapshot'"
+report "firmware --snapshot of a captured tree: 'not recorded in the snapshot', nothing more" "$why" "$tmp/raw" out
 # diff: Debian 6.1 -> 6.12 for a set of real PCI IDs (tests/data/sysfs/kernel-upgrade):
 # airo (14B9:0340) and ixgb (8086:1048) have no driver in 6.12, intel_lpss_pci
 # gains 8086:4D25, e1000e stays; TO made changed/builtin from a copy of 6.12
