@@ -10,7 +10,9 @@
  * (modinfo's "firmware", read by libkmod through
  * modalias_loader_get_modinfo()), looked for on the kernel's firmware
  * search path as the kernel looks: every directory for the plain file,
- * then for FILE.zst, then for FILE.xz; a wildcard entry by glob.
+ * then for FILE.zst, then for FILE.xz; a wildcard entry by glob.  Its
+ * directories of the kernel's release are left out (and said so) when the
+ * release is not known.
  *
  * A module that declares several files asks for one of them (iwlwifi
  * declares one per hardware family, a card loads its own): it is served
@@ -50,6 +52,13 @@ static const char *const fw_dirs[] = {
  * then xz, when built with them) */
 static const char *const fw_suffixes[] = { "", ".zst", ".xz" };
 
+/* A directory of the search path; left out: a KVER one, the kernel
+ * release not known (shown, never searched) */
+struct fw_dir {
+	char *path;
+	bool left_out;
+};
+
 /* The firmware files one module declares, in its order */
 struct fw_group {
 	char *module;
@@ -72,7 +81,7 @@ struct fw_state {
 	struct modalias_table *table; /* NULL: the modules' declared files are not looked for */
 	struct modalias_loader *loader;
 	struct modalias_result *res;
-	GPtrArray *dirs;         /* the search path */
+	GArray *dirs;            /* the search path: struct fw_dir, the kernel's order */
 	GHashTable *by_module;   /* module → GPtrArray of struct fw_group (its own first, then its dependencies') */
 	GHashTable *found;       /* firmware file → path ("" when missing) */
 	GHashTable *bad_modules; /* modules whose modinfo could not be read, told once */
@@ -94,6 +103,18 @@ static void group_free(void *p)
 	g_free(g->module);
 	g_ptr_array_unref(g->files);
 	g_free(g);
+}
+
+static void dir_clear(void *p)
+{
+	g_free(((struct fw_dir *)p)->path);
+}
+
+static void add_dir(struct fw_state *st, char *path, bool left_out)
+{
+	struct fw_dir d = { path, left_out };
+
+	g_array_append_val(st->dirs, d);
 }
 
 static void failure_clear(void *p)
@@ -149,10 +170,12 @@ static char *fw_find(const struct fw_state *st, const char *file)
 {
 	for (size_t s = 0; s < G_N_ELEMENTS(fw_suffixes); s++)
 		for (guint d = 0; d < st->dirs->len; d++) {
-			const char *dir = st->dirs->pdata[d];
+			const char *dir = g_array_index(st->dirs, struct fw_dir, d).path;
 			g_autofree char *path = NULL;
 			struct stat sb;
 
+			if (g_array_index(st->dirs, struct fw_dir, d).left_out)
+				continue;
 			if (has_glob(file)) {
 				char *hit = glob_find(dir, file, fw_suffixes[s]);
 				if (hit)
@@ -435,8 +458,35 @@ static int take_failure(void *data, const char *devpath, const char *file, int e
 
 /* ---- where it looks --------------------------------------------------------- */
 
+/* The kernel release whose directories the kernel searches: the one the
+ * tables were named by when NAMED (-S, modalias.conf's version=), else the
+ * machine's (the running kernel's, a snapshot's), else that of a module
+ * directory ROOT/lib/modules/RELEASE (-m); NULL when none is known (-m of
+ * another directory, the bundled table, a captured tree or a snapshot
+ * without its kernel, whose tables' uname -r is this machine's): never a
+ * name made up */
+static char *firmware_release(const struct cli_tables *tables, bool named, const struct cli_devices *dv,
+			      const char *root)
+{
+	const char *machine = cli_devices_kernel(dv);
+	g_autofree char *modules = NULL, *dir = NULL, *parent = NULL, *release = NULL;
+
+	if (named && kernel_release_ok(tables->version))
+		return g_strdup(tables->version);
+	if (kernel_release_ok(machine))
+		return g_strdup(machine);
+	if (tables->version || tables->bundled)
+		return NULL;
+	modules = g_canonicalize_filename("lib/modules", root ? root : "/");
+	dir = g_canonicalize_filename(tables->dir, NULL);
+	parent = g_path_get_dirname(dir);
+	release = g_path_get_basename(dir);
+	return strcmp(parent, modules) == 0 && kernel_release_ok(release) ? g_steal_pointer(&release) : NULL;
+}
+
 /* The default search path: firmware_class's path parameter when set (read
- * under the sysfs root), then fw_dirs[] under ROOT with KVER */
+ * under the sysfs root), then fw_dirs[] under ROOT with KVER; KVER NULL:
+ * its directories left out */
 static void default_dirs(struct fw_state *st, const char *root, const char *kver)
 {
 	g_autofree char *param = g_build_filename(modalias_ctx_get_sysfs_root(st->ctx), FW_PATH_PARAM, NULL);
@@ -445,14 +495,14 @@ static void default_dirs(struct fw_state *st, const char *root, const char *kver
 	if (read_file(param, READ_FILE_ATTR_MAX, 0, &custom, NULL) == 0) {
 		g_strchomp(custom);
 		if (*custom)
-			g_ptr_array_add(st->dirs, g_strdup(custom));
+			add_dir(st, g_strdup(custom), false);
 	}
 	free(custom);
 	for (size_t i = 0; i < G_N_ELEMENTS(fw_dirs); i++) {
 		g_auto(GStrv) parts = g_strsplit(fw_dirs[i], "KVER", -1);
-		g_autofree char *dir = g_strjoinv(kver, parts);
+		g_autofree char *dir = g_strjoinv(kver ? kver : "RELEASE", parts);
 
-		g_ptr_array_add(st->dirs, g_build_filename(root ? root : "/", dir, NULL));
+		add_dir(st, g_build_filename(root ? root : "/", dir, NULL), !kver && parts[1]);
 	}
 }
 
@@ -524,9 +574,10 @@ int cmd_firmware(int argc, char **argv)
 		      "and for the modules that serve each device, the firmware files each declares\n"
 		      "(modinfo -F firmware), looked for on the kernel's firmware search path\n"
 		      "(firmware_class.path, /lib/firmware/updates/KVER, /lib/firmware/updates,\n"
-		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz).  A\n"
-		      "module is served when one of the files it declares is present (-v: every file);\n"
-		      "its dependencies' firmware is reported apart.  A summary goes to standard error.\n"
+		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz; the\n"
+		      "KVER ones left out when the kernel release is not known).  A module is served\n"
+		      "when one of the files it declares is present (-v: every file); its\n"
+		      "dependencies' firmware is reported apart.  A summary goes to standard error.\n"
 		      "Exit status: 0 nothing missing, 1 a device's module has none of its files, a\n"
 		      "load the kernel log says failed is still missing, or there is no device, 2 usage\n"
 		      "or input error (a device whose modalias or a module whose modinfo cannot be\n"
@@ -558,20 +609,16 @@ int cmd_firmware(int argc, char **argv)
 	if (tables.bundled && !quiet)
 		fprintf(stderr, "modalias firmware: the bundled table holds no modules: the firmware files they declare "
 				"are not looked for, only the kernel log's failed loads\n");
-	st.dirs = g_ptr_array_new_with_free_func(g_free);
+	st.dirs = g_array_new(FALSE, FALSE, sizeof(struct fw_dir));
+	g_array_set_clear_func(st.dirs, dir_clear);
 	if (fw_path && fw_path[0]) {
 		for (char **p = fw_path; *p; p++)
-			g_ptr_array_add(st.dirs, g_strdup(*p));
+			add_dir(&st, g_strdup(*p), false);
 	} else {
-		/* KVER: the kernel that loads the firmware, as the tables were
-		 * named (-S, the snapshot's, uname -r), else the machine's (the
-		 * bundled table, -m), else the module directory's name */
-		const char *machine = cli_devices_kernel(&dv);
+		const char *root = spec.root ? spec.root : config.root;
 
-		kver = tables.version ? g_strdup(tables.version)
-		       : machine      ? g_strdup(machine)
-				      : g_path_get_basename(tables.dir);
-		default_dirs(&st, spec.root ? spec.root : config.root, kver);
+		kver = firmware_release(&tables, spec.version || config.version, &dv, root);
+		default_dirs(&st, root, kver);
 	}
 	cli_tables_spec_clear(&spec);
 	st.by_module = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
@@ -583,8 +630,13 @@ int cmd_firmware(int argc, char **argv)
 	log_said = read_failures(&st, &dv);
 	if (!st.json) {
 		printf("search path (the kernel's order: every directory for FILE, then for FILE.zst, then FILE.xz):\n");
-		for (guint i = 0; i < st.dirs->len; i++)
-			printf("  %s\n", cli_shown(st.dirs->pdata[i]));
+		for (guint i = 0; i < st.dirs->len; i++) {
+			const struct fw_dir *d = &g_array_index(st.dirs, struct fw_dir, i);
+
+			printf("  %s%s\n", cli_shown(d->path),
+			       d->left_out ? "\tleft out: the kernel release is not known (-S VERSION or -d ROOT -S VERSION gives it)"
+					   : "");
+		}
 		printf("kernel log: %s\n", cli_shown(log_said));
 	}
 	r = cli_devices_foreach(&dv, firmware_one, &st);
@@ -624,7 +676,7 @@ int cmd_firmware(int argc, char **argv)
 	g_hash_table_unref(st.by_module);
 	g_hash_table_unref(st.found);
 	g_hash_table_unref(st.bad_modules);
-	g_ptr_array_unref(st.dirs);
+	g_array_unref(st.dirs);
 	modalias_result_unref(st.res);
 	cli_tables_close(&tables);
 	cli_devices_close(&dv);

@@ -464,6 +464,41 @@ mkdir -p "$tmp/fw-kver/lib/firmware/6.1.0-57-amd64"
 : >"$tmp/fw-kver/lib/firmware/6.1.0-57-amd64/iwlwifi-QuZ-a0-hr-b0-72.ucode"
 check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 0 firmware-kver \
 	"1 module served, 0 missing" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
+# a release not known is never made up (the -m directory's name, this
+# machine's uname -r): its directories are left out, and said so
+mkdir -p "$tmp/fw-kver/lib/firmware/${DM##*/}" "$tmp/fw-root/lib/modules"
+: >"$tmp/fw-kver/lib/firmware/${DM##*/}/iwlwifi-QuZ-a0-hr-b0-72.ucode"
+sed 's/"kernel": "6.1.0-57-amd64"/"kernel": null/' "$F/ax201.json" >"$tmp/ax201-nokernel.json"
+check "firmware --snapshot without its kernel, -m DIR: no release, ROOT/lib/firmware/RELEASE left out, exit 1" 1 \
+	firmware-no-release "0 modules served, 1 missing" -- "$cli" firmware --snapshot "$tmp/ax201-nokernel.json" \
+	-d "$tmp/fw-kver" -m "$DM" -C /dev/null
+check "firmware --sysfs DIR -m DIR: no release, left out" 0 - "" -- "$cli" firmware --sysfs "$Q" -m "$DM" \
+	-d "$tmp/fw-root" -C /dev/null
+n=$((n + 1))
+why=""
+grep -q "${DM##*/}" "$tmp/raw" && why="the -m directory's name taken for the release"
+[ "$(grep -c '/RELEASE	left out: the kernel release is not known (-S VERSION or -d ROOT -S VERSION gives it)$' \
+	"$tmp/raw")" = 2 ] || why="${why:+$why; }not two lines left out"
+report "firmware --sysfs DIR -m DIR: both RELEASE directories left out, said on their lines" "$why" "$tmp/raw" out
+ln -s "$DM" "$tmp/fw-root/lib/modules/$(uname -r)"
+check "firmware --sysfs DIR, tables of this kernel's uname -r: not the captured machine's release, left out" 0 - "" -- \
+	"$cli" firmware --sysfs "$Q" -d "$tmp/fw-root" -C /dev/null
+n=$((n + 1))
+why=""
+grep -qF "/lib/firmware/$(uname -r)" "$tmp/raw" && why="this machine's uname -r taken for the release"
+grep -q '/lib/firmware/RELEASE	left out' "$tmp/raw" || why="${why:+$why; }not said left out"
+report "firmware --sysfs DIR: this machine's release not taken for the tree's" "$why" "$tmp/raw" out
+ln -s "$DM" "$tmp/fw-root/lib/modules/6.1.0-57-amd64"
+for how in "-S 6.1.0-57-amd64" "-m $tmp/fw-root/lib/modules/6.1.0-57-amd64"; do
+	# shellcheck disable=SC2086 # $how is two words
+	check "firmware --sysfs DIR -d ROOT $how: the release known" 0 - "" -- "$cli" firmware --sysfs "$Q" -d "$tmp/fw-root" \
+		$how -C /dev/null
+	n=$((n + 1))
+	why=""
+	grep -qxF "  $tmp/fw-root/lib/firmware/6.1.0-57-amd64" "$tmp/raw" || why="ROOT/lib/firmware/6.1.0-57-amd64 not searched"
+	grep -q 'left out' "$tmp/raw" && why="${why:+$why; }a directory left out"
+	report "firmware --sysfs DIR -d ROOT $how: ROOT/lib/firmware/6.1.0-57-amd64 searched" "$why" "$tmp/raw" out
+done
 # what could not be read is said as what it is: two devices' modaliases
 # (directories in a copy of the q35 capture), every module's modinfo read
 cp -R "$Q" "$tmp/q35-bad"
