@@ -12,7 +12,8 @@
  * search path as the kernel looks: every directory for the plain file,
  * then for FILE.zst, then for FILE.xz; a wildcard entry by glob.  Its
  * directories of the kernel's release are left out (and said so) when the
- * release is not known.
+ * release is not known; a snapshot's files are looked for here, on this
+ * machine, and said to be "here", never "served": its machine's are not.
  *
  * A module that declares several files asks for one of them (iwlwifi
  * declares one per hardware family, a card loads its own): it is served
@@ -87,6 +88,7 @@ struct fw_state {
 	GHashTable *bad_modules; /* modules whose modinfo could not be read, told once */
 	GArray *failures;        /* struct fw_failure, the kernel log's order */
 	gboolean json, missing_only;
+	bool here;            /* a snapshot: the files looked for are this machine's, not its machine's */
 	GString *out;
 	unsigned int json_n, devices, entries;
 	unsigned int bad_devices, bad_modules_n; /* whose modalias, whose modinfo could not be read */
@@ -263,6 +265,16 @@ struct fw_entry {
 	unsigned int present;
 };
 
+/* What an entry comes to: for the devices of the sysfs root, served or
+ * missing; for a snapshot's, only whether its files are here, on this
+ * machine (or in --firmware-path), which says nothing of its machine's */
+static const char *state_word(const struct fw_state *st, bool served)
+{
+	if (st->here)
+		return served ? "present here" : "missing here";
+	return served ? "served" : "missing";
+}
+
 static void device_header(struct fw_state *st, const char *devpath, bool *header)
 {
 	if (*header)
@@ -306,7 +318,7 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 			json_string(st->out, e->for_module);
 		else
 			g_string_append(st->out, "null");
-		g_string_append_printf(st->out, ", \"state\": \"%s\"", served ? "served" : "missing");
+		g_string_append_printf(st->out, ", \"state\": \"%s\"", state_word(st, served));
 		if (e->source == FROM_KERNEL_LOG)
 			g_string_append_printf(st->out, ", \"errno\": %d", -e->error);
 		g_string_append(st->out, ", \"files\": [");
@@ -330,8 +342,9 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 	if (e->source == FROM_KERNEL_LOG) {
 		const char *path = firmware_path(st, e->file);
 
-		printf("  kernel log: %s failed to load (error %d)\t%s%s\n", cli_shown(e->file), e->error,
-		       *path ? "present now: " : "missing", cli_shown(path));
+		printf("  kernel log: %s failed to load (error %d)\t%s%s%s\n", cli_shown(e->file), e->error,
+		       *path ? (st->here ? "present here" : "present now") : state_word(st, false), *path ? ": " : "",
+		       cli_shown(path));
 		return;
 	}
 	if (e->source == FROM_DEPENDENCY)
@@ -339,11 +352,12 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 	else
 		printf("  %s", cli_shown(e->module));
 	if (n == 1)
-		printf(": %s\n", served ? "served" : "missing");
+		printf(": %s\n", state_word(st, served));
 	else if (served)
-		printf(": served (%u of its %u files present)\n", e->present, n);
+		printf(st->here ? ": present here (%u of its %u files)\n" : ": served (%u of its %u files present)\n",
+		       e->present, n);
 	else
-		printf(": missing (none of its %u files present)\n", n);
+		printf(st->here ? ": missing here (none of its %u files)\n" : ": missing (none of its %u files present)\n", n);
 	/* the files that say it: a served one's present files, a missing
 	 * one's every file; with -v every file */
 	for (unsigned int i = 0; i < n; i++) {
@@ -353,7 +367,7 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 		if (*path)
 			printf("    %s\t%s\n", cli_shown(file), cli_shown(path));
 		else if (!served || verbosity)
-			printf("    %s\tabsent\n", cli_shown(file));
+			printf("    %s\t%s\n", cli_shown(file), st->here ? "absent here" : "absent");
 	}
 }
 
@@ -560,7 +574,7 @@ int cmd_firmware(int argc, char **argv)
 		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only what is missing", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, source: module|dependency|kernel log, module, for, "
-		  "state: served|missing, [errno,] files: [{file, path}]}",
+		  "state: served|missing (a snapshot: present here|missing here), [errno,] files: [{file, path}]}",
 		  NULL },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
@@ -577,7 +591,9 @@ int cmd_firmware(int argc, char **argv)
 		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz; the\n"
 		      "KVER ones left out when the kernel release is not known).  A module is served\n"
 		      "when one of the files it declares is present (-v: every file); its\n"
-		      "dependencies' firmware is reported apart.  A summary goes to standard error.\n"
+		      "dependencies' firmware is reported apart.  For a snapshot the files are this\n"
+		      "machine's, not its machine's: \"present here\" or \"missing here\".  A summary\n"
+		      "goes to standard error.\n"
 		      "Exit status: 0 nothing missing, 1 a device's module has none of its files, a\n"
 		      "load the kernel log says failed is still missing, or there is no device, 2 usage\n"
 		      "or input error (a device whose modalias or a module whose modinfo cannot be\n"
@@ -611,6 +627,7 @@ int cmd_firmware(int argc, char **argv)
 				"are not looked for, only the kernel log's failed loads\n");
 	st.dirs = g_array_new(FALSE, FALSE, sizeof(struct fw_dir));
 	g_array_set_clear_func(st.dirs, dir_clear);
+	st.here = dv.snap != NULL;
 	if (fw_path && fw_path[0]) {
 		for (char **p = fw_path; *p; p++)
 			add_dir(&st, g_strdup(*p), false);
@@ -629,7 +646,8 @@ int cmd_firmware(int argc, char **argv)
 	st.out = g_string_new("[");
 	log_said = read_failures(&st, &dv);
 	if (!st.json) {
-		printf("search path (the kernel's order: every directory for FILE, then for FILE.zst, then FILE.xz):\n");
+		printf("search path%s (the kernel's order: every directory for FILE, then for FILE.zst, then FILE.xz):\n",
+		       st.here ? " on this machine, not the snapshot's" : "");
 		for (guint i = 0; i < st.dirs->len; i++) {
 			const struct fw_dir *d = &g_array_index(st.dirs, struct fw_dir, i);
 
@@ -665,12 +683,13 @@ int cmd_firmware(int argc, char **argv)
 		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
 	else if (!quiet)
 		fprintf(stderr,
-			"%u device%s for firmware: %u module%s served, %u missing; their dependencies (not counted): "
-			"%u served, %u missing; the kernel log: %u failed load%s, %u still missing%s\n",
+			"%u device%s for firmware: %u module%s %s, %u %s; their dependencies (not counted): "
+			"%u %s, %u %s; the kernel log: %u failed load%s, %u still %s%s%s\n",
 			st.devices, st.devices == 1 ? " asks" : "s ask", st.served[FROM_MODULE], cli_plural(st.served[FROM_MODULE]),
-			st.missing[FROM_MODULE], st.served[FROM_DEPENDENCY], st.missing[FROM_DEPENDENCY], st.failed,
-			cli_plural(st.failed), st.failed_missing,
-			not_read ? not_read : "");
+			state_word(&st, true), st.missing[FROM_MODULE], state_word(&st, false), st.served[FROM_DEPENDENCY],
+			state_word(&st, true), st.missing[FROM_DEPENDENCY], state_word(&st, false), st.failed,
+			cli_plural(st.failed), st.failed_missing, state_word(&st, false),
+			st.here ? " (files looked for on this machine, not the snapshot's)" : "", not_read ? not_read : "");
 	g_string_free(st.out, TRUE);
 	g_array_unref(st.failures);
 	g_hash_table_unref(st.by_module);
