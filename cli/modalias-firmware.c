@@ -10,7 +10,10 @@
  * (modinfo's "firmware", read by libkmod through
  * modalias_loader_get_modinfo()), looked for on the kernel's firmware
  * search path as the kernel looks: every directory for the plain file,
- * then for FILE.zst, then for FILE.xz; a wildcard entry by glob.
+ * then for FILE.zst, then for FILE.xz; a wildcard entry by glob.  Its
+ * directories of the kernel's release are left out (and said so) when the
+ * release is not known; a snapshot's files are looked for here, on this
+ * machine, and said to be "here", never "served": its machine's are not.
  *
  * A module that declares several files asks for one of them (iwlwifi
  * declares one per hardware family, a card loads its own): it is served
@@ -50,6 +53,13 @@ static const char *const fw_dirs[] = {
  * then xz, when built with them) */
 static const char *const fw_suffixes[] = { "", ".zst", ".xz" };
 
+/* A directory of the search path; left out: a KVER one, the kernel
+ * release not known (shown, never searched) */
+struct fw_dir {
+	char *path;
+	bool left_out;
+};
+
 /* The firmware files one module declares, in its order */
 struct fw_group {
 	char *module;
@@ -72,14 +82,16 @@ struct fw_state {
 	struct modalias_table *table; /* NULL: the modules' declared files are not looked for */
 	struct modalias_loader *loader;
 	struct modalias_result *res;
-	GPtrArray *dirs;         /* the search path */
+	GArray *dirs;            /* the search path: struct fw_dir, the kernel's order */
 	GHashTable *by_module;   /* module → GPtrArray of struct fw_group (its own first, then its dependencies') */
 	GHashTable *found;       /* firmware file → path ("" when missing) */
 	GHashTable *bad_modules; /* modules whose modinfo could not be read, told once */
 	GArray *failures;        /* struct fw_failure, the kernel log's order */
 	gboolean json, missing_only;
+	bool here;            /* a snapshot: the files looked for are this machine's, not its machine's */
 	GString *out;
-	unsigned int json_n, devices, entries, errors;
+	unsigned int json_n, devices, entries;
+	unsigned int bad_devices, bad_modules_n; /* whose modalias, whose modinfo could not be read */
 	unsigned int served[2], missing[2]; /* by FROM_MODULE, FROM_DEPENDENCY */
 	unsigned int failed, failed_missing;
 	unsigned int walked;  /* devices with a modalias (none: exit 1) */
@@ -93,6 +105,18 @@ static void group_free(void *p)
 	g_free(g->module);
 	g_ptr_array_unref(g->files);
 	g_free(g);
+}
+
+static void dir_clear(void *p)
+{
+	g_free(((struct fw_dir *)p)->path);
+}
+
+static void add_dir(struct fw_state *st, char *path, bool left_out)
+{
+	struct fw_dir d = { path, left_out };
+
+	g_array_append_val(st->dirs, d);
 }
 
 static void failure_clear(void *p)
@@ -148,10 +172,12 @@ static char *fw_find(const struct fw_state *st, const char *file)
 {
 	for (size_t s = 0; s < G_N_ELEMENTS(fw_suffixes); s++)
 		for (guint d = 0; d < st->dirs->len; d++) {
-			const char *dir = st->dirs->pdata[d];
+			const char *dir = g_array_index(st->dirs, struct fw_dir, d).path;
 			g_autofree char *path = NULL;
 			struct stat sb;
 
+			if (g_array_index(st->dirs, struct fw_dir, d).left_out)
+				continue;
 			if (has_glob(file)) {
 				char *hit = glob_find(dir, file, fw_suffixes[s]);
 				if (hit)
@@ -194,7 +220,7 @@ static int on_firmware(void *data, const char *module, const char *value, int er
 			g_hash_table_add(c->st->bad_modules, g_strdup(module));
 			fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s; its firmware is not checked\n",
 				cli_shown(module), strerror(-err));
-			c->st->errors++;
+			c->st->bad_modules_n++;
 		}
 		return 0;
 	}
@@ -220,7 +246,7 @@ static GPtrArray *module_firmware(struct fw_state *st, const char *module)
 	r = modalias_loader_get_modinfo(st->loader, module, "firmware", MODALIAS_MODINFO_DEPENDENCIES, on_firmware, &c);
 	if (r < 0) {
 		fprintf(stderr, "modalias firmware: cannot read the modinfo of %s: %s\n", cli_shown(module), strerror(-r));
-		st->errors++;
+		st->bad_modules_n++;
 	}
 	g_hash_table_insert(st->by_module, g_strdup(module), c.groups);
 	return c.groups;
@@ -238,6 +264,16 @@ struct fw_entry {
 	int error;
 	unsigned int present;
 };
+
+/* What an entry comes to: for the devices of the sysfs root, served or
+ * missing; for a snapshot's, only whether its files are here, on this
+ * machine (or in --firmware-path), which says nothing of its machine's */
+static const char *state_word(const struct fw_state *st, bool served)
+{
+	if (st->here)
+		return served ? "present here" : "missing here";
+	return served ? "served" : "missing";
+}
 
 static void device_header(struct fw_state *st, const char *devpath, bool *header)
 {
@@ -282,7 +318,7 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 			json_string(st->out, e->for_module);
 		else
 			g_string_append(st->out, "null");
-		g_string_append_printf(st->out, ", \"state\": \"%s\"", served ? "served" : "missing");
+		g_string_append_printf(st->out, ", \"state\": \"%s\"", state_word(st, served));
 		if (e->source == FROM_KERNEL_LOG)
 			g_string_append_printf(st->out, ", \"errno\": %d", -e->error);
 		g_string_append(st->out, ", \"files\": [");
@@ -306,8 +342,9 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 	if (e->source == FROM_KERNEL_LOG) {
 		const char *path = firmware_path(st, e->file);
 
-		printf("  kernel log: %s failed to load (error %d)\t%s%s\n", cli_shown(e->file), e->error,
-		       *path ? "present now: " : "missing", cli_shown(path));
+		printf("  kernel log: %s failed to load (error %d)\t%s%s%s\n", cli_shown(e->file), e->error,
+		       *path ? (st->here ? "present here" : "present now") : state_word(st, false), *path ? ": " : "",
+		       cli_shown(path));
 		return;
 	}
 	if (e->source == FROM_DEPENDENCY)
@@ -315,11 +352,12 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 	else
 		printf("  %s", cli_shown(e->module));
 	if (n == 1)
-		printf(": %s\n", served ? "served" : "missing");
+		printf(": %s\n", state_word(st, served));
 	else if (served)
-		printf(": served (%u of its %u files present)\n", e->present, n);
+		printf(st->here ? ": present here (%u of its %u files)\n" : ": served (%u of its %u files present)\n",
+		       e->present, n);
 	else
-		printf(": missing (none of its %u files present)\n", n);
+		printf(st->here ? ": missing here (none of its %u files)\n" : ": missing (none of its %u files present)\n", n);
 	/* the files that say it: a served one's present files, a missing
 	 * one's every file; with -v every file */
 	for (unsigned int i = 0; i < n; i++) {
@@ -329,7 +367,7 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 		if (*path)
 			printf("    %s\t%s\n", cli_shown(file), cli_shown(path));
 		else if (!served || verbosity)
-			printf("    %s\tabsent\n", cli_shown(file));
+			printf("    %s\t%s\n", cli_shown(file), st->here ? "absent here" : "absent");
 	}
 }
 
@@ -366,7 +404,7 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 	if (err < 0 || modalias_dev_format(dev, &alias) < 0) {
 		fprintf(stderr, "modalias firmware: %s: cannot read its modalias: %s\n", cli_shown(devpath),
 			strerror(err < 0 ? -err : ENOMEM));
-		st->errors++;
+		st->bad_devices++;
 		return 0;
 	}
 	st->walked++;
@@ -434,8 +472,35 @@ static int take_failure(void *data, const char *devpath, const char *file, int e
 
 /* ---- where it looks --------------------------------------------------------- */
 
+/* The kernel release whose directories the kernel searches: the one the
+ * tables were named by when NAMED (-S, modalias.conf's version=), else the
+ * machine's (the running kernel's, a snapshot's), else that of a module
+ * directory ROOT/lib/modules/RELEASE (-m); NULL when none is known (-m of
+ * another directory, the bundled table, a captured tree or a snapshot
+ * without its kernel, whose tables' uname -r is this machine's): never a
+ * name made up */
+static char *firmware_release(const struct cli_tables *tables, bool named, const struct cli_devices *dv,
+			      const char *root)
+{
+	const char *machine = cli_devices_kernel(dv);
+	g_autofree char *modules = NULL, *dir = NULL, *parent = NULL, *release = NULL;
+
+	if (named && kernel_release_ok(tables->version))
+		return g_strdup(tables->version);
+	if (kernel_release_ok(machine))
+		return g_strdup(machine);
+	if (tables->version || tables->bundled)
+		return NULL;
+	modules = g_canonicalize_filename("lib/modules", root ? root : "/");
+	dir = g_canonicalize_filename(tables->dir, NULL);
+	parent = g_path_get_dirname(dir);
+	release = g_path_get_basename(dir);
+	return strcmp(parent, modules) == 0 && kernel_release_ok(release) ? g_steal_pointer(&release) : NULL;
+}
+
 /* The default search path: firmware_class's path parameter when set (read
- * under the sysfs root), then fw_dirs[] under ROOT with KVER */
+ * under the sysfs root), then fw_dirs[] under ROOT with KVER; KVER NULL:
+ * its directories left out */
 static void default_dirs(struct fw_state *st, const char *root, const char *kver)
 {
 	g_autofree char *param = g_build_filename(modalias_ctx_get_sysfs_root(st->ctx), FW_PATH_PARAM, NULL);
@@ -444,15 +509,34 @@ static void default_dirs(struct fw_state *st, const char *root, const char *kver
 	if (read_file(param, READ_FILE_ATTR_MAX, 0, &custom, NULL) == 0) {
 		g_strchomp(custom);
 		if (*custom)
-			g_ptr_array_add(st->dirs, g_strdup(custom));
+			add_dir(st, g_strdup(custom), false);
 	}
 	free(custom);
 	for (size_t i = 0; i < G_N_ELEMENTS(fw_dirs); i++) {
 		g_auto(GStrv) parts = g_strsplit(fw_dirs[i], "KVER", -1);
-		g_autofree char *dir = g_strjoinv(kver, parts);
+		g_autofree char *dir = g_strjoinv(kver ? kver : "RELEASE", parts);
 
-		g_ptr_array_add(st->dirs, g_build_filename(root ? root : "/", dir, NULL));
+		add_dir(st, g_build_filename(root ? root : "/", dir, NULL), !kver && parts[1]);
 	}
+}
+
+/* For the summary: what could not be read, devices' modaliases or
+ * modules' modinfo, said as what it is; NULL when all was read */
+static char *not_read_said(const struct fw_state *st)
+{
+	GString *s;
+
+	if (!st->bad_devices && !st->bad_modules_n)
+		return NULL;
+	s = g_string_new(" (not read, see above: ");
+	if (st->bad_devices)
+		g_string_append_printf(s, "%u %s", st->bad_devices,
+				       st->bad_devices == 1 ? "device's modalias" : "devices' modaliases");
+	if (st->bad_modules_n)
+		g_string_append_printf(s, "%s%u %s", st->bad_devices ? ", " : "", st->bad_modules_n,
+				       st->bad_modules_n == 1 ? "module's modinfo" : "modules' modinfo");
+	g_string_append_c(s, ')');
+	return g_string_free(s, FALSE);
 }
 
 /* The kernel log's failed loads into ST; what was read, said in words
@@ -462,14 +546,16 @@ static char *read_failures(struct fw_state *st, const struct cli_devices *dv)
 	const char *log = cli_devices_kernel_log(dv);
 	int r = cli_devices_foreach_firmware_failure(dv, take_failure, st);
 
+	/* a snapshot without a record: of a captured tree, or of a machine
+	 * whose log could not be read; the document does not say which */
 	if (r == -ENODATA)
-		return g_strdup(dv->snap ? "not recorded in the snapshot (taken where the log could not be read)"
+		return g_strdup(dv->snap ? "not recorded in the snapshot"
 					 : "not read (a captured sysfs tree: its machine's log is not here)");
 	if (r < 0)
 		return g_strdup_printf("%s cannot be read: %s%s", log, strerror(-r),
 				       r == -EPERM || r == -EACCES ? " (root can read it)" : "");
-	return g_strdup_printf("%s: %u failed firmware loads", dv->snap ? "the snapshot's record" : log,
-			       st->failures->len);
+	return g_strdup_printf("%s: %u failed firmware load%s", dv->snap ? "the snapshot's record" : log,
+			       st->failures->len, cli_plural(st->failures->len));
 }
 
 int cmd_firmware(int argc, char **argv)
@@ -488,12 +574,12 @@ int cmd_firmware(int argc, char **argv)
 		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only what is missing", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, source: module|dependency|kernel log, module, for, "
-		  "state: served|missing, [errno,] files: [{file, path}]}",
+		  "state: served|missing (a snapshot: present here|missing here), [errno,] files: [{file, path}]}",
 		  NULL },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
-	g_autofree char *kver = NULL, *log_said = NULL;
+	g_autofree char *kver = NULL, *log_said = NULL, *not_read = NULL;
 	int r;
 
 	parse_options("firmware", "",
@@ -502,13 +588,16 @@ int cmd_firmware(int argc, char **argv)
 		      "and for the modules that serve each device, the firmware files each declares\n"
 		      "(modinfo -F firmware), looked for on the kernel's firmware search path\n"
 		      "(firmware_class.path, /lib/firmware/updates/KVER, /lib/firmware/updates,\n"
-		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz).  A\n"
-		      "module is served when one of the files it declares is present (-v: every file);\n"
-		      "its dependencies' firmware is reported apart.  A summary goes to standard error.\n"
+		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz; the\n"
+		      "KVER ones left out when the kernel release is not known).  A module is served\n"
+		      "when one of the files it declares is present (-v: every file); its\n"
+		      "dependencies' firmware is reported apart.  For a snapshot the files are this\n"
+		      "machine's, not its machine's: \"present here\" or \"missing here\".  A summary\n"
+		      "goes to standard error.\n"
 		      "Exit status: 0 nothing missing, 1 a device's module has none of its files, a\n"
 		      "load the kernel log says failed is still missing, or there is no device, 2 usage\n"
-		      "or input error (a module whose modinfo cannot be read, a --firmware-path that is\n"
-		      "not a directory), 3 write error.",
+		      "or input error (a device whose modalias or a module whose modinfo cannot be\n"
+		      "read, a --firmware-path that is not a directory), 3 write error.",
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1)
@@ -536,20 +625,17 @@ int cmd_firmware(int argc, char **argv)
 	if (tables.bundled && !quiet)
 		fprintf(stderr, "modalias firmware: the bundled table holds no modules: the firmware files they declare "
 				"are not looked for, only the kernel log's failed loads\n");
-	st.dirs = g_ptr_array_new_with_free_func(g_free);
+	st.dirs = g_array_new(FALSE, FALSE, sizeof(struct fw_dir));
+	g_array_set_clear_func(st.dirs, dir_clear);
+	st.here = dv.snap != NULL;
 	if (fw_path && fw_path[0]) {
 		for (char **p = fw_path; *p; p++)
-			g_ptr_array_add(st.dirs, g_strdup(*p));
+			add_dir(&st, g_strdup(*p), false);
 	} else {
-		/* KVER: the kernel that loads the firmware, as the tables were
-		 * named (-S, the snapshot's, uname -r), else the machine's (the
-		 * bundled table, -m), else the module directory's name */
-		const char *machine = cli_devices_kernel(&dv);
+		const char *root = spec.root ? spec.root : config.root;
 
-		kver = tables.version ? g_strdup(tables.version)
-		       : machine      ? g_strdup(machine)
-				      : g_path_get_basename(tables.dir);
-		default_dirs(&st, spec.root ? spec.root : config.root, kver);
+		kver = firmware_release(&tables, spec.version || config.version, &dv, root);
+		default_dirs(&st, root, kver);
 	}
 	cli_tables_spec_clear(&spec);
 	st.by_module = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
@@ -560,9 +646,15 @@ int cmd_firmware(int argc, char **argv)
 	st.out = g_string_new("[");
 	log_said = read_failures(&st, &dv);
 	if (!st.json) {
-		printf("search path (the kernel's order: every directory for FILE, then for FILE.zst, then FILE.xz):\n");
-		for (guint i = 0; i < st.dirs->len; i++)
-			printf("  %s\n", cli_shown(st.dirs->pdata[i]));
+		printf("search path%s (the kernel's order: every directory for FILE, then for FILE.zst, then FILE.xz):\n",
+		       st.here ? " on this machine, not the snapshot's" : "");
+		for (guint i = 0; i < st.dirs->len; i++) {
+			const struct fw_dir *d = &g_array_index(st.dirs, struct fw_dir, i);
+
+			printf("  %s%s\n", cli_shown(d->path),
+			       d->left_out ? "\tleft out: the kernel release is not known (-S VERSION or -d ROOT -S VERSION gives it)"
+					   : "");
+		}
 		printf("kernel log: %s\n", cli_shown(log_said));
 	}
 	r = cli_devices_foreach(&dv, firmware_one, &st);
@@ -586,27 +678,29 @@ int cmd_firmware(int argc, char **argv)
 	} else {
 		cli_output_check();
 	}
+	not_read = not_read_said(&st);
 	if (r < 0)
 		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
 	else if (!quiet)
 		fprintf(stderr,
-			"%u device%s for firmware: %u module%s served, %u missing; their dependencies (not counted): "
-			"%u served, %u missing; the kernel log: %u failed load%s, %u still missing%s\n",
+			"%u device%s for firmware: %u module%s %s, %u %s; their dependencies (not counted): "
+			"%u %s, %u %s; the kernel log: %u failed load%s, %u still %s%s%s\n",
 			st.devices, st.devices == 1 ? " asks" : "s ask", st.served[FROM_MODULE], cli_plural(st.served[FROM_MODULE]),
-			st.missing[FROM_MODULE], st.served[FROM_DEPENDENCY], st.missing[FROM_DEPENDENCY], st.failed,
-			cli_plural(st.failed), st.failed_missing,
-			st.errors ? " (some modules not read: see above)" : "");
+			state_word(&st, true), st.missing[FROM_MODULE], state_word(&st, false), st.served[FROM_DEPENDENCY],
+			state_word(&st, true), st.missing[FROM_DEPENDENCY], state_word(&st, false), st.failed,
+			cli_plural(st.failed), st.failed_missing, state_word(&st, false),
+			st.here ? " (files looked for on this machine, not the snapshot's)" : "", not_read ? not_read : "");
 	g_string_free(st.out, TRUE);
 	g_array_unref(st.failures);
 	g_hash_table_unref(st.by_module);
 	g_hash_table_unref(st.found);
 	g_hash_table_unref(st.bad_modules);
-	g_ptr_array_unref(st.dirs);
+	g_array_unref(st.dirs);
 	modalias_result_unref(st.res);
 	cli_tables_close(&tables);
 	cli_devices_close(&dv);
 	modalias_ctx_unref(st.ctx);
-	if (r < 0 || st.errors)
+	if (r < 0 || st.bad_devices || st.bad_modules_n)
 		return CLI_EXIT_USAGE;
 	return st.needed_missing || !st.walked ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
 }
