@@ -591,8 +591,8 @@ int cmd_firmware(int argc, char **argv)
 		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz; the\n"
 		      "KVER ones left out when the kernel release is not known).  A module is served\n"
 		      "when one of the files it declares is present (-v: every file); its\n"
-		      "dependencies' firmware is reported apart.  For a snapshot the files are this\n"
-		      "machine's, not its machine's: \"present here\" or \"missing here\".  A summary\n"
+		      "dependencies' firmware is reported apart.  For a snapshot or a captured tree the\n"
+		      "files are this machine's, not its machine's: \"present here\", \"missing here\".  A summary\n"
 		      "goes to standard error.\n"
 		      "Exit status: 0 nothing missing, 1 a device's module has none of its files, a\n"
 		      "load the kernel log says failed is still missing, or there is no device, 2 usage\n"
@@ -627,7 +627,9 @@ int cmd_firmware(int argc, char **argv)
 				"are not looked for, only the kernel log's failed loads\n");
 	st.dirs = g_array_new(FALSE, FALSE, sizeof(struct fw_dir));
 	g_array_set_clear_func(st.dirs, dir_clear);
-	st.here = dv.snap != NULL;
+	/* the devices of another machine (a snapshot, a captured tree: no
+	 * kernel log of their own here): the files are looked for on this one */
+	st.here = dv.snap != NULL || !cli_devices_kernel_log(&dv);
 	if (fw_path && fw_path[0]) {
 		for (char **p = fw_path; *p; p++)
 			add_dir(&st, g_strdup(*p), false);
@@ -647,7 +649,7 @@ int cmd_firmware(int argc, char **argv)
 	log_said = read_failures(&st, &dv);
 	if (!st.json) {
 		printf("search path%s (the kernel's order: every directory for FILE, then for FILE.zst, then FILE.xz):\n",
-		       st.here ? " on this machine, not the snapshot's" : "");
+		       st.here ? (dv.snap ? " on this machine, not the snapshot's" : " on this machine, not the captured tree's") : "");
 		for (guint i = 0; i < st.dirs->len; i++) {
 			const struct fw_dir *d = &g_array_index(st.dirs, struct fw_dir, i);
 
@@ -689,7 +691,8 @@ int cmd_firmware(int argc, char **argv)
 			state_word(&st, true), st.missing[FROM_MODULE], state_word(&st, false), st.served[FROM_DEPENDENCY],
 			state_word(&st, true), st.missing[FROM_DEPENDENCY], state_word(&st, false), st.failed,
 			cli_plural(st.failed), st.failed_missing, state_word(&st, false),
-			st.here ? " (files looked for on this machine, not the snapshot's)" : "", not_read ? not_read : "");
+			st.here ? (dv.snap ? " (files looked for on this machine, not the snapshot's)"
+				: " (files looked for on this machine, not the captured tree's)") : "", not_read ? not_read : "");
 	g_string_free(st.out, TRUE);
 	g_array_unref(st.failures);
 	g_hash_table_unref(st.by_module);

@@ -440,14 +440,14 @@ F="$data/firmware"
 DM="$data/linux-6.1.0-57-amd64+modinfo"
 mkdir -p "$tmp/fw-none"
 check "firmware: plain, .zst and .xz found in the path's order; a dependency's files apart" 0 firmware-present \
-	"their dependencies (not counted): 2 served, 0 missing" -- "$cli" firmware \
+	"their dependencies (not counted): 2 present here, 0 missing here" -- "$cli" firmware \
 	--sysfs "$Q" -m "$DM" -C /dev/null --firmware-path "$F/updates" --firmware-path "$F/lib/firmware"
 check "firmware -v: every file a module declares, the absent ones too" 0 firmware-verbose "" -- "$cli" firmware \
 	--sysfs "$Q" -m "$DM" -C /dev/null -f "$F/lib/firmware" -v
 check "firmware --json" 0 firmware-json "" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
 	-f "$F/lib/firmware" --json
 check "firmware: a dependency's firmware (ccp's, for kvm_amd) all absent: told, exit 0" 0 - \
-	"their dependencies (not counted): 0 served, 2 missing" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
+	"their dependencies (not counted): 0 present here, 2 missing here" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
 	-f "$tmp/fw-none"
 # an Intel AX201 (tests/data/firmware/ax201.json): iwlwifi declares 57 files,
 # one per hardware family; the card asks for its own
@@ -506,7 +506,7 @@ for d in pcspkr serial8250; do
 	rm -f "$tmp/q35-bad/devices/platform/$d/modalias" && mkdir "$tmp/q35-bad/devices/platform/$d/modalias"
 done
 check "firmware: two devices' modaliases unreadable: said so in the summary, exit 2" 2 - \
-	"missing (not read, see above: 2 devices' modaliases)$" -- "$cli" firmware --sysfs "$tmp/q35-bad" -m "$DM" -C /dev/null \
+	"(not read, see above: 2 devices' modaliases)$" -- "$cli" firmware --sysfs "$tmp/q35-bad" -m "$DM" -C /dev/null \
 	-f "$F/lib/firmware"
 n=$((n + 1))
 why=""

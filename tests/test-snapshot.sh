@@ -101,11 +101,10 @@ K="$data/sysfs/kernel-upgrade"
 same "diff --all --json --snapshot is diff on the tree (6.1 -> 6.12: 2 lost, exit 1)" -- \
 	"$cli" diff --all --json --sysfs "$K" -C /dev/null "$D61" "$D612" -- \
 	"$cli" diff --all --json --snapshot "$tmp/kernel-upgrade.json" -C /dev/null "$D61" "$D612"
-# a snapshot's files are looked for here, not on its machine, and said so:
-# its words, changed back, are the tree's
-map_b='s/"present here"/"served"/g; s/"missing here"/"missing"/g; s/ present here/ served/g; s/ missing here/ missing/g'
-map_b="$map_b; s/ (files looked for on this machine, not the snapshot's)//"
-same "firmware --json --snapshot is firmware on the tree, but for its files said here" -- \
+# a snapshot's files, as a captured tree's, are looked for here, not on its
+# machine, and said so: the same words, but for whose machine it is not
+map_b="s/not the snapshot's/not the captured tree's/g"
+same "firmware --json --snapshot is firmware on the tree, both said here" -- \
 	"$cli" firmware --json --sysfs "$Q" -m "$DM" -C /dev/null -f "$data/firmware/lib/firmware" -- \
 	"$cli" firmware --json --snapshot "$S" -m "$DM" -C /dev/null -f "$data/firmware/lib/firmware"
 map_b=""
