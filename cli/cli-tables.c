@@ -111,6 +111,14 @@ int cli_loader_new(struct modalias_ctx *ctx, const struct cli_tables_spec *spec,
 	return r;
 }
 
+bool cli_same_module(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
 void cli_tables_close(struct cli_tables *t)
 {
 	modalias_loader_unref(t->loader);

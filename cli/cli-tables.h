@@ -103,3 +103,6 @@ int cli_tables_open(struct modalias_ctx *ctx, const struct cli_tables_spec *spec
 		    struct cli_tables *out);
 
 void cli_tables_close(struct cli_tables *t);
+
+/* Whether A and B name one module: kmod's rule, '-' and '_' are one */
+bool cli_same_module(const char *a, const char *b);

@@ -182,21 +182,12 @@ bool modules_ready(void)
 	return tables.table != NULL;
 }
 
-/* kmod's rule: '-' and '_' are one */
-static bool same_module(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
-			return false;
-	return *a == *b;
-}
-
 static void on_module(void *data, const char *module, const char *detail, const char *options,
 		      enum modalias_load_state state, int err)
 {
 	struct attempt *a = data;
 
-	if (a && same_module(module, a->module)) {
+	if (a && cli_same_module(module, a->module)) {
 		a->state = state;
 		a->reported = true;
 	}

@@ -90,16 +90,9 @@ static bool not_a_modalias(const struct explain *e)
 /* Whether the module NAME ('-' and '_' alike) is module I of the result */
 static bool is_module(const struct modalias_result *res, int n, const char *name)
 {
-	for (int i = 0; name && i < n; i++) {
-		const char *m = modalias_result_get_module(res, (unsigned int)i);
-		size_t k = 0;
-
-		for (; m[k] && name[k]; k++)
-			if ((m[k] == '-' ? '_' : m[k]) != (name[k] == '-' ? '_' : name[k]))
-				break;
-		if (!m[k] && !name[k])
+	for (int i = 0; name && i < n; i++)
+		if (cli_same_module(modalias_result_get_module(res, (unsigned int)i), name))
 			return true;
-	}
 	return false;
 }
 
@@ -151,7 +144,7 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (!e->driver && e->n > 0) {
 		const char *m = modalias_result_get_module(e->res, 0);
-		const char *st = module_state(&e->dv, tables, e->res, 0);
+		const char *st = module_state(&e->dv, tables, e->res, 0, e->driver, e->driver_module);
 
 		unsigned int bl_line = 0;
 		const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
@@ -198,7 +191,7 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 
-		const char *state = module_state(&e->dv, tables, e->res, mi);
+		const char *state = module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
 		unsigned int bl_line = 0;
 		const char *bl = strcmp(state, "blacklisted") == 0
 					 ? modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi), &bl_line)
@@ -282,7 +275,7 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, const 
 		g_string_append(j, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 		json_string(j, modalias_result_get_module(e->res, mi));
 		g_string_append(j, ", \"state\": ");
-		json_string(j, module_state(&e->dv, tables, e->res, mi));
+		json_string(j, module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module));
 		{
 			unsigned int bl_line = 0;
 			const char *bl = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),

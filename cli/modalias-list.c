@@ -51,6 +51,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 {
 	struct list_state *st = data;
 	GString *mods = NULL;
+	g_autofree char *driver_module = NULL;
 	char *s, *driver = NULL;
 	int n = 0;
 
@@ -62,7 +63,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 	}
 	if (st->tables)
 		n = modalias_table_lookup(st->tables->table, s, st->res);
-	cli_devices_get_driver(&st->dv, devpath, &driver, NULL, NULL);
+	cli_devices_get_driver(&st->dv, devpath, &driver, &driver_module, NULL);
 	st->devices++;
 	st->unbound += !driver;
 	st->unmatched += st->tables && n <= 0;
@@ -82,7 +83,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
 			json_string(st->out, modalias_result_get_module(st->res, (unsigned int)i));
 			g_string_append(st->out, ", \"state\": ");
-			json_string(st->out, module_state(&st->dv, st->tables, st->res, (unsigned int)i));
+			json_string(st->out, module_state(&st->dv, st->tables, st->res, (unsigned int)i, driver, driver_module));
 			g_string_append_c(st->out, '}');
 		}
 		g_string_append(st->out, "]}");
@@ -95,7 +96,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		for (int i = 0; i < n; i++)
 			g_string_append_printf(mods, i ? " %s:%s" : "%s:%s",
 					       cli_shown(modalias_result_get_module(st->res, (unsigned int)i)),
-					       module_state(&st->dv, st->tables, st->res, (unsigned int)i));
+					       module_state(&st->dv, st->tables, st->res, (unsigned int)i, driver, driver_module));
 	}
 	if (st->rows) {
 		struct list_row *row = g_new(struct list_row, 1);

@@ -10,7 +10,8 @@
 #include "modalias-commands.h"
 
 const char *module_state(const struct cli_devices *dv, const struct cli_tables *tables,
-			 const struct modalias_result *res, unsigned int i)
+			 const struct modalias_result *res, unsigned int i, const char *driver,
+			 const char *driver_module)
 {
 	const char *m = modalias_result_get_module(res, i);
 
@@ -20,6 +21,12 @@ const char *module_state(const struct cli_devices *dv, const struct cli_tables *
 		return "loaded";
 	if (cli_devices_is_module_builtin(dv, m) || (!tables->foreign && modalias_result_is_builtin(res, i)))
 		return "builtin";
+	/* the device's own driver is the module's and bound: its code is in
+	 * the machine's kernel, whatever a record that says nothing of it
+	 * (a captured tree without /sys/module; a built-in one is told
+	 * above, where the machine has a record) */
+	if ((driver_module && cli_same_module(driver_module, m)) || (driver && cli_same_module(driver, m)))
+		return "loaded";
 	if (modalias_table_is_blacklisted(tables->table, m))
 		return "blacklisted";
 	return tables->foreign ? "not-loaded" : "available";

@@ -42,16 +42,16 @@ SATA='82801IR/IO/IH (ICH9R/DO/DH) 6 port SATA Controller [AHCI mode]'
 if [ -r "$ids/pci.ids" ] && [ -r "$ids/usb.ids" ]; then
 	check "list --tree names the devices" 0 - "" -- \
 		env MODALIAS_IDS_DIR= "$cli" list --tree --sysfs "$Q35" --moddir "$LM" -C /dev/null
-	has "list --tree: the SATA controller by its pci.ids name" "ahci:available  Intel Corporation $SATA (SATA controller)"
+	has "list --tree: the SATA controller by its pci.ids name" "ahci:loaded  Intel Corporation $SATA (SATA controller)"
 	has "list --tree: the tablet by its usb.ids name and interface class" \
-		"usbhid:available  Adomax Technology Co., Ltd QEMU Tablet (Human Interface Device)"
+		"usbhid:loaded  Adomax Technology Co., Ltd QEMU Tablet (Human Interface Device)"
 	check "list --width=200 has a name column" 0 - "" -- \
 		env MODALIAS_IDS_DIR="$ids" "$cli" list --width=200 --sysfs "$Q35" --moddir "$LM" -C /dev/null
-	has "list --width=200: the name, cut last" "ahci                   ahci:available                Intel Corporation 82801IR…"
+	has "list --width=200: the name, cut last" "ahci                   ahci:loaded                   Intel Corporation 82801IR…"
 	check "list --width=60: the name column gives way first" 0 - "" -- \
 		env MODALIAS_IDS_DIR="$ids" "$cli" list --width=60 --sysfs "$Q35" --moddir "$LM" -C /dev/null
 	lacks "list --width=60: no name" "Intel"
-	has "list --width=60: the driver and the modules stay" "  ahci        ahci:avai…"
+	has "list --width=60: the driver and the modules stay" "  ahci        ahci:load…"
 	check "list piped: the tab-separated fields, no name" 0 - "" -- \
 		env MODALIAS_IDS_DIR="$ids" "$cli" list --sysfs "$Q35" --moddir "$LM" -C /dev/null
 	lacks "list piped: no name" "Intel"

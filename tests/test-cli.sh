@@ -245,7 +245,7 @@ check "parse --json" 0 parse-json "" -- "$cli" parse --json 'of:NtimerT<NULL>Car
 check "list --json" 0 list-json "" -- "$cli" list --json --sysfs "$data/sysfs/qemu-q35" \
 	--moddir "$data/linux-6.1.0-57-amd64" -C /dev/null
 # modalias.conf: --settings before the command
-printf '[modules]\ndirectory=%s\nblacklist=e1000e\n[log]\nlevel=err\n' "$data/linux-6.1.0-57-amd64" >"$tmp/good.conf"
+printf '[modules]\ndirectory=%s\nblacklist=bochs\n[log]\nlevel=err\n' "$data/linux-6.1.0-57-amd64" >"$tmp/good.conf"
 printf '[modules]\nblaklist=e1000e\n' >"$tmp/typo.conf"
 printf '[log]\nlevel=loud\n' >"$tmp/bad.conf"
 check "--settings: the module directory from modalias.conf" 0 resolve-pci "" -- "$cli" --settings="$tmp/good.conf" \
