@@ -131,6 +131,10 @@ void say_log(const GString *buf);
 /* SRC's strings freed (a command that ends before open_devices()) */
 void device_source_clear(struct device_source *src);
 
+/* A warning when the module tables of FROM and of TO are of two
+ * architectures (what their names or modules.dep say) */
+void warn_arch_pair(const char *cmd, const char *from, const char *to);
+
 /* The module tables of SPEC and modalias.conf for command CMD (cli_tables_open()
  * with FLAGS); where no module directory is named and the running kernel's
  * is absent (containers, CI), the bundled Debian 6.1 table, said on

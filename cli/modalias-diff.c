@@ -410,6 +410,8 @@ int cmd_diff(int argc, char **argv)
 	if (open_tables(ctx, &from_spec, "diff", 0, &from) < 0 || open_tables(ctx, &to_spec, "diff", 0, &to) < 0 ||
 	    modalias_result_new(&st.res) < 0)
 		goto out;
+	if (!quiet)
+		warn_arch_pair("diff", from.dir, to.dir);
 	st.from = from.table;
 	st.to = to.table;
 	st.out = g_string_new("[");

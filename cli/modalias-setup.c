@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "modalias-commands.h"
 #include "read-file.h"
@@ -26,6 +27,7 @@ struct cli_config config;
  * last (NULL: unknown, or no snapshot): open_tables()'s default version,
  * and what its tables are checked against */
 static char *devices_kernel, *devices_arch;
+static bool devices_here; /* the devices are the running machine's own (its /sys) */
 
 /* The library's log: standard error, or the GString of ctx_capture() */
 static void log_to_stderr(void *data, int priority, const char *file, int line, const char *fn,
@@ -143,6 +145,14 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 	g_free(devices_arch);
 	devices_kernel = g_strdup(modalias_snapshot_get_kernel(dv->snap));
 	devices_arch = g_strdup(modalias_snapshot_get_arch(dv->snap));
+	/* the running machine's /sys: its architecture is uname's (a captured
+	 * tree's is not known) */
+	devices_here = !dv->snap && cli_devices_kernel(dv);
+	if (devices_here) {
+		struct utsname u;
+
+		devices_arch = uname(&u) == 0 ? g_strdup(u.machine) : NULL;
+	}
 	device_source_clear(src);
 	return ctx;
 }
@@ -247,8 +257,8 @@ static char *tables_arch(const char *dir)
 	return NULL;
 }
 
-/* A warning when the snapshot's machine is not of the architecture of
- * the tables of DIR */
+/* A warning when the devices' machine (a snapshot's, or this one) is not
+ * of the architecture of the tables of DIR */
 static void check_arch(const char *cmd, const char *dir)
 {
 	const char *snap = kernel_arch(devices_arch);
@@ -256,9 +266,21 @@ static void check_arch(const char *cmd, const char *dir)
 
 	if (tables && strcmp(snap, tables) != 0)
 		fprintf(stderr,
-			"modalias %s: warning: the snapshot's machine is %s (arch/%s), the module tables of %s are for "
+			"modalias %s: warning: %s is %s (arch/%s), the module tables of %s are for "
 			"arch/%s: its devices are answered with another architecture's modules\n",
-			cmd, cli_shown(devices_arch), snap, cli_shown(dir), tables);
+			cmd, devices_here ? "this machine" : "the snapshot's machine", cli_shown(devices_arch), snap,
+			cli_shown(dir), tables);
+}
+
+void warn_arch_pair(const char *cmd, const char *from, const char *to)
+{
+	g_autofree char *a = tables_arch(from), *b = tables_arch(to);
+
+	if (a && b && strcmp(a, b) != 0)
+		fprintf(stderr,
+			"modalias %s: warning: the module tables of %s are for arch/%s, those of %s for arch/%s: "
+			"the devices are answered with two architectures' modules\n",
+			cmd, cli_shown(from), a, cli_shown(to), b);
 }
 
 /* Whether a module directory's last component BASE names kernel RELEASE:

@@ -154,6 +154,21 @@ check "diff --snapshot to arm64 tables: a warning" 1 - "are for arch/arm64" -- \
 	"$cli" diff --snapshot "$S61" -C /dev/null "$D61" "$A64"
 check "list --snapshot, tables of its architecture: no warning" 0 - "" -- sh -c \
 	"'$cli' list --snapshot '$S61' -m '$D612' -C /dev/null 2>&1 >/dev/null | grep -c warning | grep -qx 0"
+# this machine's own /sys: its architecture is uname -m's; a captured tree
+# has none, but FROM and TO of two architectures are said apart
+here=$(uname -m)
+if [ "$here" = x86_64 ] && [ -d /sys/devices ]; then
+	check "list on this x86_64 machine, arm64 tables: a warning" 0 - \
+		"warning: this machine is x86_64 (arch/x86), the module tables of $A64 are for arch/arm64" -- \
+		"$cli" list -m "$A64" -C /dev/null
+else
+	n=$((n + 1)); echo "ok $n - list on this machine, arm64 tables # SKIP not an x86_64 machine with /sys"
+fi
+check "diff of a captured tree, amd64 to arm64 tables: a warning" 1 - \
+	"warning: the module tables of $D61 are for arch/x86, those of $A64 for arch/arm64" -- \
+	"$cli" diff --sysfs "$Q" -C /dev/null "$D61" "$A64"
+check "diff of a captured tree, two amd64 tables: no warning" 0 - "" -- sh -c \
+	"'$cli' diff --sysfs '$Q' -C /dev/null '$D61' '$D612' 2>&1 >/dev/null | grep -c warning | grep -qx 0"
 
 # bytes that are not UTF-8 and a device whose modalias cannot be read
 # travel through the document
