@@ -335,7 +335,14 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 	if (!g_file_test(dir, G_FILE_TEST_IS_DIR) && (of_snapshot || !cli_module_dir_named(spec, &config))) {
 		g_autofree char *base = (bundled = bundled_dir()) ? g_path_get_basename(bundled) : NULL;
 
-		if (of_snapshot && (spec->root || config.root || !base || !named_as_release(base, devices_kernel))) {
+		/* a snapshot of this machine's own kernel, whose tables are not
+		 * here: the bundled table, as this machine's own /sys gets */
+		struct utsname u;
+		bool of_this_kernel = of_snapshot && uname(&u) == 0 && strcmp(u.release, devices_kernel) == 0 &&
+				      !spec->root && !config.root;
+
+		if (of_snapshot && !of_this_kernel &&
+		    (spec->root || config.root || !base || !named_as_release(base, devices_kernel))) {
 			fprintf(stderr,
 				"modalias %s: the snapshot is of kernel %s, whose module tables are not in %s: "
 				"give -d ROOT (for ROOT/lib/modules/%s), -S VERSION or -m DIR\n",
@@ -343,7 +350,7 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 			return -ENOENT;
 		}
 		/* the bundled table is the machine's only for a snapshot of its kernel */
-		foreign = dv && bundled && !of_snapshot;
+		foreign = dv && bundled && (!of_snapshot || (base && !named_as_release(base, devices_kernel)));
 		if (bundled && !quiet)
 			fprintf(stderr, "modalias %s: no %s here: using the bundled Debian 6.1 table (%s)%s\n", cmd, cli_shown(dir),
 				cli_shown(bundled),
