@@ -50,10 +50,15 @@ char *cli_module_dir(const struct cli_tables_spec *spec, const struct cli_config
 	const char *root = spec->root ? spec->root : cfg->root;
 	g_autofree char *version = cli_module_version(spec, cfg);
 
-	if (spec->moddir)
-		return g_strdup(spec->moddir);
-	if (!version)
-		return g_strdup(cfg->directory);
+	/* as named, but for a trailing '/' (the tables' names are joined to it) */
+	if (spec->moddir || !version) {
+		char *dir = g_strdup(spec->moddir ? spec->moddir : cfg->directory);
+		size_t n = dir ? strlen(dir) : 0;
+
+		while (n > 1 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+		return dir;
+	}
 	return g_build_filename(root ? root : "/", "lib", "modules", version, NULL);
 }
 
@@ -194,7 +199,9 @@ int cli_tables_open(struct modalias_ctx *ctx, const struct cli_tables_spec *spec
 
 	memset(out, 0, sizeof(*out));
 	if (r < 0) {
-		report_printf(report, data, LOG_ERR, "cannot load the module tables of %s: %s", t.dir, strerror(-r));
+		report_printf(report, data, LOG_ERR, "cannot load the module tables of %s: %s%s", t.dir, strerror(-r),
+			      r == -ENOENT ? " (a module directory holds modules.alias, as /lib/modules/VERSION: -m DIR, "
+					     "or -d ROOT -S VERSION for ROOT/lib/modules/VERSION)" : "");
 		cli_tables_close(&t);
 		return r;
 	}

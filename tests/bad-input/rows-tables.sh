@@ -107,8 +107,8 @@ fresh
 mkdir "$r/m"
 row alias-missing in: 'a module directory without modules.alias' \
 	err: "modalias: cannot open @TMP@/r/m/modules.alias: No such file or directory
-modalias resolve: cannot load the module tables of @TMP@/r/m: No such file or directory" exit: 2 out: '' \
-	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
+modalias resolve: cannot load the module tables of @TMP@/r/m: No such file or directory (a module directory holds modules.alias, as /lib/modules/VERSION: -m DIR, or -d ROOT -S VERSION for ROOT/lib/modules/VERSION)" exit: 2 out: '' \
+	-- "$cli" resolve --no-cache -m "$r/m/" -C /dev/null acpi:PNP0C0A:
 moddir "$good2"
 head -c 10 "$D/modules.alias.bin" >"$r/m/modules.alias.bin"
 row bin-truncated in: 'modules.alias.bin truncated to 10 bytes beside a good modules.alias' \
