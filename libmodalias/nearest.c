@@ -3,10 +3,12 @@
  * the alias and each pattern of its bus (modules.alias, builtin aliases)
  * cut into the bus's fields (bus-fields.h), each field compared with
  * kmod's glob, the fields that say what kind of device it is (FF_CLASS:
- * PCI's class, USB's classes) first; the patterns that name and match the
- * most class fields, then the most fields, before the first that differs
- * win (among those, the ones whose value there starts with most of the
- * alias's), and each is told with that field.
+ * PCI's class, USB's classes) first; the patterns that do not name another
+ * maker (the first field after the classes: PCI's and USB's vendor), then
+ * those that name and match the most class fields, then the most fields,
+ * before the first that differs win (among those, the ones whose value
+ * there starts with most of the alias's), and each is told with that
+ * field.
  *
  * Only buses written as the generic tag/value sequence of numbers (pci,
  * usb, hid, …) can be cut this way; this file answers -EOPNOTSUPP for the
@@ -133,6 +135,7 @@ struct nearness {
 	unsigned int differs, last;
 	int classes, specific;
 	size_t common;
+	bool other_maker; /* it names another maker (the first field after the classes: PCI's, USB's vendor) */
 };
 
 static bool compare(const struct bus_desc *b, const unsigned int *order, unsigned int n, const char *pattern,
@@ -144,6 +147,12 @@ static bool compare(const struct bus_desc *b, const unsigned int *order, unsigne
 	*out = (struct nearness){ .differs = n };
 	if (!cut(b, pattern, pat))
 		return false;
+	/* the maker: the first field after the classes */
+	for (unsigned int i = 0; i < n; i++)
+		if (!(b->fields[order[i]].flags & FF_CLASS)) {
+			out->other_maker = !seg_match(&pat[order[i]], &dev[order[i]]);
+			break;
+		}
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int f = order[i], flags = b->fields[f].flags;
 
@@ -169,10 +178,15 @@ static bool compare(const struct bus_desc *b, const unsigned int *order, unsigne
 	return true;
 }
 
-/* A before B: the more class fields named and matched, then the more
- * fields, then the more characters of the one that differs */
+/* A before B: one that names the device's maker (or none) before one that
+ * names another (another vendor's driver never drives it, whatever class it
+ * names: Realtek's r8169 for a new Realtek NIC, not QLogic's qlcnic that
+ * names its class); then the more class fields named and matched, then the
+ * more fields, then the more characters of the one that differs */
 static int nearer(const struct nearness *a, const struct nearness *b)
 {
+	if (a->other_maker != b->other_maker)
+		return a->other_maker ? -1 : 1;
 	if (a->classes != b->classes)
 		return a->classes > b->classes ? 1 : -1;
 	if (a->specific != b->specific)
@@ -189,6 +203,7 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 	struct seg dev[NEAREST_FIELDS_MAX];
 	unsigned int order[NEAREST_FIELDS_MAX], n_order;
 	struct nearness best = { 0 };
+	bool have = false; /* best is a pattern's */
 	size_t plen;
 	int n = 0;
 
@@ -214,8 +229,9 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 				    nr.specific == 0)
 					continue;
 				if (pass == 0) {
-					if (nearer(&nr, &best) > 0)
+					if (!have || nearer(&nr, &best) > 0)
 						best = nr;
+					have = true;
 				} else if (nearer(&nr, &best) == 0) {
 					n++;
 					if (fn(data, table_module_name(t, ly->patterns[i].module), pattern,
@@ -224,7 +240,7 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 				}
 			}
 		}
-		if (best.specific == 0)
+		if (!have)
 			return 0;
 	}
 	return n;

@@ -411,18 +411,23 @@ static void test_nearest(void)
 		 * r8153_ecm's name interface class 02 and are not near, and
 		 * ax88179's icFFiscFFip00 is no claim on the kind of device */
 		{ "usb:v0BDAp8157d3000dcFFdsc00dp00icFFiscFFip00in00", 5, NULL },
-		/* the QEMU host bridge 8086:29C0 (class 06 00): the patterns of
-		 * bridges (yenta_socket's CardBus bridges, 06 07), never Intel's
-		 * 29C2 (i915, a display) or 29C4 (mei_me) of another class */
-		{ "pci:v00008086d000029C0sv00001AF4sd00001100bc06sc00i00", 49, NULL },
+		/* the QEMU host bridge 8086:29C0 (class 06 00): the one pattern of
+		 * bridges of any maker (yenta_socket's CardBus bridges, 06 07),
+		 * not its patterns that name other makers (Ricoh, TI…), never
+		 * Intel's 29C2 (i915, a display) or 29C4 (mei_me) of another class */
+		{ "pci:v00008086d000029C0sv00001AF4sd00001100bc06sc00i00", 1, NULL },
 		/* a USB controller of an unknown interface 50: the four host
-		 * controller drivers, net2280 and thunderbolt name its class and
-		 * subclass */
-		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc0Csc03i50", 15, NULL },
+		 * controller drivers and thunderbolt name its class and subclass
+		 * for any maker; net2280's patterns name their makers */
+		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc0Csc03i50", 5, NULL },
+		/* Realtek's RTL8126 (10EC:8126), new after 6.1: its maker's
+		 * drivers (r8169's 8125, 8129; 8139too's 8129), not another
+		 * maker's that names the class (qlcnic) */
+		{ "pci:v000010ECd00008126sv000010ECsd00000123bc02sc00i00", 3, NULL },
 		/* a vendor nobody claims, a class nobody claims: nothing near */
 		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc13sc00i01", 0, "" },
 		/* a network card of a vendor nobody claims: the network drivers
-		 * that name its class 02 00 */
+		 * that name its class 02 00 (every one names another maker) */
 		{ "pci:v0000FFFEd00000001sv00000000sd00000000bc02sc00i01", 55, NULL },
 		/* the same with device class 00 ("see the interfaces", as
 		 * most USB devices say): no claim on the kind either, the same
@@ -434,7 +439,7 @@ static void test_nearest(void)
 		/* not of its bus's form */
 		{ "pci:v0000", -EOPNOTSUPP, "" },
 		/* an alias that matches: the pattern that matches is not near, its
-		 * neighbours of class 02 00 00 are (checked below) */
+		 * maker's neighbours of class 02 00 are (checked below) */
 		{ "pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00", -1, NULL },
 	};
 	struct modalias_ctx *ctx = test_ctx_new();
@@ -452,7 +457,7 @@ static void test_nearest(void)
 			g_assert_cmpint(r, ==, cases[i].ret);
 		if (cases[i].want)
 			g_assert_cmpstr(got->str, ==, cases[i].want);
-		if (i == 0 || i == 5) {
+		if (i == 0 || i == 6) {
 			/* r8152's own claims are among them, told by their first field */
 			g_assert_nonnull(strstr(got->str, "r8152 usb:v0BDAp8156d*dc*dsc*dp*ic*isc*ip*in* idVendor idProduct 1;"));
 			g_assert_null(strstr(got->str, "rndis"));
@@ -464,15 +469,22 @@ static void test_nearest(void)
 			g_assert_null(strstr(got->str, "i915"));
 			g_assert_null(strstr(got->str, "mei_me"));
 		}
-		if (i == 4)
+		if (i == 3) {
+			g_assert_nonnull(strstr(got->str, "r8169 pci:v000010ECd00008125sv*sd*bc*sc*i* vendor device 1;"));
+			g_assert_null(strstr(got->str, "qlcnic"));
+		}
+		if (i == 5)
 			g_assert_true(g_str_has_prefix(got->str, "acenic pci:v000010A9d00000009sv*sd*bc02sc00i* subclass vendor 2;"));
 		if (i == 2) {
 			g_assert_nonnull(strstr(got->str, "xhci_pci pci:v*d*sv*sd*bc0Csc03i30* subclass interface 2;"));
 			g_assert_nonnull(strstr(got->str, "thunderbolt pci:v*d*sv*sd*bc0Csc03i40* subclass interface 2;"));
 		}
 		if (i == G_N_ELEMENTS(cases) - 1) {
+			/* its maker's network controllers (e100's names class 02
+			 * 00 and Intel), not another maker's (qlcnic's QLogic) */
 			g_assert_null(strstr(got->str, "pci:v00008086d000010D3sv*sd*bc*sc*i*"));
-			g_assert_nonnull(strstr(got->str, "qlcnic pci:v00001077d00008440sv*sd*bc02sc00i00* interface vendor 3;"));
+			g_assert_nonnull(strstr(got->str, "e100 pci:v00008086d00001092sv*sd*bc02sc00i* vendor device 3;"));
+			g_assert_null(strstr(got->str, "qlcnic"));
 		}
 		g_string_free(got, TRUE);
 	}
