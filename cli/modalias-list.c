@@ -201,11 +201,18 @@ int cmd_list(int argc, char **argv)
 	} else if (st.rows) {
 		list_print_columns(st.rows, width, st.tables != NULL);
 	}
-	if (r >= 0 && st.tables)
-		fprintf(stderr, "%u device%s, %u without a bound driver, %u that no module matches\n", st.devices,
-			cli_plural(st.devices), st.unbound, st.unmatched);
-	else if (r >= 0)
-		fprintf(stderr, "%u device%s, %u without a bound driver\n", st.devices, cli_plural(st.devices), st.unbound);
+	if (r >= 0) {
+		g_autofree char *unread = st.errors ? g_strdup_printf("; %u more whose modalias cannot be read (named above)",
+								       st.errors)
+						    : NULL;
+
+		if (st.tables)
+			fprintf(stderr, "%u device%s, %u without a bound driver, %u that no module matches%s\n", st.devices,
+				cli_plural(st.devices), st.unbound, st.unmatched, unread ? unread : "");
+		else
+			fprintf(stderr, "%u device%s, %u without a bound driver%s\n", st.devices, cli_plural(st.devices),
+				st.unbound, unread ? unread : "");
+	}
 	g_string_free(st.out, TRUE);
 	if (st.rows)
 		g_ptr_array_unref(st.rows);
