@@ -412,6 +412,37 @@ grep -q '^  bochs: builtin$' "$tmp/raw" || why="bochs is not builtin"
 [ "$(tail -1 "$tmp/raw")" = "No driver is bound although bochs matches and is builtin: it did not bind (it may have refused \
 the device)." ] || why="${why:+$why; }not the verdict of a built-in driver"
 report "explain --snapshot: the verdict of a built-in driver that did not bind" "$why" "$tmp/raw" out
+# explain a path that leads to a device through the links of its sysfs root: a copy of the q35
+# capture given a real sysfs's bus/ and class/ links (relative), and one out of the root (to a
+# device of $tmp/two): the device is its devpath, as list prints it, in text and JSON
+cp -R "$Q" "$tmp/q35l"
+mkdir -p "$tmp/q35l/bus/pci/devices" "$tmp/q35l/class/net" "$tmp/q35l/class/input"
+ln -s ../../../devices/pci0000:00/0000:00:03.0 "$tmp/q35l/bus/pci/devices/0000:00:03.0"
+ln -s ../../devices/pci0000:00/0000:00:02.0/net/eth0 "$tmp/q35l/class/net/eth0"
+ln -s ../../devices/platform/i8042/serio0/input/input0 "$tmp/q35l/class/input/input0"
+ln -s ../../../../two/devices/a/virtio0 "$tmp/q35l/bus/pci/devices/0000:00:09.0"
+check "explain ROOT/bus/pci/devices/0000:00:03.0: the device its link leads to, by its devpath" 0 explain-link-bus "" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null "$tmp/q35l/bus/pci/devices/0000:00:03.0"
+check "explain bus/pci/devices/0000:00:03.0 (below the root): the same" 0 explain-link-bus "" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci/devices/0000:00:03.0
+check "explain --json class/input/input0: the devpath of the class's device" 0 explain-link-class-json "" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null --json class/input/input0
+check "explain ROOT/class/net/eth0: the interface's devpath, which has no modalias" 1 - \
+	"q35l/devices/pci0000:00/0000:00:02.0/net/eth0: the device has no modalias; bound: none" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null "$tmp/q35l/class/net/eth0"
+check "explain: a link out of the sysfs root leads to no device (exit 2)" 2 - \
+	"q35l/bus/pci/devices/0000:00:09.0 leads to no device below .*q35l/devices" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null /bus/pci/devices/0000:00:09.0
+check "explain: a path below the root that is no device (exit 2)" 2 - "q35l/bus/pci leads to no device below" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci
+check "explain: a link that is not there (exit 2)" 2 - "q35l/class/net/eth9: No such file or directory" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null class/net/eth9
+check "explain --snapshot /sys/bus/…: no links to follow, what to give instead (exit 2)" 2 - \
+	"/sys/bus/pci/devices/0000:00:03.0: a snapshot records no bus/ or class/ links to follow: give the device's devpath" -- \
+	"$cli" explain --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.1.0-57-amd64 -C /dev/null /sys/bus/pci/devices/0000:00:03.0
+check "explain --snapshot /sys/devices/…: its devpath, as list --snapshot prints it" 0 explain-snapshot-devpath "" -- \
+	"$cli" explain --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.1.0-57-amd64 -C /dev/null \
+	/sys/devices/pci0000:00/0000:00:03.0
 # this machine without /lib/modules/$(uname -r): the bundled table, and /sys/module's word
 if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d /sys/module ]; then
 	check "list here, no module directory: the bundled table, said once" 0 - "bundled Debian 6.1 table .*, not this kernel's" -- \
