@@ -51,7 +51,7 @@ mkdir -p "$tmp/empty/devices/x" "$tmp/root/lib/modules"
 ln -s "$data/linux-6.1.0-57-amd64" "$tmp/root/lib/modules/6.1.0-57-amd64"
 : >"$tmp/empty/devices/x/uevent"
 check "list: nothing found" 1 - "" -- "$cli" list --no-modules --sysfs "$tmp/empty"
-check "list: no sysfs" 2 - "cannot read /nonexistent/devices" -- "$cli" list --no-modules --sysfs /nonexistent
+check "list: no sysfs" 2 - "the sysfs root /nonexistent: No such file or directory: give" -- "$cli" list --no-modules --sysfs /nonexistent
 check "list: no module directory" 2 - "cannot load the module tables of /nonexistent" -- \
 	"$cli" list --sysfs "$data/sysfs/host-vm" --moddir /nonexistent
 # ---- list: the human output (a terminal's width, --width, --tree) ----------------------
@@ -443,6 +443,15 @@ check "explain --snapshot /sys/bus/…: no links to follow, what to give instead
 check "explain --snapshot /sys/devices/…: its devpath, as list --snapshot prints it" 0 explain-snapshot-devpath "" -- \
 	"$cli" explain --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.1.0-57-amd64 -C /dev/null \
 	/sys/devices/pci0000:00/0000:00:03.0
+# a --sysfs that is not there, or no directory: said as plainly as a directory that is no sysfs root
+for c in "list" "diff 6.1.0-57-amd64 6.1.0-57-amd64" "explain 0000:00:03.0" "firmware" "snapshot"; do
+	# shellcheck disable=SC2086 # the command and its arguments
+	check "${c%% *} --sysfs /nonexistent: what to give (exit 2)" 2 - \
+		"^modalias ${c%% *}: the sysfs root /nonexistent: No such file or directory: give the sysfs root (/sys" -- \
+		"$cli" $c --sysfs /nonexistent
+done
+check "list --sysfs FILE: not a directory (exit 2)" 2 - "the sysfs root .*q35.json: Not a directory: give the sysfs root" -- \
+	"$cli" list --sysfs "$tmp/q35.json" -C /dev/null
 # this machine without /lib/modules/$(uname -r): the bundled table, and /sys/module's word
 if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d /sys/module ]; then
 	check "list here, no module directory: the bundled table, said once" 0 - "bundled Debian 6.1 table .*, not this kernel's" -- \
