@@ -478,6 +478,26 @@ static char *devpath_named(const struct cli_devices *dv, const char *name, const
 	return devpath;
 }
 
+/* The devpath of the nearest device above DEVPATH that has a modalias (a
+ * class device's: /sys/class/net/eth0's network card), below /devices;
+ * NULL when none has */
+static char *devpath_above(const struct cli_devices *dv, const char *devpath)
+{
+	g_autofree char *p = g_strdup(devpath);
+	char *slash;
+
+	while ((slash = strrchr(p, '/')) && (size_t)(slash - p) > strlen("/devices")) {
+		struct modalias_dev *dev = NULL;
+
+		*slash = '\0';
+		if (cli_devices_get_dev(dv, p, &dev) == 0) {
+			modalias_dev_unref(dev);
+			return g_steal_pointer(&p);
+		}
+	}
+	return NULL;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct device_source src = { NULL };
@@ -557,9 +577,14 @@ int cmd_explain(int argc, char **argv)
 		r = cli_devices_get_dev(&e.dv, e.devpath, &dev);
 		if (r == -ENODATA) {
 			/* no alias to explain; whether a driver is bound is still the answer */
+			g_autofree char *above = devpath_above(&e.dv, e.devpath);
+
 			cli_devices_get_driver(&e.dv, e.devpath, &e.driver, &e.driver_module, &e.override);
-			fprintf(stderr, "modalias explain: %s: the device has no modalias; bound: %s\n",
-				cli_shown(e.devdir), e.driver ? cli_shown(e.driver) : "none");
+			fprintf(stderr, "modalias explain: %s: the device has no modalias; bound: %s", cli_shown(e.devdir),
+				e.driver ? cli_shown(e.driver) : "none");
+			if (above)
+				fprintf(stderr, "; the device above it that has one: %s", cli_shown(above));
+			fputc('\n', stderr);
 			ret = e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
 			goto out;
 		} else if (r < 0) {

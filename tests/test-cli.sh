@@ -427,8 +427,8 @@ check "explain bus/pci/devices/0000:00:03.0 (below the root): the same" 0 explai
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci/devices/0000:00:03.0
 check "explain --json class/input/input0: the devpath of the class's device" 0 explain-link-class-json "" -- \
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null --json class/input/input0
-check "explain ROOT/class/net/eth0: the interface's devpath, which has no modalias" 1 - \
-	"q35l/devices/pci0000:00/0000:00:02.0/net/eth0: the device has no modalias; bound: none" -- \
+check "explain ROOT/class/net/eth0: the interface's devpath, which has no modalias, and its card's" 1 - \
+	"q35l/devices/pci0000:00/0000:00:02.0/net/eth0: the device has no modalias; bound: none; the device above it that has one: /devices/pci0000:00/0000:00:02.0$" -- \
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null "$tmp/q35l/class/net/eth0"
 check "explain: a link out of the sysfs root leads to no device (exit 2)" 2 - \
 	"q35l/bus/pci/devices/0000:00:09.0 leads to no device below .*q35l/devices" -- \
