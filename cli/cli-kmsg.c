@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli-devices.h"
 #include "cli-kmsg.h"
 
 /* Read no more of the log (the kernel's buffer is at most 32 MiB:
@@ -80,20 +81,6 @@ static int read_log(const char *path, GString *log)
 	return r;
 }
 
-/* The device's devpath from LINK, a path below the sysfs ROOT (a bus's,
- * class's or dev/'s link); NULL when it is none */
-static char *devpath_of_link(const char *root, const char *link)
-{
-	g_autofree char *path = g_build_filename(root, link, NULL);
-	g_autofree char *real_root = realpath(root, NULL);
-	g_autofree char *real = realpath(path, NULL);
-	size_t n = real_root ? strlen(real_root) : 0;
-
-	if (!real || !real_root || strncmp(real, real_root, n) != 0 || strncmp(real + n, "/devices/", 9) != 0)
-		return NULL;
-	return g_strdup(real + n);
-}
-
 static bool name_ok(const char *s, size_t len)
 {
 	return len && len < NAME_MAX && !memchr(s, '/', len) && !(len <= 2 && strncmp(s, "..", len) == 0);
@@ -118,17 +105,17 @@ static char *find_device(const char *root, const char *device, const char *devna
 		if (!colon || !name_ok(sub, strlen(sub)) || !name_ok(colon + 1, strlen(colon + 1)))
 			return NULL;
 		link = g_strconcat("bus/", sub, "/devices/", colon + 1, NULL);
-		if ((found = devpath_of_link(root, link)))
+		if ((found = cli_sysfs_devpath(root, link)))
 			return found;
 		g_free(link);
 		link = g_strconcat("class/", sub, "/", colon + 1, NULL);
-		return devpath_of_link(root, link);
+		return cli_sysfs_devpath(root, link);
 	}
 	if (device && (device[0] == 'c' || device[0] == 'b')) {
 		if (!name_ok(device + 1, strlen(device + 1)))
 			return NULL;
 		link = g_strconcat(device[0] == 'c' ? "dev/char/" : "dev/block/", device + 1, NULL);
-		return devpath_of_link(root, link);
+		return cli_sysfs_devpath(root, link);
 	}
 	if (device || !devname || !name_ok(devname, strlen(devname)))
 		return NULL; /* a network interface's index, or no name */
@@ -149,7 +136,7 @@ static char *find_device(const char *root, const char *device, const char *devna
 		for (guint i = 0; i < buses->len && !found; i++) {
 			g_free(link);
 			link = g_strconcat("bus/", (char *)buses->pdata[i], "/devices/", devname, NULL);
-			found = devpath_of_link(root, link);
+			found = cli_sysfs_devpath(root, link);
 		}
 		return found;
 	}

@@ -364,22 +364,57 @@ static void modalias_origin(struct explain *e)
 	}
 }
 
-/* DEVPATH as the kernel writes it ("/devices/…") from ARG: a path below
- * the sysfs root, with or without the root or the leading '/' */
-static char *devpath_of(const char *arg, const char *root)
+/* Whether ARG is a path below the sysfs root rather than a name or a
+ * modalias: it starts with '/' (a devpath, or a path with the root), or
+ * with one of the root's directories that lead to devices */
+static bool is_sysfs_path(const char *arg)
 {
+	static const char *const tops[] = { "devices/", "bus/", "class/", "block/", "dev/" };
+
+	if (arg[0] == '/')
+		return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(tops); i++)
+		if (g_str_has_prefix(arg, tops[i]))
+			return true;
+	return false;
+}
+
+/* The devpath ("/devices/…") of the device ARG leads to: ARG is a path
+ * below the sysfs ROOT, with or without the root or the leading '/'.  Of
+ * the sysfs root, its links followed inside it (cli_sysfs_devpath()): a
+ * bus's or class's link is its device's devpath; a devpath that is not
+ * there is taken as it is (reading it says why).  Of a snapshot, which
+ * records no links, a devpath only.  NULL and a message when ARG leads
+ * to no device. */
+static char *devpath_of(const char *given, const char *root, const char *snapshot)
+{
+	const char *arg = given;
 	size_t rl = strlen(root);
+	g_autofree char *rel = NULL, *full = NULL;
+	char *devpath;
 
 	while (rl > 1 && root[rl - 1] == '/')
 		rl--;
 	if (strncmp(arg, root, rl) == 0 && arg[rl] == '/')
 		arg += rl;
-	return arg[0] == '/' ? g_strdup(arg) : g_strconcat("/", arg, NULL);
-}
-
-static bool is_devpath(const char *arg)
-{
-	return arg[0] == '/' || g_str_has_prefix(arg, "devices/");
+	rel = arg[0] == '/' ? g_strdup(arg) : g_strconcat("/", arg, NULL);
+	if (!snapshot && (devpath = cli_sysfs_devpath(root, rel)))
+		return devpath;
+	if (g_str_has_prefix(rel, "/devices/"))
+		return g_steal_pointer(&rel);
+	if (snapshot) {
+		fprintf(stderr, "modalias explain: %s: a snapshot records no bus/ or class/ links to follow: give the "
+			"device's devpath (/devices/%s, as modalias list --snapshot %s prints it) or its name\n",
+			ECHO(given), cli_output_glyphs()->ellipsis, cli_shown(snapshot));
+		return NULL;
+	}
+	full = g_build_filename(root, rel, NULL);
+	if (!g_file_test(full, G_FILE_TEST_EXISTS))
+		fprintf(stderr, "modalias explain: %s: %s\n", cli_shown(full), strerror(ENOENT));
+	else
+		fprintf(stderr, "modalias explain: %s leads to no device below %s/devices: give a device's path there, "
+			"a link to one (bus/*/devices/, class/) or its name\n", cli_shown(full), cli_shown(root));
+	return NULL;
 }
 
 /* Whether ARG is a modalias of a bus the library knows ("pci:…"): no
@@ -443,6 +478,26 @@ static char *devpath_named(const struct cli_devices *dv, const char *name, const
 	return devpath;
 }
 
+/* The devpath of the nearest device above DEVPATH that has a modalias (a
+ * class device's: /sys/class/net/eth0's network card), below /devices;
+ * NULL when none has */
+static char *devpath_above(const struct cli_devices *dv, const char *devpath)
+{
+	g_autofree char *p = g_strdup(devpath);
+	char *slash;
+
+	while ((slash = strrchr(p, '/')) && (size_t)(slash - p) > strlen("/devices")) {
+		struct modalias_dev *dev = NULL;
+
+		*slash = '\0';
+		if (cli_devices_get_dev(dv, p, &dev) == 0) {
+			modalias_dev_unref(dev);
+			return g_steal_pointer(&p);
+		}
+	}
+	return NULL;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct device_source src = { NULL };
@@ -468,10 +523,13 @@ int cmd_explain(int argc, char **argv)
 		      "which source, file:line and pattern match it, each module's state, the driver\n"
 		      "bound in sysfs and any driver_override, and a verdict sentence; when nothing\n"
 		      "matches, the nearest patterns of its bus (of its class first) and the first\n"
-		      "field that differs.  DEVPATH starts with '/' or 'devices/' (below the sysfs\n"
-		      "root, or in the snapshot); DEVICE is a device's name, the last component of its\n"
-		      "devpath (0000:00:03.0, 1-1:1.0, virtio0), looked for there; anything else is a\n"
-		      "modalias.\n"
+		      "field that differs.  DEVPATH is a path below the sysfs root, with or without it,\n"
+		      "that starts with '/', 'devices/', 'bus/', 'class/', 'block/' or 'dev/': the\n"
+		      "device its links lead to inside the root (/sys/bus/pci/devices/0000:00:03.0,\n"
+		      "/sys/class/net/eth0), shown by its devpath; in a snapshot, which records no\n"
+		      "links, a devpath (/devices/...).  DEVICE is a device's name, the last component\n"
+		      "of its devpath (0000:00:03.0, 1-1:1.0, virtio0), looked for there; anything\n"
+		      "else is a modalias.\n"
 		      "Exit status: 0 the device has a driver (one is bound, or a module matches),\n"
 		      "1 it has none, 2 usage or input error (a DEVICE that names several devices),\n"
 		      "3 write error.",
@@ -494,8 +552,12 @@ int cmd_explain(int argc, char **argv)
 		ret = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (is_devpath(e.arg)) {
-		e.devpath = devpath_of(e.arg, modalias_ctx_get_sysfs_root(ctx));
+	if (is_sysfs_path(e.arg)) {
+		e.devpath = devpath_of(e.arg, modalias_ctx_get_sysfs_root(ctx), snapshot);
+		if (!e.devpath) {
+			ret = CLI_EXIT_USAGE;
+			goto out;
+		}
 	} else {
 		g_autofree char *where = snapshot ? g_strdup(snapshot)
 						  : g_build_filename(modalias_ctx_get_sysfs_root(ctx), "devices", NULL);
@@ -515,9 +577,14 @@ int cmd_explain(int argc, char **argv)
 		r = cli_devices_get_dev(&e.dv, e.devpath, &dev);
 		if (r == -ENODATA) {
 			/* no alias to explain; whether a driver is bound is still the answer */
+			g_autofree char *above = devpath_above(&e.dv, e.devpath);
+
 			cli_devices_get_driver(&e.dv, e.devpath, &e.driver, &e.driver_module, &e.override);
-			fprintf(stderr, "modalias explain: %s: the device has no modalias; bound: %s\n",
-				cli_shown(e.devdir), e.driver ? cli_shown(e.driver) : "none");
+			fprintf(stderr, "modalias explain: %s: the device has no modalias; bound: %s", cli_shown(e.devdir),
+				e.driver ? cli_shown(e.driver) : "none");
+			if (above)
+				fprintf(stderr, "; the device above it that has one: %s", cli_shown(above));
+			fputc('\n', stderr);
 			ret = e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
 			goto out;
 		} else if (r < 0) {

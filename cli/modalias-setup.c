@@ -97,15 +97,23 @@ struct modalias_ctx *new_ctx(const char *sysfs)
 	return ctx;
 }
 
-/* Exits 2 when ROOT is a directory without devices/ in it (a directory of
- * sysfs given for its root, as /sys/devices), naming the root to give */
+/* Exits 2 when ROOT is no directory (not there), or a directory without
+ * devices/ in it (a directory of sysfs given for its root, as
+ * /sys/devices), naming the root to give */
 static void check_sysfs_root(const char *cmd, const char *root)
 {
 	g_autofree char *devices = g_build_filename(root, "devices", NULL);
 	g_autofree char *parent = NULL, *parent_devices = NULL;
 	const char *p;
+	struct stat st;
+	int err = stat(root, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 
-	if (!g_file_test(root, G_FILE_TEST_IS_DIR) || g_file_test(devices, G_FILE_TEST_IS_DIR))
+	if (err) {
+		fprintf(stderr, "modalias %s: the sysfs root %s: %s: give the sysfs root (/sys, or the top of a "
+				"captured tree)\n", cmd, cli_shown(root), strerror(err));
+		exit(CLI_EXIT_USAGE);
+	}
+	if (g_file_test(devices, G_FILE_TEST_IS_DIR))
 		return; /* the walk says why it cannot read it */
 	/* the root is the directory above the first "devices" component */
 	p = strstr(root, "/devices");

@@ -51,7 +51,7 @@ mkdir -p "$tmp/empty/devices/x" "$tmp/root/lib/modules"
 ln -s "$data/linux-6.1.0-57-amd64" "$tmp/root/lib/modules/6.1.0-57-amd64"
 : >"$tmp/empty/devices/x/uevent"
 check "list: nothing found" 1 - "" -- "$cli" list --no-modules --sysfs "$tmp/empty"
-check "list: no sysfs" 2 - "cannot read /nonexistent/devices" -- "$cli" list --no-modules --sysfs /nonexistent
+check "list: no sysfs" 2 - "the sysfs root /nonexistent: No such file or directory: give" -- "$cli" list --no-modules --sysfs /nonexistent
 check "list: no module directory" 2 - "cannot load the module tables of /nonexistent" -- \
 	"$cli" list --sysfs "$data/sysfs/host-vm" --moddir /nonexistent
 # ---- list: the human output (a terminal's width, --width, --tree) ----------------------
@@ -412,6 +412,46 @@ grep -q '^  bochs: builtin$' "$tmp/raw" || why="bochs is not builtin"
 [ "$(tail -1 "$tmp/raw")" = "No driver is bound although bochs matches and is builtin: it did not bind (it may have refused \
 the device)." ] || why="${why:+$why; }not the verdict of a built-in driver"
 report "explain --snapshot: the verdict of a built-in driver that did not bind" "$why" "$tmp/raw" out
+# explain a path that leads to a device through the links of its sysfs root: a copy of the q35
+# capture given a real sysfs's bus/ and class/ links (relative), and one out of the root (to a
+# device of $tmp/two): the device is its devpath, as list prints it, in text and JSON
+cp -R "$Q" "$tmp/q35l"
+mkdir -p "$tmp/q35l/bus/pci/devices" "$tmp/q35l/class/net" "$tmp/q35l/class/input"
+ln -s ../../../devices/pci0000:00/0000:00:03.0 "$tmp/q35l/bus/pci/devices/0000:00:03.0"
+ln -s ../../devices/pci0000:00/0000:00:02.0/net/eth0 "$tmp/q35l/class/net/eth0"
+ln -s ../../devices/platform/i8042/serio0/input/input0 "$tmp/q35l/class/input/input0"
+ln -s ../../../../two/devices/a/virtio0 "$tmp/q35l/bus/pci/devices/0000:00:09.0"
+check "explain ROOT/bus/pci/devices/0000:00:03.0: the device its link leads to, by its devpath" 0 explain-link-bus "" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null "$tmp/q35l/bus/pci/devices/0000:00:03.0"
+check "explain bus/pci/devices/0000:00:03.0 (below the root): the same" 0 explain-link-bus "" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci/devices/0000:00:03.0
+check "explain --json class/input/input0: the devpath of the class's device" 0 explain-link-class-json "" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null --json class/input/input0
+check "explain ROOT/class/net/eth0: the interface's devpath, which has no modalias, and its card's" 1 - \
+	"q35l/devices/pci0000:00/0000:00:02.0/net/eth0: the device has no modalias; bound: none; the device above it that has one: /devices/pci0000:00/0000:00:02.0$" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null "$tmp/q35l/class/net/eth0"
+check "explain: a link out of the sysfs root leads to no device (exit 2)" 2 - \
+	"q35l/bus/pci/devices/0000:00:09.0 leads to no device below .*q35l/devices" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null /bus/pci/devices/0000:00:09.0
+check "explain: a path below the root that is no device (exit 2)" 2 - "q35l/bus/pci leads to no device below" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci
+check "explain: a link that is not there (exit 2)" 2 - "q35l/class/net/eth9: No such file or directory" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null class/net/eth9
+check "explain --snapshot /sys/bus/…: no links to follow, what to give instead (exit 2)" 2 - \
+	"/sys/bus/pci/devices/0000:00:03.0: a snapshot records no bus/ or class/ links to follow: give the device's devpath" -- \
+	"$cli" explain --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.1.0-57-amd64 -C /dev/null /sys/bus/pci/devices/0000:00:03.0
+check "explain --snapshot /sys/devices/…: its devpath, as list --snapshot prints it" 0 explain-snapshot-devpath "" -- \
+	"$cli" explain --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.1.0-57-amd64 -C /dev/null \
+	/sys/devices/pci0000:00/0000:00:03.0
+# a --sysfs that is not there, or no directory: said as plainly as a directory that is no sysfs root
+for c in "list" "diff 6.1.0-57-amd64 6.1.0-57-amd64" "explain 0000:00:03.0" "firmware" "snapshot"; do
+	# shellcheck disable=SC2086 # the command and its arguments
+	check "${c%% *} --sysfs /nonexistent: what to give (exit 2)" 2 - \
+		"^modalias ${c%% *}: the sysfs root /nonexistent: No such file or directory: give the sysfs root (/sys" -- \
+		"$cli" $c --sysfs /nonexistent
+done
+check "list --sysfs FILE: not a directory (exit 2)" 2 - "the sysfs root .*q35.json: Not a directory: give the sysfs root" -- \
+	"$cli" list --sysfs "$tmp/q35.json" -C /dev/null
 # this machine without /lib/modules/$(uname -r): the bundled table, and /sys/module's word
 if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d /sys/module ]; then
 	check "list here, no module directory: the bundled table, said once" 0 - "bundled Debian 6.1 table .*, not this kernel's" -- \
