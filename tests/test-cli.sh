@@ -125,8 +125,19 @@ check "list --tree --json: a usage error" 2 - "^modalias list: --tree and --json
 	"$cli" list --tree --json --sysfs "$data/sysfs/host-vm" --no-modules
 check "list --json --width=80: a usage error" 2 - "^modalias list: --width and --json cannot be used together\$" -- \
 	"$cli" list --json --width=80 --sysfs "$data/sysfs/host-vm" --no-modules
-check "list --width=0: a usage error" 2 - "^modalias list: --width takes a number of columns, 1 or more\$" -- \
+check "list --width=0: a usage error" 2 - "^modalias list: --width takes a number of columns, 30 or more (not '0')\$" -- \
 	"$cli" list --width=0 --sysfs "$data/sysfs/host-vm" --no-modules
+# below 30 columns the four columns and their gaps no longer fit: refused,
+# the minimum named, the pointer to --help given
+check "list --width=29: a usage error naming the minimum" 2 - "^Try 'modalias list --help'\.\$" -- \
+	"$cli" list --width=29 --sysfs "$data/sysfs/host-vm" --no-modules
+n=$((n + 1))
+why=""
+grep -qx "modalias list: --width takes a number of columns, 30 or more (not '29')" "$tmp/err" || why="the minimum not named"
+report "list --width=29: the minimum named" "$why" "$tmp/err" err
+check "list -w 30 (qemu-q35), the narrowest: every column kept" 0 - "" -- \
+	"$cli" list -w 30 --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null
+fits 30 "list -w 30 (qemu-q35)"
 n=$((n + 1))
 "$cli" list --tree --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null >/dev/full 2>"$tmp/err"
 status=$?
