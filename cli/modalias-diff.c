@@ -386,9 +386,9 @@ int cmd_diff(int argc, char **argv)
 		      entries, &argc, &argv);
 	if (argc != 3 || (st.json && width_option)) {
 		if (argc < 3)
-			fprintf(stderr, "modalias diff: FROM and TO are needed\n");
+			usage_error("diff", "FROM and TO are needed");
 		else if (argc > 3)
-			fprintf(stderr, "modalias diff: unexpected argument '%s'\n", ECHO(argv[3]));
+			usage_error("diff", "unexpected argument '%s'", ECHO(argv[3]));
 		else
 			usage_error("diff", "--width and --json cannot be used together");
 		cli_tables_spec_clear(&spec);

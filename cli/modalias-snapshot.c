@@ -88,6 +88,10 @@ int cmd_snapshot(int argc, char **argv)
 		device_source_clear(&src);
 		return usage_error("snapshot", "unexpected argument '%s'", ECHO(argv[1]));
 	}
+	if (output && !*output) {
+		device_source_clear(&src);
+		return usage_error("snapshot", "-o needs a FILE; - for standard output");
+	}
 	if (kernel && !kernel_release_ok(kernel)) {
 		device_source_clear(&src);
 		return usage_error("snapshot", "--kernel '%s' is not a kernel release (a directory name of /lib/modules)",

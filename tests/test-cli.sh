@@ -121,6 +121,8 @@ for w in 30 31; do
 		"$cli" list --no-modules --tree --width=$w --sysfs "$tmp/wide"
 	fits $w "list --tree --width=$w: wide characters"
 done
+check "list: an argument" 2 - "^modalias list: unexpected argument 'x'\$" -- "$cli" list --no-modules x
+pointed "list: an argument" list
 check "list --tree --json: a usage error" 2 - "^modalias list: --tree and --json cannot be used together\$" -- \
 	"$cli" list --tree --json --sysfs "$data/sysfs/host-vm" --no-modules
 check "list --json --width=80: a usage error" 2 - "^modalias list: --width and --json cannot be used together\$" -- \
@@ -677,7 +679,10 @@ sed -i 's/ e1000e$/ e1000_next/' "$tmp/next/modules.alias"
 printf 'kernel/drivers/net/wireless/cisco/airo.ko\nkernel/drivers/net/ethernet/intel/ixgb/ixgb.ko\n' >>"$tmp/next/modules.builtin"
 check "diff: built in and changed (not lost): exit 0" 0 - "0 lost, 2 built in, 1 changed" -- "$cli" diff --no-cache \
 	--sysfs "$K" -C /dev/null "$D61" "$tmp/next"
-check "diff: one kernel only" 2 - "FROM and TO are needed" -- "$cli" diff "$D61"
+check "diff: one kernel only" 2 - "^modalias diff: FROM and TO are needed\$" -- "$cli" diff "$D61"
+pointed "diff: one kernel only" diff
+check "diff: three arguments" 2 - "^modalias diff: unexpected argument 'x'\$" -- "$cli" diff "$D61" "$D612" x
+pointed "diff: three arguments" diff
 check "diff: a kernel that is not there" 2 - "" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$tmp/nonexistent/"
 # the same bytes every run, on every captured tree; a kernel against itself all same
 for tree in qemu-q35 host-vm kernel-upgrade; do

@@ -195,6 +195,9 @@ check "snapshot -o FIFO: refused, not opened (no reader needed)" 2 - "fifo: not 
 	timeout 10 "$cli" snapshot --sysfs "$Q" -o "$tmp/fifo"
 check "snapshot -o /dev/null: refused" 2 - "/dev/null: not a regular file" -- \
 	"$cli" snapshot --sysfs "$Q" -o /dev/null
+check "snapshot -o '': a usage error" 2 - "^modalias snapshot: -o needs a FILE; - for standard output\$" -- \
+	"$cli" snapshot --sysfs "$Q" -o ''
+pointed "snapshot -o ''" snapshot
 n=$((n + 1))
 if [ -p "$tmp/fifo" ] && [ -c /dev/null ]; then
 	echo "ok $n - snapshot -o FIFO, /dev/null: both left as they were"
