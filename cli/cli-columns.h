@@ -18,6 +18,12 @@
  * else 80), or 0 when standard output is no terminal */
 size_t cli_terminal_width(void);
 
+/* The narrowest line --width may ask for: the columns of modalias list
+ * (four, two spaces apart) and of modalias diff (its change word, " -> ")
+ * each keep at least a character there, and every line fits (a tree's
+ * branches are never cut: a deep one may still be wider) */
+#define CLI_WIDTH_MIN 30
+
 /* The columns S takes on a terminal (a wide character two, a zero-width
  * one none, a byte that starts no UTF-8 sequence one) */
 size_t cli_text_cols(const char *s);

@@ -16,6 +16,7 @@
 
 #include <glib.h>
 
+#include "cli-columns.h"
 #include "cli-config.h"
 #include "cli-devices.h"
 #include "cli-exit.h"
@@ -58,6 +59,15 @@ gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **
 #define QUIET_OPTION_ENTRY                                                                       \
 	{ "quiet", 'q', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_quiet,        \
 	  "Print nothing: the exit status only (errors still on standard error)", NULL }
+
+/* --width=N given (list, diff): N, at least CLI_WIDTH_MIN; else 0.  Another
+ * value is a usage error naming the minimum. */
+extern size_t width_option;
+gboolean opt_width(const char *name, const char *value, gpointer data, GError **error);
+#define WIDTH_OPTION_ENTRY(what)                                                                 \
+	{ "width", 'w', 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_width,                            \
+	  "Align the columns and cut " what " to fit N columns (" G_STRINGIFY(CLI_WIDTH_MIN)      \
+	  " or more), as on a terminal", "N" }
 
 /* Parses the options of command CMD (ENTRIES, -v and --settings): '--'
  * ends them, an unknown option is a usage error naming it, a flag given a

@@ -20,7 +20,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,7 +346,6 @@ int cmd_diff(int argc, char **argv)
 	struct cli_tables_spec spec = { NULL }, from_spec, to_spec;
 	struct cli_tables from = { NULL }, to = { NULL };
 	struct diff_state st = { 0 };
-	int width_opt = INT_MIN;
 	size_t width;
 	const GOptionEntry entries[] = {
 		DEVICE_OPTION_ENTRIES(src),
@@ -361,8 +359,7 @@ int cmd_diff(int argc, char **argv)
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, modalias, vendor_name, device_name, class_name, from: [...], "
 		  "to: [...], change, gone: [...]}", NULL },
-		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
-		  "Align the columns and cut them to fit N columns, as on a terminal", "N" },
+		WIDTH_OPTION_ENTRY("them"),
 		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
@@ -387,20 +384,18 @@ int cmd_diff(int argc, char **argv)
 		      "has none (lost or unmatched: read its line; or there is no device), 2 usage or\n"
 		      "input error, 3 write error.",
 		      entries, &argc, &argv);
-	if (argc != 3 || (st.json && width_opt != INT_MIN) || (width_opt != INT_MIN && width_opt < 1)) {
+	if (argc != 3 || (st.json && width_option)) {
 		if (argc < 3)
-			fprintf(stderr, "modalias diff: FROM and TO are needed\n");
+			usage_error("diff", "FROM and TO are needed");
 		else if (argc > 3)
-			fprintf(stderr, "modalias diff: unexpected argument '%s'\n", ECHO(argv[3]));
-		else if (st.json)
-			usage_error("diff", "--width and --json cannot be used together");
+			usage_error("diff", "unexpected argument '%s'", ECHO(argv[3]));
 		else
-			usage_error("diff", "--width takes a number of columns, 1 or more");
+			usage_error("diff", "--width and --json cannot be used together");
 		cli_tables_spec_clear(&spec);
 		device_source_clear(&src);
 		return CLI_EXIT_USAGE;
 	}
-	width = width_opt != INT_MIN ? (size_t)width_opt : cli_terminal_width();
+	width = width_option ? width_option : cli_terminal_width();
 	if (!st.json && width)
 		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "diff", &dv);

@@ -11,7 +11,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +128,6 @@ int cmd_list(int argc, char **argv)
 	struct cli_tables_spec spec = { NULL };
 	struct cli_tables tables = { NULL };
 	gboolean no_modules = FALSE, tree = FALSE;
-	int width_opt = INT_MIN;
 	struct list_state st = { 0 };
 	const GOptionEntry entries[] = {
 		DEVICE_OPTION_ENTRIES(src),
@@ -140,8 +138,7 @@ int cmd_list(int argc, char **argv)
 		  "modules: [{name, state}]}", NULL },
 		{ "tree", 't', 0, G_OPTION_ARG_NONE, &tree,
 		  "Draw the devices as a tree, each by its name (parents that have no modalias too)", NULL },
-		{ "width", 'w', 0, G_OPTION_ARG_INT, &width_opt,
-		  "Align the columns and cut modaliases to fit N columns, as on a terminal", "N" },
+		WIDTH_OPTION_ENTRY("modaliases"),
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
@@ -161,20 +158,16 @@ int cmd_list(int argc, char **argv)
 		      "modalias cannot be read included), 3 write error.",
 		      entries, &argc, &argv);
 	r = 0;
-	if (argc > 1) {
-		fprintf(stderr, "modalias list: unexpected argument '%s'\n", ECHO(argv[1]));
-		r = CLI_EXIT_USAGE;
-	} else if (st.json && (tree || width_opt != INT_MIN)) {
+	if (argc > 1)
+		r = usage_error("list", "unexpected argument '%s'", ECHO(argv[1]));
+	else if (st.json && (tree || width_option))
 		r = usage_error("list", "%s and --json cannot be used together", tree ? "--tree" : "--width");
-	} else if (width_opt != INT_MIN && width_opt < 1) {
-		r = usage_error("list", "--width takes a number of columns, 1 or more");
-	}
 	if (r) {
 		cli_tables_spec_clear(&spec);
 		device_source_clear(&src);
 		return r;
 	}
-	width = width_opt != INT_MIN ? (size_t)width_opt : cli_terminal_width();
+	width = width_option ? width_option : cli_terminal_width();
 	if (!st.json && (tree || width))
 		st.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx = open_devices(&src, "list", &st.dv);

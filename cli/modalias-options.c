@@ -23,6 +23,7 @@
 int verbosity;
 const char *settings_file;
 bool quiet;
+size_t width_option;
 
 static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
 {
@@ -98,6 +99,19 @@ static void load_settings(void);
 gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error)
 {
 	quiet = true;
+	return TRUE;
+}
+
+gboolean opt_width(const char *name, const char *value, gpointer data, GError **error)
+{
+	guint64 n;
+
+	if (!g_ascii_string_to_unsigned(value, 10, CLI_WIDTH_MIN, G_MAXINT, &n, NULL)) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--width takes a number of columns, %d or more (not '%s')", CLI_WIDTH_MIN, value);
+		return FALSE;
+	}
+	width_option = n;
 	return TRUE;
 }
 

@@ -64,6 +64,7 @@ int cmd_snapshot(int argc, char **argv)
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
 		  "Write the snapshot to FILE (a regular file, replaced at once, never half-written) instead of standard output (-)",
 		  "FILE" },
+		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
 	struct modalias_snapshot *snap = NULL;
@@ -79,7 +80,9 @@ int cmd_snapshot(int argc, char **argv)
 		      "the modules loaded and the firmware loads the kernel log says failed, with the\n"
 		      "kernel release and architecture (this machine's for /sys; for a captured tree\n"
 		      "--kernel and --arch, else unknown), for list, diff, firmware, explain and\n"
-		      "hotplug --dry-run --coldplug to read with --snapshot FILE.\n"
+		      "hotplug --dry-run --coldplug to read with --snapshot FILE; then the devices\n"
+		      "counted on standard error (not with -q, which prints nothing: with -o FILE,\n"
+		      "the file is written all the same).\n"
 		      "Exit status: 0 written, 1 no device found (written all the same), 2 usage or input\n"
 		      "error (a device whose modalias cannot be read is recorded with its error, and\n"
 		      "counts), 3 write error.",
@@ -87,6 +90,10 @@ int cmd_snapshot(int argc, char **argv)
 	if (argc > 1) {
 		device_source_clear(&src);
 		return usage_error("snapshot", "unexpected argument '%s'", ECHO(argv[1]));
+	}
+	if (output && !*output) {
+		device_source_clear(&src);
+		return usage_error("snapshot", "-o needs a FILE; - for standard output");
 	}
 	if (kernel && !kernel_release_ok(kernel)) {
 		device_source_clear(&src);
@@ -132,10 +139,10 @@ int cmd_snapshot(int argc, char **argv)
 	} else {
 		cli_output_puts(doc);
 	}
-	if (errors)
+	if (errors && !quiet)
 		fprintf(stderr, "%u device%s, %u of them recorded with the error that kept their modalias unread\n", n,
 			cli_plural(n), errors);
-	else
+	else if (!quiet)
 		fprintf(stderr, "%u device%s\n", n, cli_plural(n));
 out:
 	free(doc);

@@ -1,7 +1,7 @@
 # tests/cli-lib.sh - the TAP machinery of the CLI's shell tests (test-cli.sh,
-# test-cli-person.sh, test-snapshot.sh, test-hostile-output.sh): report()
-# and check() against golden files (tests/golden/NAME.out; UPDATE_GOLDEN=1
-# rewrites them).  Sourced after the caller set here (its directory); sets
+# test-cli-person.sh, test-snapshot.sh, test-hostile-output.sh): report(),
+# check() against golden files (tests/golden/NAME.out; UPDATE_GOLDEN=1
+# rewrites them) and pointed() (a usage error's last line).  Sourced after the caller set here (its directory); sets
 # golden, data, cli ($MODALIAS_CLI) and tmp (removed at exit); runs no test
 # itself.
 
@@ -66,3 +66,12 @@ check() {
 	report "$name" "$why" "$tmp/out" out "$tmp/err" err
 }
 
+
+# pointed NAME CMD: the last check's standard error ends with the pointer to
+# 'modalias CMD --help', as every usage error's does
+pointed() {
+	n=$((n + 1))
+	why=""
+	[ "$(tail -n 1 "$tmp/err")" = "Try 'modalias $2 --help'." ] || why="no pointer to 'modalias $2 --help' last"
+	report "$1: the pointer to --help" "$why" "$tmp/err" err
+}

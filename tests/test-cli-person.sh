@@ -294,8 +294,20 @@ cmp -s "$tmp/raw" "$tmp/piped" || why="not the output without \$COLUMNS"
 report "diff piped: COLUMNS ignored, the cpu's lists whole" "$why" "$tmp/out" out
 check "diff --width with --json: a usage error" 2 - "^modalias diff: --width and --json cannot be used together\$" -- \
 	"$cli" diff --json --width=80 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
-check "diff --width=0: a usage error" 2 - "^modalias diff: --width takes a number of columns, 1 or more\$" -- \
+check "diff --width=0: a usage error" 2 - "^modalias diff: --width takes a number of columns, 30 or more (not '0')\$" -- \
 	"$cli" diff --width=0 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
+check "diff -w 29: a usage error naming the minimum" 2 - "^modalias diff: --width takes a number of columns, 30 or more (not '29')\$" -- \
+	"$cli" diff -w 29 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
+check "diff --all --width=30, the narrowest" 1 - "1 unmatched" -- \
+	env LC_ALL=C.UTF-8 "$cli" diff --all --width=30 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
+n=$((n + 1))
+why=$(python3 -c 'import sys
+out = open(sys.argv[1], encoding="utf-8").read().splitlines()
+piped = open(sys.argv[2], encoding="utf-8").read().splitlines()
+assert len(out) == len(piped), "%d lines, piped %d" % (len(out), len(piped))
+assert max(map(len, out)) <= 30, "a line of %d columns" % max(map(len, out))
+assert len({l.index(" -> ") for l in out}) == 1, "\x27 -> \x27 not aligned"' "$tmp/out" "$tmp/piped" 2>&1)
+report "diff --width=30: every line within 30 columns, aligned" "$why" "$tmp/out" out
 
 echo "1..$n"
 exit $fail

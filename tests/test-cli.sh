@@ -121,12 +121,25 @@ for w in 30 31; do
 		"$cli" list --no-modules --tree --width=$w --sysfs "$tmp/wide"
 	fits $w "list --tree --width=$w: wide characters"
 done
+check "list: an argument" 2 - "^modalias list: unexpected argument 'x'\$" -- "$cli" list --no-modules x
+pointed "list: an argument" list
 check "list --tree --json: a usage error" 2 - "^modalias list: --tree and --json cannot be used together\$" -- \
 	"$cli" list --tree --json --sysfs "$data/sysfs/host-vm" --no-modules
 check "list --json --width=80: a usage error" 2 - "^modalias list: --width and --json cannot be used together\$" -- \
 	"$cli" list --json --width=80 --sysfs "$data/sysfs/host-vm" --no-modules
-check "list --width=0: a usage error" 2 - "^modalias list: --width takes a number of columns, 1 or more\$" -- \
+check "list --width=0: a usage error" 2 - "^modalias list: --width takes a number of columns, 30 or more (not '0')\$" -- \
 	"$cli" list --width=0 --sysfs "$data/sysfs/host-vm" --no-modules
+# below 30 columns the four columns and their gaps no longer fit: refused,
+# the minimum named, the pointer to --help given
+check "list --width=29: a usage error naming the minimum" 2 - "^Try 'modalias list --help'\.\$" -- \
+	"$cli" list --width=29 --sysfs "$data/sysfs/host-vm" --no-modules
+n=$((n + 1))
+why=""
+grep -qx "modalias list: --width takes a number of columns, 30 or more (not '29')" "$tmp/err" || why="the minimum not named"
+report "list --width=29: the minimum named" "$why" "$tmp/err" err
+check "list -w 30 (qemu-q35), the narrowest: every column kept" 0 - "" -- \
+	"$cli" list -w 30 --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null
+fits 30 "list -w 30 (qemu-q35)"
 n=$((n + 1))
 "$cli" list --tree --sysfs "$data/sysfs/qemu-q35" --moddir "$LM" -C /dev/null >/dev/full 2>"$tmp/err"
 status=$?
@@ -715,7 +728,10 @@ sed -i 's/ e1000e$/ e1000_next/' "$tmp/next/modules.alias"
 printf 'kernel/drivers/net/wireless/cisco/airo.ko\nkernel/drivers/net/ethernet/intel/ixgb/ixgb.ko\n' >>"$tmp/next/modules.builtin"
 check "diff: built in and changed (not lost): exit 0" 0 - "0 lost, 2 built in, 1 changed" -- "$cli" diff --no-cache \
 	--sysfs "$K" -C /dev/null "$D61" "$tmp/next"
-check "diff: one kernel only" 2 - "FROM and TO are needed" -- "$cli" diff "$D61"
+check "diff: one kernel only" 2 - "^modalias diff: FROM and TO are needed\$" -- "$cli" diff "$D61"
+pointed "diff: one kernel only" diff
+check "diff: three arguments" 2 - "^modalias diff: unexpected argument 'x'\$" -- "$cli" diff "$D61" "$D612" x
+pointed "diff: three arguments" diff
 check "diff: a kernel that is not there" 2 - "" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$tmp/nonexistent/"
 # the same bytes every run, on every captured tree; a kernel against itself all same
 for tree in qemu-q35 host-vm kernel-upgrade; do
@@ -785,7 +801,10 @@ fi
 # the man pages render
 for m in modalias.1 modalias.conf.5 libmodalias.3; do
 	n=$((n + 1))
-	if command -v man >/dev/null && MANWIDTH=80 man -l "$here/../man/$m" 2>"$tmp/manerr" | grep -q . && ! grep -q . "$tmp/manerr"; then
+	# modalias.1 and modalias.conf.5 are made in the build tree (Makefile.am)
+	page="${G_TEST_BUILDDIR:-$here}/../man/$m"
+	[ -f "$page" ] || page="$here/../man/$m"
+	if command -v man >/dev/null && MANWIDTH=80 man -l "$page" 2>"$tmp/manerr" | grep -q . && ! grep -q . "$tmp/manerr"; then
 		echo "ok $n - man -l $m renders"
 	else
 		echo "not ok $n - man -l $m does not render cleanly"

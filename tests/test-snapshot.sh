@@ -210,6 +210,24 @@ check "snapshot -o FIFO: refused, not opened (no reader needed)" 2 - "fifo: not 
 	timeout 10 "$cli" snapshot --sysfs "$Q" -o "$tmp/fifo"
 check "snapshot -o /dev/null: refused" 2 - "/dev/null: not a regular file" -- \
 	"$cli" snapshot --sysfs "$Q" -o /dev/null
+check "snapshot -o '': a usage error" 2 - "^modalias snapshot: -o needs a FILE; - for standard output\$" -- \
+	"$cli" snapshot --sysfs "$Q" -o ''
+pointed "snapshot -o ''" snapshot
+# -q: the device count not said; with -o the file is written all the same,
+# without it nothing is printed: the exit status alone
+"$cli" snapshot --sysfs "$Q" -o "$tmp/loud.json" 2>/dev/null
+check "snapshot -q -o FILE: exit 0" 0 - "" -- "$cli" snapshot -q --sysfs "$Q" -o "$tmp/quiet.json"
+n=$((n + 1))
+why=""
+[ -s "$tmp/err" ] && why="standard error is not empty"
+cmp -s "$tmp/quiet.json" "$tmp/loud.json" || why="${why:+$why; }the file differs from the one written without -q"
+report "snapshot -q -o FILE: nothing said, the same file written" "$why" "$tmp/err" err
+check "snapshot --quiet: exit 0, nothing printed" 0 - "" -- "$cli" snapshot --quiet --sysfs "$Q"
+n=$((n + 1))
+why=""
+[ -s "$tmp/raw" ] && why="standard output is not empty"
+[ -s "$tmp/err" ] && why="${why:+$why; }standard error is not empty"
+report "snapshot --quiet: neither the document nor the count" "$why" "$tmp/raw" out "$tmp/err" err
 n=$((n + 1))
 if [ -p "$tmp/fifo" ] && [ -c /dev/null ]; then
 	echo "ok $n - snapshot -o FIFO, /dev/null: both left as they were"
