@@ -182,7 +182,11 @@ int settings_load(int *argc, char ***argv)
 				     "HOTPLUG_DIR/SUBSYSTEM/*.hotplug and HOTPLUG_DIR/default/*.hotplug.");
 	g_option_context_add_main_entries(oc, entries, NULL);
 	if (!g_option_context_parse(oc, argc, argv, &error)) {
-		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", error->message);
+		g_autoptr(GString) shown = g_string_new(NULL);
+
+		/* it quotes the value or the option given: escaped */
+		cli_shown_message_append(shown, error->message);
+		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", shown->str);
 		return CLI_EXIT_USAGE;
 	}
 	if (settings.version) {

@@ -80,7 +80,7 @@ static int print_dev(struct modalias_dev *dev)
 		fprintf(stderr, "modalias: cannot format: %s\n", strerror(-r));
 		return CLI_EXIT_USAGE;
 	}
-	puts(s);
+	puts(cli_shown(s)); /* from the environment: any byte (--json keeps them) */
 	free(s);
 	return CLI_EXIT_FOUND;
 }
@@ -119,7 +119,8 @@ static int dev_from_env(struct modalias_ctx *ctx, const char *bus, struct modali
 		ctx_capture(ctx, sysfs_why);
 		r = modalias_dev_new_from_sysfs(ctx, devpath, dev);
 		if (r < 0)
-			g_string_append_printf(why, "DEVPATH %s under %s: %s\n", devpath, modalias_ctx_get_sysfs_root(ctx),
+			g_string_append_printf(why, "DEVPATH %s under %s: %s\n", cli_echo(devpath, ECHO_MAX),
+					       cli_shown(modalias_ctx_get_sysfs_root(ctx)),
 					       sysfs_why->len ? sysfs_why->str : g_strerror(-r));
 	}
 	ctx_capture(ctx, NULL);

@@ -183,8 +183,9 @@ void dev_json(GString *j, struct modalias_dev *dev, const char *modalias);
 
 /* DEV's names as a person reads them: "VENDOR DEVICE (CLASS)", each part
  * left out when the databases ($MODALIAS_IDS_DIR, else the system's) have
- * none; NULL when they have no name at all (g_free() it).  The databases
- * are read on the first call. */
+ * none, escaped as cli_shown() escapes (the databases are files); NULL
+ * when they have no name at all (g_free() it).  The databases are read on
+ * the first call. */
 char *dev_name_text(struct modalias_ctx *ctx, const struct modalias_dev *dev);
 
 /* Appends DEV's names to the JSON object in J, as its members

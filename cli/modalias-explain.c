@@ -182,7 +182,7 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 		g_autofree char *name = dev_name_text(ctx, e->dev);
 
 		if (name)
-			printf("name:     %s\n", cli_shown(name));
+			printf("name:     %s\n", name);
 	}
 	if (e->n > 0)
 		printf("match:    %s\n", modalias_result_get_source(e->res));

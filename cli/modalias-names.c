@@ -40,11 +40,19 @@ char *dev_name_text(struct modalias_ctx *ctx, const struct modalias_dev *dev)
 
 	dev_names(ctx, dev, &vendor, &device, &cls);
 	if (vendor)
-		g_string_append(s, vendor);
-	if (device)
-		g_string_append_printf(s, "%s%s", s->len ? " " : "", device);
-	if (cls)
-		g_string_append_printf(s, s->len ? " (%s)" : "%s", cls);
+		cli_shown_append(s, vendor);
+	if (device) {
+		if (s->len)
+			g_string_append_c(s, ' ');
+		cli_shown_append(s, device);
+	}
+	if (cls) {
+		bool paren = s->len > 0;
+
+		g_string_append(s, paren ? " (" : "");
+		cli_shown_append(s, cls);
+		g_string_append(s, paren ? ")" : "");
+	}
 	return g_string_free(s, !s->len);
 }
 

@@ -87,14 +87,6 @@ static int set_error(const struct modalias_dev *dev, const struct field_desc *fd
 	return r;
 }
 
-static bool has_ctrl(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
 static int set_one(struct modalias_dev *dev, unsigned int f, const char *value,
 		   size_t len, bool append)
 {
@@ -131,7 +123,7 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 	if (f < 0)
 		return -ENOENT;
 	fd = &dev->bus->fields[f];
-	if (has_ctrl(value))
+	if (text_has_ctrl(value, strlen(value)))
 		return set_error(dev, fd, value, -EINVAL);
 	if (fd->flags & FF_SETTER)
 		return set_error(dev, fd, value, dev->bus->set_special(dev, (unsigned int)f, value));

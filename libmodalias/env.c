@@ -417,6 +417,16 @@ static int env_input(const struct env *e, struct modalias_dev **ret)
 	return 0;
 }
 
+/* VALUE of the variable VAR as FIELD of DEV: refused, named, when it has
+ * a control (a newline in OF_NAME would forge a line of the modalias) */
+static int env_of_text(const struct env *e, struct modalias_dev *dev, const char *var, unsigned int field,
+		       const char *value, bool append)
+{
+	int r = dev_put_text(dev, field, value, strlen(value), append);
+
+	return r == -EINVAL ? env_bad(e, var, value, "has a control character", r) : r;
+}
+
 static int env_of(const struct env *e, struct modalias_dev **ret)
 {
 	const char *name = env_get(e, "OF_NAME"), *type = env_get(e, "OF_TYPE");
@@ -431,16 +441,16 @@ static int env_of(const struct env *e, struct modalias_dev **ret)
 		return env_bad(e, "OF_COMPATIBLE_N", ncompat, "is not a small decimal number", r);
 	if ((r = dev_new(e->ctx, env_bus("of"), NULL, 0, &dev)) < 0)
 		return r;
-	r = dev_put_text(dev, OF_NAME, name, strlen(name), false);
+	r = env_of_text(e, dev, "OF_NAME", OF_NAME, name, false);
 	if (r == 0 && type)
-		r = dev_put_text(dev, OF_TYPE, type, strlen(type), false);
+		r = env_of_text(e, dev, "OF_TYPE", OF_TYPE, type, false);
 	for (uint64_t i = 0; r == 0 && i < n; i++) {
 		char var[40];
 		const char *c;
 
 		snprintf(var, sizeof(var), "OF_COMPATIBLE_%llu", (unsigned long long)i);
 		c = env_get(e, var);
-		r = c ? dev_put_text(dev, OF_COMPATIBLE, c, strlen(c), true) : env_missing(e, "of", var);
+		r = c ? env_of_text(e, dev, var, OF_COMPATIBLE, c, true) : env_missing(e, "of", var);
 	}
 	if (r < 0) {
 		modalias_dev_unref(dev);

@@ -84,12 +84,23 @@ static struct item *new_item(struct fval *v, bool append)
 	return &v->items[v->n];
 }
 
+bool text_has_ctrl(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
 int dev_put_text(struct modalias_dev *dev, unsigned int field, const char *text,
 		 size_t len, bool append)
 {
 	struct fval *v = &dev->values[field];
-	struct item *it = new_item(v, append);
+	struct item *it;
 
+	if (text_has_ctrl(text, len))
+		return -EINVAL;
+	it = new_item(v, append);
 	if (!it)
 		return -ENOMEM;
 	it->text = strndup(text, len);

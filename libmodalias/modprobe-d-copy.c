@@ -146,7 +146,7 @@ static int check_lines(struct modalias_ctx *ctx, const char *path, const char *b
 	line = bad_line(buf, len, word);
 	free(word);
 	if (line)
-		return refuse(ctx, path, line, "a control character in the first word", -EBADMSG);
+		return refuse(ctx, path, line, "a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word", -EBADMSG);
 	return 0;
 }
 
@@ -193,7 +193,7 @@ static int copy_file(struct modalias_ctx *ctx, struct modprobe_d_copy *c, const 
 	int r, fd;
 
 	if (has_control(f->name, strlen(f->name)))
-		return refuse(ctx, f->path, 0, "a control character in the file's name", -EBADMSG);
+		return refuse(ctx, f->path, 0, "a control, invisible or bidirectional character, or a byte that is no UTF-8, in the file's name", -EBADMSG);
 	/* one another user may change: a link there could name a file that
 	 * user may not read (root would copy it) */
 	r = read_checked(ctx, f->path, READ_FILE_CONFIG_MAX, c->dir >= 0 ? READ_FILE_NO_LINK : 0, false, &buf, &len);

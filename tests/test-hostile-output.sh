@@ -240,5 +240,50 @@ unescaped "hotplug --control-socket=PATH: escaped"
 "$agent" --stderr net "x${ESC}[2J" >"$tmp/out" 2>"$tmp/err"
 unescaped "hotplug: an unexpected argument escaped"
 
+# the environment, a names database, a modprobe.d word: what the attacker
+# of this session found raw (X: ESC, BEL, C1 CSI, U+202E, a newline, DEL,
+# a byte that is no UTF-8, a backslash)
+X=$(printf 'x\033]0;T\007\302\233\342\200\256\nF\177\377\\z')
+Y=$(printf 'x\302\233\342\200\256q')
+env -i SUBSYSTEM=of OF_NAME="$X" OF_TYPE="$X" OF_COMPATIBLE_N=1 OF_COMPATIBLE_0="$X" "$cli" build --env \
+	>"$tmp/out" 2>"$tmp/err"
+status=$?
+n=$((n + 1))
+[ "$status" = 2 ] && [ ! -s "$tmp/out" ] && grep -q "variable OF_NAME=.* has a control character" "$tmp/err" &&
+	report "build --env: OF_NAME with a newline refused, named" "" ||
+	report "build --env: OF_NAME with a newline refused, named" "not refused" "$tmp/out" out "$tmp/err" err
+unescaped "build --env: OF_* refused, escaped"
+env -i SUBSYSTEM=of OF_NAME="$Y" "$cli" build --env >"$tmp/out" 2>"$tmp/err"
+unescaped "build --env: a C1 and U+202E in OF_NAME shown escaped"
+mkdir -p "$tmp/sy/devices"
+env -i DEVPATH="/devices/$X" "$cli" build --env --sysfs "$tmp/sy" >"$tmp/out" 2>"$tmp/err"
+unescaped "build --env: DEVPATH escaped"
+mkdir -p "$tmp/ids"
+printf '8086  Intel\033]0;T\007\302\233\342\200\256\377\\z\n\t10d3  Dev\033[2J\n' >"$tmp/ids/pci.ids"
+MODALIAS_IDS_DIR="$tmp/ids" "$cli" list --width 300 --sysfs "$data/sysfs/qemu-q35" -m "$D61" -C /dev/null \
+	>"$tmp/out" 2>"$tmp/err"
+unescaped "list --width: a pci.ids name escaped"
+MODALIAS_IDS_DIR="$tmp/ids" "$cli" list --tree --width 300 --sysfs "$data/sysfs/qemu-q35" -m "$D61" -C /dev/null \
+	>"$tmp/out" 2>"$tmp/err"
+unescaped "list --tree: a pci.ids name escaped"
+for o in max-parallel settle unknown; do
+	case $o in
+	max-parallel) "$agent" --max-parallel="a${ESC}b" usb ;;
+	settle) "$agent" --settle="9${ESC}b" usb ;;
+	unknown) "$agent" "--a${ESC}b" usb ;;
+	esac >"$tmp/out" 2>"$tmp/err"
+	unescaped "hotplug, $o with an escape sequence: GOption's message escaped"
+done
+MODALIAS_LOG="$Y" "$cli" resolve -m "$D61" -C /dev/null pci:v1 >"$tmp/out" 2>"$tmp/err"
+unescaped "MODALIAS_LOG: the library's default log escapes U+202E and C1"
+printf 'fo\342\200\256o bar\n' >"$tmp/bidi.conf"
+"$cli" resolve -m "$D61" -C "$tmp/bidi.conf" pci:v1 >"$tmp/out" 2>"$tmp/err"
+unescaped "modprobe.d: a first word with U+202E refused before libkmod prints it"
+printf '# caf\351, a Latin-1 comment\nalias foo bar\n' >"$tmp/latin1.conf"
+n=$((n + 1))
+[ "$("$cli" resolve -m "$D61" -C "$tmp/latin1.conf" foo 2>/dev/null)" = bar ] &&
+	report "modprobe.d: a comment's byte that is no UTF-8 is no first word: read" "" ||
+	report "modprobe.d: a comment's byte that is no UTF-8 is no first word: read" "not read"
+
 echo "1..$n"
 exit $fail

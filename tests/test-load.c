@@ -495,25 +495,25 @@ static void test_named_config_checked(void)
 	const struct named_config_row rows[] = {
 		{ "good", "a.conf", "alias test:dev:named mod_a\n", 0, NULL, false, 0, NULL },
 		{ "escape-first-word", "a.conf", "\033]0;pwned\007\033[31mEVIL x\nalias test:dev:named mod_a\n", 0, NULL,
-		  false, -EBADMSG, "/a.conf line 1: a control character in the first word: libkmod would print it as it is" },
+		  false, -EBADMSG, "/a.conf line 1: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is" },
 		{ "c1-first-word", "a.conf", "# ok\n  \302\233" "31mEVIL x\n", 0, NULL, false, -EBADMSG,
-		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		  "/a.conf line 2: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is" },
 		{ "crlf-blank-line", "a.conf", "alias test:dev:named mod_a\r\n\r\n", 0, NULL, false, -EBADMSG,
-		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		  "/a.conf line 2: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is" },
 		/* lines as libkmod reads them: a backslash joins the next line on,
 		 * whose '#' is then no comment */
 		{ "continued-into-comment", "a.conf", "foo\\\n#\033]0;pwned\007 x\n", 0, NULL, false, -EBADMSG,
-		  "/a.conf line 1: a control character in the first word: libkmod would print it as it is" },
+		  "/a.conf line 1: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is" },
 		{ "continued-c1", "a.conf", "# ok\n\302\\\n\233" "31mEVIL x\n", 0, NULL, false, -EBADMSG,
-		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		  "/a.conf line 2: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is" },
 		{ "continued-comment", "a.conf", "#\\\n\033[31m x\nalias test:dev:named mod_a\n", 0, NULL, false, 0, NULL },
 		{ "continued-blank", "a.conf", "alias\\\n test:dev:named mod_a \\\n\033[31m\n", 0, NULL, false, 0, NULL },
 		/* never printed: the rest of a line libkmod parses */
 		{ "escape-later-in-line", "a.conf", "alias test:dev:named mod_a \033[31m\n", 0, NULL, false, 0, NULL },
 		{ "nul-byte", "a.conf", "alias test:dev:named mod_a\n\0x\n", 30, NULL, false, -EBADMSG,
-		  "/a.conf line 2: a control character in the first word: libkmod would print it as it is" },
+		  "/a.conf line 2: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is" },
 		{ "escape-in-name", "\033[1m.conf", "alias test:dev:named mod_a\n", 0, NULL, false, -EBADMSG,
-		  "/\033[1m.conf: a control character in the file's name" },
+		  "/\033[1m.conf: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the file's name" },
 		{ "fifo", "x.conf", NULL, 0, NULL, true, -EINVAL, "/x.conf: not a regular file" },
 		/* a link, where another user may change the configuration, is not
 		 * followed: it could name a file only this process may read (or
@@ -732,7 +732,7 @@ static void test_moddir_softdep_checked(void)
 		g_autofree char *dir = g_dir_make_tmp("modalias-moddir-XXXXXX", NULL);
 		g_autofree char *softdep = g_build_filename(dir, "modules.softdep", NULL);
 		g_autofree char *want = g_strconcat(dir, fifo ? "/modules.softdep: not a regular file"
-							      : "/modules.softdep line 2: a control character in the first word",
+							      : "/modules.softdep line 2: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word",
 						    NULL);
 		struct modalias_ctx *ctx = test_ctx_new();
 		struct modalias_loader *loader = NULL;

@@ -80,14 +80,14 @@ nobdir() {
 }
 have_setpriv >/dev/null 2>&1 && nobdir && as_nobody sh -c 'printf "\033[2J\033]0;pwned\007x y\nalias acme:x acme_drv\n" >"$1/a.conf"' - "$r/nob"
 row modprobe-d-escape-word in: '`modalias resolve -C @TMP@/r/nob` (run by root): nobody'"'"'s `a.conf` there, line 1 starting with `\x1b[2J\x1b]0;pwned\x07x` (clear the screen, set the window title)' \
-	err: 'modalias: @TMP@/r/nob/a.conf line 1: a control character in the first word: libkmod would print it as it is; the modprobe configuration is not read
+	err: 'modalias: @TMP@/r/nob/a.conf line 1: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is; the modprobe configuration is not read
 modalias resolve: cannot read the modprobe configuration: Bad message' \
 	exit: 2 out: '' also: 'no escape sequence on standard error; the file unchanged' unchanged: "$r/nob" \
 	fixed: 'libmodalias/modprobe-d-copy.c: libkmod printed the line'"'"'s first word as it was (`libkmod: ERROR … ignoring bad line starting with '"'"'…'"'"'`), escape sequences and all, from inside kmod_new(), before any log function could be set' \
 	skip-unless: have_setpriv -- "$cli" resolve -m "$D" -C "$r/nob" acme:x
 have_setpriv >/dev/null 2>&1 && nobdir && as_nobody sh -c 'printf "bogus line\n" >"$1/$(printf "\033[2J")x.conf"' - "$r/nob"
 row modprobe-d-escape-name in: '`modalias resolve -C @TMP@/r/nob` (run by root): nobody'"'"'s file there named `\x1b[2Jx.conf`, with a line libkmod cannot parse' \
-	err: 'modalias: @TMP@/r/nob/\x1b[2Jx.conf: a control character in the file'"'"'s name; the modprobe configuration is not read
+	err: 'modalias: @TMP@/r/nob/\x1b[2Jx.conf: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the file'"'"'s name; the modprobe configuration is not read
 modalias resolve: cannot read the modprobe configuration: Bad message' \
 	exit: 2 out: '' also: 'the name shown escaped' \
 	skip-unless: have_setpriv -- "$cli" resolve -m "$D" -C "$r/nob" acme:x
@@ -210,14 +210,14 @@ hotplug: stopped (0 events handled)' exit: 0 out: '' \
 # ---- modprobe.d named with -C, and the module directory's modules.softdep (above) -----
 have_setpriv >/dev/null 2>&1 && nobdir && as_nobody sh -c 'printf "x\\\\\n#\033]0;pwned\007 y\nalias acme:x acme_drv\n" >"$1/a.conf"' - "$r/nob"
 row modprobe-d-continued-comment in: '`modalias resolve -C @TMP@/r/nob` (run by root): nobody'"'"'s `a.conf` there, line 1 `x\` continued by line 2 `#\x1b]0;pwned\x07 y` (libkmod joins them: no comment)' \
-	err: 'modalias: @TMP@/r/nob/a.conf line 1: a control character in the first word: libkmod would print it as it is; the modprobe configuration is not read
+	err: 'modalias: @TMP@/r/nob/a.conf line 1: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is; the modprobe configuration is not read
 modalias resolve: cannot read the modprobe configuration: Bad message' \
 	exit: 2 out: '' also: 'no escape sequence on standard error' \
 	fixed: 'libmodalias/modprobe-d-copy.c read each line alone: line 2 was a comment, and libkmod printed `x#\x1b]0;pwned\x07` as the first word' \
 	skip-unless: have_setpriv -- "$cli" resolve -m "$D" -C "$r/nob" acme:x
 have_setpriv >/dev/null 2>&1 && nobdir && as_nobody sh -c 'cp -r "$2/." "$1/m" && chmod -R u+w "$1/m" && printf "\033]0;pwned\007 y\n" >"$1/m/modules.softdep"' - "$r/nob" "$D"
 row moddir-softdep-escape in: '`modalias resolve -m @TMP@/r/nob/m` (run by root): nobody'"'"'s module directory, its `modules.softdep` line 1 starting with `\x1b]0;pwned\x07`' \
-	err: 'modalias: @TMP@/r/nob/m/modules.softdep line 1: a control character in the first word: libkmod would print it as it is; the modprobe configuration is not read
+	err: 'modalias: @TMP@/r/nob/m/modules.softdep line 1: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is; the modprobe configuration is not read
 modalias resolve: cannot read the modprobe configuration: Bad message' \
 	exit: 2 out: '' also: 'no escape sequence on standard error' \
 	fixed: 'libkmod read it inside kmod_new(), with -C or without, and printed its first word as it was' \
