@@ -203,13 +203,22 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 			continue;
 		}
 		for (char **key = keys; key && *key; key++) {
+			g_autofree char *v = NULL;
 			bool ok = false;
+
 			for (size_t i = 0; k->keys[i]; i++)
 				if (strcmp(k->keys[i], *key) == 0)
 					ok = true;
-			if (!ok)
+			if (!ok) {
 				g_string_append_printf(warnings, "%s:%d: unknown key '%s' in [%s], ignored\n", file,
 						       line_of(text, *g, *key), cli_shown(*key), cli_shown(*g));
+				continue;
+			}
+			/* a value GKeyFile cannot give (not UTF-8) is no value: an
+			 * error, never a key passed over in silence */
+			v = g_key_file_get_string(kf, *g, *key, NULL);
+			if (!v)
+				return bad(error, file, text, *g, *key, "not UTF-8 text");
 		}
 	}
 	cfg->root = get_string(kf, "modules", "root");

@@ -56,6 +56,10 @@ row conf-typo in: '`--settings`: `tabels=` (a typo of `tables=`)' \
 	err: "@TMP@/r/c.conf:3: unknown key 'tabels' in [modules], ignored" exit: 0 out: battery \
 	also: 'a warning, as modalias.conf(5) says; stdout: the rest of the file applies' \
 	-- "$cli" --settings "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
+conf "[modules]\ndirectory=$D\n# not UTF-8: GKeyFile gives no value\nblacklist=acme_drv;\377;other\n"
+confrow conf-not-utf8 '`--settings`: `blacklist=` a list with a byte that is no UTF-8' \
+	"@TMP@/r/c.conf:4: [modules] blacklist: not UTF-8 text" \
+	fixed: 'cli/cli-config.c `cli_config_load`: the key was passed over in silence: no blacklist, and the bundled table for a root= or directory= so written'
 conf "# modalias.conf\n[log]\nlevel=notice\n[modules\ndirectory=$D\n"
 confrow conf-syntax '`--settings`: line 4 `[modules` (no closing bracket)' \
 	"@TMP@/r/c.conf:4: Key file contains line ${LQ}[modules${RQ} which is not a key-value pair, group, or comment" \
