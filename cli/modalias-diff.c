@@ -115,8 +115,13 @@ static enum change classify(struct diff_state *st, const GPtrArray *from, const 
 
 	if (same_set(from, to))
 		return from->len ? SAME : NO_MODULE;
-	if (from->len == 0)
-		return GAINED;
+	if (from->len == 0) {
+		/* built into FROM, whose aliases it does not record: no gain */
+		for (guint i = 0; i < to->len; i++)
+			if (presence(st, st->from, g_ptr_array_index(to, i)) != BUILT_IN)
+				return GAINED;
+		return BUILTIN;
+	}
 	for (guint i = 0; i < from->len; i++) {
 		enum presence p = presence(st, st->to, g_ptr_array_index(from, i));
 
@@ -153,6 +158,13 @@ static char *text_list(const GPtrArray *mods)
 		cli_shown_append(s, g_ptr_array_index(mods, i));
 	}
 	return g_string_free(s, FALSE);
+}
+
+/* FROM's modules shown for people: FROM's list, "(none; built in)" for
+ * one whose TO modules FROM has built in */
+static char *text_from(enum change c, const GPtrArray *from)
+{
+	return c == BUILTIN && from->len == 0 ? g_strdup("(none; built in)") : text_list(from);
 }
 
 /* TO's modules shown for people: TO's list, and when a device that had
@@ -316,10 +328,10 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		struct diff_row *row = g_new(struct diff_row, 1);
 
 		*row = (struct diff_row){ change_names[c], g_strdup(cli_shown(devpath)), g_strdup(cli_shown(alias)),
-					  text_list(from), text_to(c, from, to, gone) };
+					  text_from(c, from), text_to(c, from, to, gone) };
 		g_ptr_array_add(st->rows, row);
 	} else {
-		g_autofree char *f = text_list(from), *t = text_to(c, from, to, gone);
+		g_autofree char *f = text_from(c, from), *t = text_to(c, from, to, gone);
 
 		printf("%s\t%s\t%s\t%s -> %s\n", change_names[c], cli_shown(devpath), cli_shown(alias), f, t);
 		cli_output_check();
@@ -371,7 +383,8 @@ int cmd_diff(int argc, char **argv)
 		      "and kernel TO would load (a version under -d ROOT, or a module directory:\n"
 		      "anything with a '/'), and the change: same, gained, lost (none in TO, and a\n"
 		      "module of FROM is gone from TO: \"(none; gone: M...)\" when some remain),\n"
-		      "builtin (built into TO), unmatched (none in TO, but TO still has every module\n"
+		      "builtin (built into TO, or into FROM: \"(none; built in)\", aliases not\n"
+		      "recorded), unmatched (none in TO, but TO still has every module\n"
 		      "of FROM: \"(none; still in TO)\", as when TO loads them through another\n"
 		      "device) or changed.  Prints CHANGE<TAB>DEVPATH<TAB>MODALIAS<TAB>FROM -> TO for\n"
 		      "each device that changes, then a summary on standard error (the devices with\n"
