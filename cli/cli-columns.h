@@ -23,6 +23,8 @@ size_t cli_terminal_width(void);
  * each keep at least a character there, and every line fits (a tree's
  * branches are never cut: a deep one may still be wider) */
 #define CLI_WIDTH_MIN 30
+/* the same, written in a help string (a literal: cppcheck reads no G_STRINGIFY in an initializer) */
+#define CLI_WIDTH_MIN_TEXT "30"
 
 /* The columns S takes on a terminal (a wide character two, a zero-width
  * one none, a byte that starts no UTF-8 sequence one) */

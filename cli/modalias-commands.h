@@ -66,7 +66,7 @@ extern size_t width_option;
 gboolean opt_width(const char *name, const char *value, gpointer data, GError **error);
 #define WIDTH_OPTION_ENTRY(what)                                                                 \
 	{ "width", 'w', 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_width,                            \
-	  "Align the columns and cut " what " to fit N columns (" G_STRINGIFY(CLI_WIDTH_MIN)      \
+	  "Align the columns and cut " what " to fit N columns (" CLI_WIDTH_MIN_TEXT              \
 	  " or more), as on a terminal", "N" }
 
 /* Parses the options of command CMD (ENTRIES, -v and --settings): '--'

@@ -106,6 +106,7 @@ gboolean opt_width(const char *name, const char *value, gpointer data, GError **
 {
 	guint64 n;
 
+	G_STATIC_ASSERT(CLI_WIDTH_MIN == 30); /* CLI_WIDTH_MIN_TEXT says so in --help */
 	if (!g_ascii_string_to_unsigned(value, 10, CLI_WIDTH_MIN, G_MAXINT, &n, NULL)) {
 		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
 			    "--width takes a number of columns, %d or more (not '%s')", CLI_WIDTH_MIN, value);
