@@ -118,9 +118,17 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 		g_string_append_printf(v, "driver_override=%s: only that driver may bind, whatever the aliases say. ",
 				       e->override);
 	if (!e->devpath) {
-		if (e->n > 0)
-			g_string_append_printf(v, "%s matches this modalias%s. ", modalias_result_get_module(e->res, 0),
-					       e->n > 1 ? ", and others" : "");
+		if (e->n > 0) {
+			const char *m = modalias_result_get_module(e->res, 0);
+			unsigned int bl_line = 0;
+			const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
+
+			g_string_append_printf(v, "%s matches this modalias%s", m, e->n > 1 ? ", and others" : "");
+			if (strcmp(module_state(&e->dv, tables, e->res, 0, NULL, NULL), "blacklisted") == 0 && bl && bl_line)
+				g_string_append_printf(v, ", but is blacklisted by %s:%u (not loaded for it by its alias)", bl,
+						       bl_line);
+			g_string_append(v, ". ");
+		}
 		else if (not_a_modalias(e))
 			g_string_append(v, "This is neither a device here nor a modalias: give a device's devpath, "
 					   "sysfs path or name, or a modalias as the kernel writes it (modalias build). ");

@@ -280,6 +280,12 @@ check "explain: a match, nothing bound (bochs not loaded)" 0 explain-unbound "" 
 	-m "$D" -C /dev/null "$Q/devices/pci0000:00/0000:00:01.0"
 check "explain: a match blacklisted by modprobe.d" 0 explain-blacklisted "" -- "$cli" explain --sysfs "$Q" \
 	-m "$D" -C "$data/explain/modprobe.conf" /devices/pci0000:00/0000:00:01.0
+check "explain: a bare modalias whose module is blacklisted: the verdict says so" 0 - "" -- "$cli" explain \
+	-m "$D" -C "$data/explain/modprobe.conf" pci:v00001234d00001111sv00001AF4sd00001100bc03sc00i00
+n=$((n + 1))
+[ "$(tail -1 "$tmp/out")" = "bochs matches this modalias, but is blacklisted by @DATA@/explain/modprobe.conf:3 (not loaded \
+for it by its alias)." ] && report "explain: the blacklisted verdict of a bare modalias" "" ||
+	report "explain: the blacklisted verdict of a bare modalias" "not that verdict" "$tmp/out" out
 check "explain: no match, the nearest patterns (Intel host bridge)" 1 explain-nearest "" -- "$cli" explain \
 	--sysfs "$Q" -m "$D" -C /dev/null --json /devices/pci0000:00/0000:00:00.0
 check "explain: no match for a bare modalias, the nearest by idVendor" 1 explain-nearest-usb "" -- "$cli" explain \
