@@ -50,6 +50,19 @@ static int count_errors(void *data, const char *devpath, struct modalias_dev *de
 	return 0;
 }
 
+/* As uname -m names a machine: letters, digits, '_' and '-', at most 64 */
+static bool arch_name_ok(const char *arch)
+{
+	size_t n = strlen(arch);
+
+	if (n == 0 || n > 64)
+		return false;
+	for (const char *p = arch; *p; p++)
+		if (!g_ascii_isalnum(*p) && *p != '_' && *p != '-')
+			return false;
+	return true;
+}
+
 int cmd_snapshot(int argc, char **argv)
 {
 	struct device_source src = { NULL };
@@ -94,6 +107,11 @@ int cmd_snapshot(int argc, char **argv)
 	if (output && !*output) {
 		device_source_clear(&src);
 		return usage_error("snapshot", "-o needs a FILE; - for standard output");
+	}
+	if (arch && !arch_name_ok(arch)) {
+		device_source_clear(&src);
+		return usage_error("snapshot", "--arch '%s' is not a machine name as uname -m gives one (x86_64, aarch64, …)",
+				   ECHO(arch));
 	}
 	if (kernel && !kernel_release_ok(kernel)) {
 		device_source_clear(&src);

@@ -128,6 +128,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert (d["kernel"], d["arch"]) == ("6.1.0-57-amd64", "x86_64"), d' "$S61"
 check "snapshot --kernel: not a release" 2 - "is not a kernel release" -- "$cli" snapshot --sysfs "$Q" --kernel ../x
+check "snapshot --arch: not a machine name (an escape sequence), escaped" 2 - "--arch 'x\\\\x1b\\[2J' is not a machine name" -- \
+	"$cli" snapshot --sysfs "$Q" --arch "$(printf 'x\033[2J')" -o "$tmp/arch.json"
+n=$((n + 1))
+[ ! -e "$tmp/arch.json" ] && report "snapshot --arch refused: nothing written" "" ||
+	report "snapshot --arch refused: nothing written" "written" "$tmp/arch.json" out
 mkdir -p "$tmp/root/lib/modules" "$tmp/noroot/lib/modules"
 ln -s "$D61" "$tmp/root/lib/modules/6.1.0-57-amd64"
 ln -s "$D612" "$tmp/root/lib/modules/6.12.118+deb12-amd64"
