@@ -140,7 +140,7 @@ int settings_load(int *argc, char ***argv)
 		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &settings.dry_run,
 		  "Print the modules it would load and the handlers it would run; do neither", NULL },
 		{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &settings.tables.root, "Modules are in ROOT/lib/modules/VERSION", "ROOT" },
-		{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &settings.tables.version, "Kernel version", "VERSION" },
+		{ "set-version", 'S', 0, G_OPTION_ARG_FILENAME, &settings.tables.version, "Kernel version", "VERSION" },
 		{ "moddir", 'm', 0, G_OPTION_ARG_FILENAME, &settings.tables.moddir, "The module directory itself", "DIR" },
 		{ "config", 'C', 0, G_OPTION_ARG_FILENAME, &settings.tables.modprobe_d,
 		  "modprobe.d file or directory (/dev/null: none), as for modprobe", "FILE" },

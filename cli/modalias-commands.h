@@ -86,7 +86,7 @@ int usage_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 #define TABLE_OPTION_ENTRIES(spec)                                                              \
 	{ "dirname", 'd', 0, G_OPTION_ARG_FILENAME, &(spec).root,                               \
 	  "Modules are in DIR/lib/modules/VERSION (default /)", "DIR" },                         \
-	{ "set-version", 'S', 0, G_OPTION_ARG_STRING, &(spec).version,                           \
+	{ "set-version", 'S', 0, G_OPTION_ARG_FILENAME, &(spec).version,                           \
 	  "Kernel version (default: uname -r)", "VERSION" },                                     \
 	{ "config", 'C', 0, G_OPTION_ARG_FILENAME, &(spec).modprobe_d,                           \
 	  "modprobe.d file or directory to read instead of the system's (/dev/null: none)", "FILE" }, \

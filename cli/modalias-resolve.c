@@ -178,6 +178,12 @@ int cmd_resolve(int argc, char **argv)
 		free(line);
 	} else {
 		for (int i = 1; i < argc; i++) {
+			if (!*argv[i]) {
+				/* no device has it: a variable that was empty, not an alias */
+				fprintf(stderr, "modalias resolve: argument %d is empty: no ALIAS to look up\n", i);
+				bad = true;
+				continue;
+			}
 			r = modalias_table_lookup(t, argv[i], res);
 			if (r < 0) {
 				fprintf(stderr, "modalias resolve: cannot look '%s' up: %s\n", ECHO(argv[i]),

@@ -195,6 +195,8 @@ check "resolve a pci alias (e1000e)" 0 resolve-pci "" -- "$cli" resolve -m "$D" 
 	pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
 check "resolve several, each module once" 0 resolve-several "" -- "$cli" resolve -m "$D" -C /dev/null \
 	hid:b0003g0001v0000046Dp0000C52B hid:b0003g0001v0000046Dp0000C52C snd-hda-intel
+check "resolve '': an empty argument is an input error (2), not an alias without a module" 2 - \
+	"argument 1 is empty: no ALIAS to look up" -- "$cli" resolve -m "$D" -C /dev/null ''
 check "resolve --explain (nosuch:thing has no module: exit 1)" 1 resolve-explain "^modalias resolve: nosuch:thing: no module$" -- "$cli" resolve -m "$D" -C /dev/null --explain \
 	hid:b0003g0001v0000046Dp0000C52B crypto-md5 nosuch:thing
 check "resolve --json (dmi:… has no module: exit 1)" 1 resolve-json "no module$" -- "$cli" resolve -m "$D" -C /dev/null --json \

@@ -285,5 +285,15 @@ n=$((n + 1))
 	report "modprobe.d: a comment's byte that is no UTF-8 is no first word: read" "" ||
 	report "modprobe.d: a comment's byte that is no UTF-8 is no first word: read" "not read"
 
+# -S of a byte that is no UTF-8: read as the bytes it is (GOption would not
+# convert it, and its message named no option), the directory shown escaped
+"$cli" list -S "$(printf 'x\377')" -C /dev/null >"$tmp/out" 2>"$tmp/err"
+status=$?
+unescaped "list -S of a byte that is no UTF-8: escaped"
+n=$((n + 1))
+[ "$status" = 2 ] && grep -q 'lib/modules/x\\xff' "$tmp/err" &&
+	report "list -S of a byte that is no UTF-8: exit 2, the directory named" "" ||
+	report "list -S of a byte that is no UTF-8: exit 2, the directory named" "exit $status" "$tmp/err" err
+
 echo "1..$n"
 exit $fail
