@@ -150,6 +150,15 @@ static gboolean get_int(GKeyFile *kf, const char *group, const char *key, long m
 	return TRUE;
 }
 
+void cli_config_print_warnings(const char *prog, const GString *warnings)
+{
+	g_auto(GStrv) lines = g_strsplit(warnings->str, "\n", -1);
+
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "%s: %s\n", prog, *l);
+}
+
 gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();

@@ -47,6 +47,10 @@ struct cli_config {
  * Returns FALSE with error set on failure.
  */
 gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error);
+
+/* WARNINGS (cli_config_load()'s) on standard error, a line each after
+ * "PROG: ", as the program's other messages are */
+void cli_config_print_warnings(const char *prog, const GString *warnings);
 void cli_config_clear(struct cli_config *cfg);
 /* Whether PATH is a modalias.conf rather than a modprobe.d file: a regular
  * file whose first line that is neither blank nor a comment is a

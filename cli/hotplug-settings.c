@@ -209,8 +209,7 @@ int settings_load(int *argc, char ***argv)
 		fprintf(stderr, "hotplug: %s\n", shown->str);
 		return CLI_EXIT_USAGE;
 	}
-	if (warn->len)
-		fputs(warn->str, stderr);
+	cli_config_print_warnings("hotplug", warn);
 	g_string_free(warn, TRUE);
 	if (settings.log_level_name) {
 		settings.log_level = cli_log_level_parse(settings.log_level_name);
@@ -279,6 +278,11 @@ bool settings_reload(void)
 	bool ok = cli_config_load(settings.config_file, &fresh, warn, &error);
 
 	if (ok) {
+		g_auto(GStrv) lines = g_strsplit(warn->str, "\n", -1);
+
+		for (char **l = lines; *l; l++)
+			if (**l)
+				say(LOG_WARNING, "%s", *l);
 		cli_config_clear(&config);
 		config = fresh;
 	} else {

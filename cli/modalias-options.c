@@ -250,5 +250,5 @@ static void load_settings(void)
 		fprintf(stderr, "modalias: %s\n", shown->str);
 		exit(CLI_EXIT_USAGE);
 	}
-	fputs(warnings->str, stderr);
+	cli_config_print_warnings("modalias", warnings);
 }

@@ -265,7 +265,7 @@ printf '[modules]\nblaklist=e1000e\n' >"$tmp/typo.conf"
 printf '[log]\nlevel=loud\n' >"$tmp/bad.conf"
 check "--settings: the module directory from modalias.conf" 0 resolve-pci "" -- "$cli" --settings="$tmp/good.conf" \
 	resolve -C /dev/null pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00
-check "--settings: a typo is warned about with file:line" 0 - "typo.conf:2: unknown key 'blaklist' in \[modules\]" -- \
+check "--settings: a typo is warned about with file:line" 0 - "^modalias: .*typo.conf:2: unknown key 'blaklist' in \[modules\]" -- \
 	"$cli" --settings "$tmp/typo.conf" parse platform:pcspkr
 check "--settings: a bad value is an error with file:line" 2 - "bad.conf:2: \[log\] level" -- \
 	"$cli" --settings="$tmp/bad.conf" parse platform:pcspkr

@@ -53,7 +53,7 @@ confrow conf-coldplug-bad '`--settings`: `[agent] coldplug=sometimes`' \
 	"@TMP@/r/c.conf:2: [agent] coldplug: neither 'trigger' nor 'resolve'"
 conf "[modules]\ndirectory=$D\ntabels=$r/t.alias\n"
 row conf-typo in: '`--settings`: `tabels=` (a typo of `tables=`)' \
-	err: "@TMP@/r/c.conf:3: unknown key 'tabels' in [modules], ignored" exit: 0 out: battery \
+	err: "modalias: @TMP@/r/c.conf:3: unknown key 'tabels' in [modules], ignored" exit: 0 out: battery \
 	also: 'a warning, as modalias.conf(5) says; stdout: the rest of the file applies' \
 	-- "$cli" --settings "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
 conf "[modules]\ndirectory=$D\n# not UTF-8: GKeyFile gives no value\nblacklist=acme_drv;\377;other\n"

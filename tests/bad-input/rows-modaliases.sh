@@ -77,8 +77,9 @@ row bracket-close in: "\`resolve acpi:PNP0C0A: 'pci:v]00'\`" \
 modalias resolve: cannot look 'pci:v]00' up: Invalid argument" exit: 2 out: battery \
 	also: 'stdout: the good alias before it answered' \
 	-- "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A: 'pci:v]00'
-row resolve-empty in: "\`resolve ''\`" err: 'modalias resolve: : no module' exit: 1 out: '' \
-	also: 'nothing found, as `modprobe -R` finds nothing' \
+row resolve-empty in: "\`resolve ''\`" err: 'modalias resolve: argument 1 is empty: no ALIAS to look up' exit: 2 out: '' \
+	also: 'an input error (a variable that was empty), not an alias without a module' \
+	fixed: 'cli/modalias-resolve.c `cmd_resolve`: exit 1 and "modalias resolve: : no module", the answer for an alias no module serves' \
 	-- "$cli" resolve -m "$D" -C /dev/null ''
 row parse-empty in: "\`parse '' platform:pcspkr\`" \
 	err: "modalias: '' is not a modalias: no \"bus:\" prefix
