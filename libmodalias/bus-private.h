@@ -121,11 +121,12 @@ int dev_new(struct modalias_ctx *ctx, const struct bus_desc *bus,
 	    const char *bus_name, size_t bus_name_len, struct modalias_dev **ret);
 /* Frees the device and its values, whatever its reference count. */
 void dev_free(struct modalias_dev *dev);
-/* Whether LEN bytes at S hold a C0 control or DEL, which no modalias
- * holds (a newline would forge a line of whoever prints it) */
-bool text_has_ctrl(const char *s, size_t len);
+/* Where the first C0 control or DEL of the LEN bytes at S is, LEN when
+ * there is none: no modalias holds one (a newline would forge a line of
+ * whoever prints it) */
+size_t text_ctrl_at(const char *s, size_t len);
 /* Sets/appends one parsed value; text is copied verbatim (no case change);
- * -EINVAL when it has a control (text_has_ctrl()). */
+ * -EINVAL when it has a control (text_ctrl_at()). */
 int dev_put_text(struct modalias_dev *dev, unsigned int field, const char *text,
 		 size_t len, bool append);
 /* Sets/appends a number (-ERANGE outside the field's min … max); a sorted

@@ -115,6 +115,7 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 			 const char *value, bool append)
 {
 	const struct field_desc *fd;
+	size_t len;
 	int f, r;
 
 	if (!dev || !field || !value)
@@ -123,7 +124,8 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 	if (f < 0)
 		return -ENOENT;
 	fd = &dev->bus->fields[f];
-	if (text_has_ctrl(value, strlen(value)))
+	len = strlen(value);
+	if (text_ctrl_at(value, len) < len)
 		return set_error(dev, fd, value, -EINVAL);
 	if (fd->flags & FF_SETTER)
 		return set_error(dev, fd, value, dev->bus->set_special(dev, (unsigned int)f, value));
@@ -153,7 +155,7 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 		free(nums);
 		return set_error(dev, fd, value, r);
 	}
-	r = set_one(dev, (unsigned int)f, value, strlen(value), append && field_is_list(fd));
+	r = set_one(dev, (unsigned int)f, value, len, append && field_is_list(fd));
 	return set_error(dev, fd, value, r);
 }
 
@@ -297,7 +299,7 @@ MODALIAS_EXPORT int modalias_parse(struct modalias_ctx *ctx, const char *modalia
 	const struct bus_desc *bus;
 	struct modalias_dev *dev;
 	const char *colon, *rest;
-	size_t len, rlen, used = 0;
+	size_t len, rlen, used = 0, ctrl;
 	int r;
 
 	if (!ctx || !modalias || !ret)
@@ -305,12 +307,9 @@ MODALIAS_EXPORT int modalias_parse(struct modalias_ctx *ctx, const char *modalia
 	len = strlen(modalias);
 	if (len > 0 && modalias[len - 1] == '\n')
 		len--;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)modalias[i];
-		if (c < 0x20 || c == 0x7f) {
-			err(ctx, "modalias has a control character (0x%02x) at offset %zu\n", c, i);
-			return -EINVAL;
-		}
+	if ((ctrl = text_ctrl_at(modalias, len)) < len) {
+		err(ctx, "modalias has a control character (0x%02x) at offset %zu\n", (unsigned char)modalias[ctrl], ctrl);
+		return -EINVAL;
 	}
 	colon = memchr(modalias, ':', len);
 	if (!colon || colon == modalias) {

@@ -84,12 +84,13 @@ static struct item *new_item(struct fval *v, bool append)
 	return &v->items[v->n];
 }
 
-bool text_has_ctrl(const char *s, size_t len)
+size_t text_ctrl_at(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return true;
-	return false;
+	size_t i = 0;
+
+	while (i < len && (unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
+		i++;
+	return i;
 }
 
 int dev_put_text(struct modalias_dev *dev, unsigned int field, const char *text,
@@ -98,7 +99,7 @@ int dev_put_text(struct modalias_dev *dev, unsigned int field, const char *text,
 	struct fval *v = &dev->values[field];
 	struct item *it;
 
-	if (text_has_ctrl(text, len))
+	if (text_ctrl_at(text, len) < len)
 		return -EINVAL;
 	it = new_item(v, append);
 	if (!it)
