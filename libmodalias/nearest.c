@@ -121,6 +121,16 @@ static unsigned int compare_order(const struct bus_desc *b, unsigned int *order)
 	return n;
 }
 
+/* The maker's field of B: the first in ORDER (N fields) after the classes
+ * (PCI's and USB's vendor); B's n_fields when all are classes */
+static unsigned int maker_field(const struct bus_desc *b, const unsigned int *order, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!(b->fields[order[i]].flags & FF_CLASS))
+			return order[i];
+	return b->n_fields;
+}
+
 /* How a pattern compares with the alias, field by field in ORDER (N
  * fields): *differs, the first field that differs (N: none does);
  * *specific, how many before it the pattern names (a value other than "*"),
@@ -138,8 +148,8 @@ struct nearness {
 	bool other_maker; /* it names another maker (the first field after the classes: PCI's, USB's vendor) */
 };
 
-static bool compare(const struct bus_desc *b, const unsigned int *order, unsigned int n, const char *pattern,
-		    const struct seg *dev, struct nearness *out)
+static bool compare(const struct bus_desc *b, const unsigned int *order, unsigned int n, unsigned int maker,
+		    const char *pattern, const struct seg *dev, struct nearness *out)
 {
 	struct seg pat[NEAREST_FIELDS_MAX];
 	bool no_kind = false; /* in a class group whose class names no kind (FF, 00) */
@@ -147,12 +157,7 @@ static bool compare(const struct bus_desc *b, const unsigned int *order, unsigne
 	*out = (struct nearness){ .differs = n };
 	if (!cut(b, pattern, pat))
 		return false;
-	/* the maker: the first field after the classes */
-	for (unsigned int i = 0; i < n; i++)
-		if (!(b->fields[order[i]].flags & FF_CLASS)) {
-			out->other_maker = !seg_match(&pat[order[i]], &dev[order[i]]);
-			break;
-		}
+	out->other_maker = maker < b->n_fields && !seg_match(&pat[maker], &dev[maker]);
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int f = order[i], flags = b->fields[f].flags;
 
@@ -201,7 +206,7 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 {
 	const struct bus_desc *b;
 	struct seg dev[NEAREST_FIELDS_MAX];
-	unsigned int order[NEAREST_FIELDS_MAX], n_order;
+	unsigned int order[NEAREST_FIELDS_MAX], n_order, maker;
 	struct nearness best = { 0 };
 	bool have = false; /* best is a pattern's */
 	size_t plen;
@@ -214,6 +219,7 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 	if (!b || !cut(b, alias + plen, dev))
 		return -EOPNOTSUPP;
 	n_order = compare_order(b, order);
+	maker = maker_field(b, order, n_order);
 	/* two passes: the nearest a pattern comes (nearer()), then the
 	 * patterns that come that near, in the table's order */
 	for (int pass = 0; pass < 2; pass++) {
@@ -225,7 +231,7 @@ MODALIAS_EXPORT int modalias_table_find_nearest(struct modalias_table *t, const 
 				struct nearness nr;
 
 				if (strncmp(pattern, b->prefix, plen) != 0 ||
-				    !compare(b, order, n_order, pattern + plen, dev, &nr) || nr.differs >= b->n_fields ||
+				    !compare(b, order, n_order, maker, pattern + plen, dev, &nr) || nr.differs >= b->n_fields ||
 				    nr.specific == 0)
 					continue;
 				if (pass == 0) {
