@@ -3,14 +3,15 @@
  * sysfs root, the modules kernel FROM's tables and kernel TO's answer (what
  * resolve answers on each, builtins included), and what a move from FROM to
  * TO does to it: same (the same modules, in any order), gained (no module
- * before), lost (none after, and a module of FROM is gone from TO's
- * tables), builtin (none after, but every module of FROM is built into TO:
- * a driver made =y, whose aliases the kernel no longer records), unmatched
- * (none after, but every module of FROM is still in TO: its modalias no
- * longer names them, as 6.12 loads acpi_cpufreq through a platform device
- * instead of the CPU's ACPI one), changed, or none (no module on either
- * side).  Exit 1 when a device loses a module TO no longer has, so that an
- * upgrade script can gate on it.  On a terminal (or with --width) the
+ * before; unless FROM has TO's built in: builtin), lost (none after, and a
+ * module of FROM is gone from TO's tables), builtin (none after, but every
+ * module of FROM is built into TO: a driver made =y, whose aliases the
+ * kernel no longer records), unmatched (none after, but every module of
+ * FROM is still in TO: its modalias no longer names them, as 6.12 loads
+ * acpi_cpufreq through a platform device instead of the CPU's ACPI one),
+ * changed, or none (no module on either side).  Exit 1 when a device that
+ * had a module has none in TO (lost or unmatched), so that an upgrade
+ * script can gate on it.  On a terminal (or with --width) the
  * lines are kept until every column's width is known, then aligned and cut
  * to the width (cli-columns.h), the module lists the last to give way, and
  * cut past the modules both begin with, so that what differs stays in sight.

@@ -12,8 +12,9 @@
  * search path as the kernel looks: every directory for the plain file,
  * then for FILE.zst, then for FILE.xz; a wildcard entry by glob.  Its
  * directories of the kernel's release are left out (and said so) when the
- * release is not known; a snapshot's files are looked for here, on this
- * machine, and said to be "here", never "served": its machine's are not.
+ * release is not known; a snapshot's or a captured tree's files are looked
+ * for here, on this machine, and said to be "here", never "served": its
+ * machine's are not.
  *
  * A module that declares several files asks for one of them (iwlwifi
  * declares one per hardware family, a card loads its own): it is served
@@ -88,7 +89,7 @@ struct fw_state {
 	GHashTable *bad_modules; /* modules whose modinfo could not be read, told once */
 	GArray *failures;        /* struct fw_failure, the kernel log's order */
 	gboolean json, missing_only;
-	bool here;            /* a snapshot: the files looked for are this machine's, not its machine's */
+	bool here;            /* a snapshot, a captured tree: the files looked for are this machine's, not its machine's */
 	GString *out;
 	unsigned int json_n, devices, entries;
 	unsigned int bad_devices, bad_modules_n; /* whose modalias, whose modinfo could not be read */
@@ -265,9 +266,10 @@ struct fw_entry {
 	unsigned int present;
 };
 
-/* What an entry comes to: for the devices of the sysfs root, served or
- * missing; for a snapshot's, only whether its files are here, on this
- * machine (or in --firmware-path), which says nothing of its machine's */
+/* What an entry comes to: for this machine's own devices, served or
+ * missing; for a snapshot's or a captured tree's, only whether its files
+ * are here, on this machine (or in --firmware-path), which says nothing of
+ * its machine's */
 static const char *state_word(const struct fw_state *st, bool served)
 {
 	if (st->here)
@@ -574,7 +576,8 @@ int cmd_firmware(int argc, char **argv)
 		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only what is missing", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, source: module|dependency|kernel log, module, for, "
-		  "state: served|missing (a snapshot: present here|missing here), [errno,] files: [{file, path}]}",
+		  "state: served|missing (a snapshot, a captured tree: present here|missing here), [errno,] files: "
+		  "[{file, path}]}",
 		  NULL },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
