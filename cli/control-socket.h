@@ -19,6 +19,13 @@
 #define CONTROL_SETTLE_REQUEST "settle "
 #define CONTROL_SETTLE_REPLY "settled"
 #define CONTROL_REQUEST_MAX 64 /* a request's bytes, at most ("settle " and 20 digits) */
+/* A settled daemon waits this long for the kernel's events up to the
+ * asker's SEQNUM that never reach its socket (other network namespaces')
+ * before it answers */
+#define CONTROL_SETTLE_GAP_MS 100
+/* How long --settle=0 ("only ask") waits for the answer: a settled daemon
+ * gives it within its gap; the rest covers a loaded machine */
+#define CONTROL_ASK_MS (CONTROL_SETTLE_GAP_MS + 400)
 
 /* The directory that holds the socket PATH: it and every directory above
  * it pass the trust walk (shared/path-trust.h: root's or ours, nobody

@@ -6,7 +6,7 @@
  * and systemd's READY=1 (the sd_notify datagram to $NOTIFY_SOCKET; no
  * libsystemd).  The daemon is settled when coldplug is done, its queue is
  * empty, and it has heard the kernel's events up to the SEQNUM the asker
- * read from /sys/kernel/uevent_seqnum (or waited SETTLE_GAP_MS for those
+ * read from /sys/kernel/uevent_seqnum (or waited CONTROL_SETTLE_GAP_MS for those
  * that never come to its socket: other network namespaces').
  *
  * This file answers "settled?"; it may not handle or order events.
@@ -29,7 +29,6 @@
 #include "control-socket.h"
 #include "hotplug-agent.h"
 
-#define SETTLE_GAP_MS 100
 #define CONTROL_CLIENTS_MAX 64
 
 struct asker {
@@ -226,8 +225,8 @@ int control_answer(void)
 
 		if (!a->asked)
 			continue;
-		if (a->want > queue_seq_heard() && waited < SETTLE_GAP_MS) {
-			int left = (int)(SETTLE_GAP_MS - waited);
+		if (a->want > queue_seq_heard() && waited < CONTROL_SETTLE_GAP_MS) {
+			int left = (int)(CONTROL_SETTLE_GAP_MS - waited);
 			next = poll_sooner(next, left);
 			continue;
 		}

@@ -158,7 +158,7 @@ int settings_load(int *argc, char ***argv)
 		{ "log-level", 0, 0, G_OPTION_ARG_STRING, &settings.log_level_name, "err, warning, notice, info, debug", "LEVEL" },
 		{ "max-parallel", 0, 0, G_OPTION_ARG_INT, &settings.max_parallel, "Unrelated events handled at once", "N" },
 		{ "settle", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_settle,
-		  "Wait until the daemon has handled every event and coldplug (at most SECONDS, 120)", "SECONDS" },
+		  "Wait until the daemon has handled every event and coldplug (at most SECONDS, 120; 0: only ask, status 4 when busy)", "SECONDS" },
 		{ "control-socket", 0, 0, G_OPTION_ARG_FILENAME, &settings.control_path,
 		  "The daemon's control socket (" HOTPLUG_CONTROL_PATH ")", "PATH" },
 		{ "coldplug-timeout", 0, 0, G_OPTION_ARG_INT, &settings.coldplug_timeout,

@@ -3,7 +3,9 @@
  * reads the kernel's uevent_seqnum, asks the daemon's control socket
  * (hotplug-control.c) to answer once it has handled every event up to it,
  * coldplug done and its queue empty, and waits for that answer at most
- * SECONDS (a daemon that does not listen yet, for as long).  Only a socket
+ * SECONDS (a daemon that does not listen yet, for as long; 0: only ask,
+ * the answer waited for as long as a settled daemon takes to give it,
+ * CONTROL_ASK_MS).  Only a socket
  * whose directories pass the trust walk is asked, and only root (or we)
  * listening there is believed (SO_PEERCRED).
  *
@@ -106,6 +108,9 @@ int settle_run(void)
 		close(fd);
 		return CLI_EXIT_FAIL;
 	}
+	/* 0 asks: a settled daemon answers within its gap, not at once */
+	if (settings.settle == 0)
+		end = g_get_monotonic_time() + CONTROL_ASK_MS * 1000;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		gint64 left = (end - g_get_monotonic_time()) / 1000;
@@ -113,7 +118,10 @@ int settle_run(void)
 		int n = 0;
 
 		if (left <= 0 || (n = poll(&p, 1, (int)left)) == 0) {
-			fprintf(stderr, "hotplug: --settle: the daemon was still busy after %d s\n", settings.settle);
+			if (settings.settle == 0)
+				fprintf(stderr, "hotplug: --settle=0: the daemon is busy (not settled)\n");
+			else
+				fprintf(stderr, "hotplug: --settle: the daemon was still busy after %d s\n", settings.settle);
 			close(fd);
 			return CLI_EXIT_TIMEOUT;
 		}

@@ -372,7 +372,8 @@ static int settle(const char *path, const char *seconds, char **err, double *too
 
 /* systemd hears READY=1 once coldplug is done; --settle answers at once
  * when the daemon is idle, waits while a handler runs (and says so at its
- * limit, status 4), answers when it is done; with no daemon, status 1. */
+ * limit, status 4), answers when it is done; with no daemon, status 1;
+ * --settle=0 only asks: 0 idle, 4 busy. */
 static void test_settle(void)
 {
 	struct hpdir h;
@@ -421,10 +422,18 @@ static void test_settle(void)
 	g_assert_cmpint(settle(ctl, "5", &err, &took), ==, 0);
 	g_test_message("idle: settled in %.3f s", took);
 	g_clear_pointer(&err, g_free);
+	/* 0 only asks: an idle daemon's answer is "settled" */
+	g_assert_cmpint(settle(ctl, "0", &err, &took), ==, 0);
+	g_assert_cmpstr(err, ==, "");
+	g_clear_pointer(&err, g_free);
 
 	/* busy for 3 s: a 1 s settle gives up, a 30 s one waits */
 	nl_send(fd, GROUP, "change", "/devices/virtual/mtest/slow", 1, NULL);
 	g_usleep(200000);
+	g_assert_cmpint(settle(ctl, "0", &err, &took), ==, 4);
+	g_assert_cmpstr(err, ==, "hotplug: --settle=0: the daemon is busy (not settled)\n");
+	g_assert_cmpfloat(took, <, 1.5);
+	g_clear_pointer(&err, g_free);
 	g_assert_cmpint(settle(ctl, "1", &err, &took), ==, 4);
 	g_assert_cmpstr(err, ==, "hotplug: --settle: the daemon was still busy after 1 s\n");
 	g_assert_cmpfloat(took, <, 2.5);
