@@ -319,7 +319,7 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 	struct cli_tables_spec s = *spec;
 	g_autofree char *dir = NULL, *version = NULL, *bundled = NULL;
 	const char *machine = dv ? cli_devices_kernel(dv) : NULL;
-	bool of_snapshot = false, foreign, unnamed;
+	bool of_snapshot = false, foreign, unnamed, guessed;
 	int r;
 
 	/* the snapshot's kernel where uname -r would be taken */
@@ -335,6 +335,16 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 	}
 	dir = cli_module_dir(&s, &config);
 	version = cli_module_version(&s, &config);
+	/* a snapshot that does not say its kernel, read with the release
+	 * uname gives: this machine's, not known to be the snapshot's */
+	guessed = dv && dv->snap && !devices_kernel && !s.version && !s.moddir && !config.version && version;
+	if (guessed && !g_file_test(dir, G_FILE_TEST_IS_DIR) && cli_module_dir_named(spec, &config)) {
+		fprintf(stderr,
+			"modalias %s: the snapshot does not record its kernel, and %s (of this machine's release) is no "
+			"module directory: give -S VERSION (for %s/lib/modules/VERSION) or -m DIR\n",
+			cmd, cli_shown(dir), cli_shown(spec->root ? spec->root : config.root ? config.root : ""));
+		return -ENOENT;
+	}
 	/* tables of another version than the machine's are not its kernel's;
 	 * nor are those of a directory named as it is, unless they are known
 	 * to be (its name, or the machine's own directory) */
@@ -368,6 +378,13 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 		fprintf(stderr, "modalias %s: the module tables are kernel %s's (%s), not the machine's (%s): module states "
 				"are the machine's (loaded, builtin) or not-loaded; whether its kernel has a module, the "
 				"tables cannot tell\n", cmd, cli_shown(version), cli_shown(dir), cli_shown(machine));
+	} else if (guessed) {
+		foreign = true;
+		if (!quiet)
+			fprintf(stderr, "modalias %s: the snapshot does not record its kernel: read with the module tables of "
+					"this machine's (%s), not known to be its: module states are the snapshot's (loaded, "
+					"builtin) or not-loaded (-S VERSION or -m DIR names its kernel's)\n",
+				cmd, cli_shown(version));
 	} else if (unnamed) {
 		foreign = true;
 		if (!quiet)

@@ -148,6 +148,17 @@ check "explain --snapshot -d ROOT: likewise" 2 - "the snapshot is of kernel 6.1.
 	"$cli" explain --snapshot "$S61" -d "$tmp/noroot" -C /dev/null /devices/pci0000:00/0000:00:03.0
 check "firmware --snapshot -d ROOT: likewise" 2 - "the snapshot is of kernel 6.1.0-57-amd64" -- \
 	"$cli" firmware --snapshot "$S61" -d "$tmp/noroot" -C /dev/null
+# a snapshot that records no kernel (a capture's): the release uname gives
+# is this machine's, and said to be
+rel=$(uname -r)
+check "list --snapshot of no kernel, -d ROOT without this machine's release: says the snapshot records none" 2 - \
+	"the snapshot does not record its kernel, and $tmp/noroot/lib/modules/$rel (of this machine's release) is no module directory: give -S VERSION" -- \
+	"$cli" list --snapshot "$tmp/qemu-q35.json" -d "$tmp/noroot" -C /dev/null
+mkdir -p "$tmp/thisroot/lib/modules"
+ln -s "$D61" "$tmp/thisroot/lib/modules/$rel"
+check "list --snapshot of no kernel, -d ROOT with this machine's release: read with it, said not known to be its" 0 - \
+	"the snapshot does not record its kernel: read with the module tables of this machine's ($rel), not known to be its" -- \
+	"$cli" list --snapshot "$tmp/qemu-q35.json" -d "$tmp/thisroot" -C /dev/null
 A64="$data/linux-6.12.118+deb12-arm64"
 ln -s "$A64" "$tmp/some-tables"
 check "list --snapshot of an x86_64 machine, arm64 tables (by their name): a warning" 0 - \
