@@ -77,5 +77,43 @@ while read -r c; do
 	report "bash completion offers the options of modalias $c --help" "$why" "$tmp/diff" diff
 done <"$tmp/commands"
 
+# ---- the values the completion offers after an option ----------------------
+# offered CMD-LINE: what the completion offers for the last word of
+# CMD-LINE (bash-completion's _init_completion and _filedir stood in for:
+# a directory or file name is offered as the word FILEDIR or FILEDIR-d)
+offered() {
+	MODALIAS_CLI="$cli" bash -c '
+		_init_completion() { words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; cur=${words[cword]}; prev=${words[cword-1]}; }
+		_filedir() { COMPREPLY=("FILEDIR$*"); }
+		compopt() { :; }
+		modalias() { "$MODALIAS_CLI" "$@"; }
+		complete() { :; }
+		. "$1"
+		shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_modalias
+		printf "%s\n" "${COMPREPLY[@]}" | sort' sh "$here/../shell-completion/bash/modalias" "$@"
+}
+types=$("$cli" map --help | sed -n 's/.*--type=TYPE .*(\([a-z0-9, ]*\)).*/\1/p' | tr -d ' ' | tr ',' '\n' | sort)
+buses=$("$cli" build --buses | sort)
+for row in "build -f: the buses|build -f|$buses" \
+	"build --fields: the buses|build --fields|$buses" \
+	"map -t: the map types map --help lists|map -t|$types" \
+	"map --type: likewise|map --type|$types" \
+	"map --dialect: current, 2.6|map --dialect|2.6
+current" \
+	"firmware -f: a directory|firmware -f|FILEDIR-d" \
+	"list -t (--tree, no value): no file offered|list -t|"; do
+	name=${row%%|*} rest=${row#*|}
+	words=${rest%%|*} want=${rest#*|}
+	# shellcheck disable=SC2086 # the words of the command line
+	got=$(offered modalias $words "")
+	n=$((n + 1))
+	why=""
+	[ -n "$types" ] || why="map --help names no type"
+	[ "$got" = "$want" ] || why="${why:+$why; }offered: $(echo $got)"
+	report "bash completion of modalias $name" "$why"
+done
+
 echo "1..$n"
 exit $fail
