@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "bundled-table.h"
 #include "modalias-commands.h"
 #include "read-file.h"
 
@@ -173,17 +174,10 @@ void device_source_clear(struct device_source *src)
 }
 
 /* Where no module directory is (containers, CI), the bundled Debian 6.1
- * table: installed with the package, or in the source tree it was built in. */
+ * table (bundled-table.h) */
 static char *bundled_dir(void)
 {
-	static const char *const dirs[] = { BUNDLED_MODDIR, SOURCE_MODDIR };
-
-	for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
-		g_autofree char *alias = g_build_filename(dirs[i], "modules.alias", NULL);
-		if (g_file_test(alias, G_FILE_TEST_IS_REGULAR))
-			return g_strdup(dirs[i]);
-	}
-	return NULL;
+	return g_strdup(bundled_table_dir());
 }
 
 /* cli_tables_open()'s reports: "modalias COMMAND: …", whatever the priority */

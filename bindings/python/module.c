@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include "bundled-table.h"
+
 #ifndef MODALIAS_VERSION
 #define MODALIAS_VERSION "unknown"
 #endif
@@ -231,7 +233,7 @@ PyMODINIT_FUNC PyInit_modalias(void)
 	if (errors_add_exceptions(m) < 0)
 		goto fail;
 	if (PyModule_AddStringConstant(m, "__version__", MODALIAS_VERSION) < 0 ||
-	    PyModule_AddStringConstant(m, "BUNDLED_TABLE", BUNDLED_MODDIR) < 0 ||
+	    PyModule_AddStringConstant(m, "BUNDLED_TABLE", bundled_table_dir() ? bundled_table_dir() : BUNDLED_MODDIR) < 0 ||
 	    PyModule_AddIntConstant(m, "MAP_USB", MODALIAS_MAP_USB) < 0 ||
 	    PyModule_AddIntConstant(m, "MAP_PCI", MODALIAS_MAP_PCI) < 0 ||
 	    PyModule_AddIntConstant(m, "MAP_IEEE1394", MODALIAS_MAP_IEEE1394) < 0 ||

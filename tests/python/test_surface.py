@@ -3,10 +3,13 @@
 Run by make check through tests/python/tap-unittest.py (see modalias_testlib.py)."""
 import ast
 import os
+import re
+import subprocess
+import sys
 import unittest
 
 import modalias
-from modalias_testlib import STUBS
+from modalias_testlib import SRCDIR, STUBS
 
 
 # ---- the module's surface --------------------------------------------------------------------
@@ -68,3 +71,28 @@ class TestSurface(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# ---- README's example ------------------------------------------------------------------------
+
+
+class TestReadme(unittest.TestCase):
+    def test_example_runs(self):
+        """README's Python example runs as it stands, from the build tree too
+        (no /lib/modules/RELEASE: BUNDLED_TABLE, the source tree's table before
+        make install), and names a module or none for each device."""
+        readme = os.path.join(SRCDIR, "README.md")
+        if not os.path.exists(readme):
+            self.skipTest("no README.md")
+        with open(readme, encoding="utf-8") as f:
+            text = f.read()
+        section = text.split("\n## Python\n", 1)[1]
+        code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+        self.assertTrue(os.path.isdir(modalias.BUNDLED_TABLE), modalias.BUNDLED_TABLE)
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        lines = run.stdout.splitlines()
+        self.assertTrue(lines, "no device printed")
+        for line in lines:
+            self.assertRegex(line, r"^/devices/\S* \S+:\S* \S")
+
