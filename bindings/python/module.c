@@ -16,14 +16,17 @@
 
 #include <string.h>
 
-#include "bundled-table.h"
-
 #ifndef MODALIAS_VERSION
 #define MODALIAS_VERSION "unknown"
 #endif
 #ifndef BUNDLED_MODDIR
 #define BUNDLED_MODDIR ""
 #endif
+#ifndef SOURCE_MODDIR
+#define SOURCE_MODDIR ""
+#endif
+
+#include "bundled-table.h"
 
 /* ---- functions over devices ------------------------------------------------------- */
 
