@@ -17,7 +17,7 @@
  * Loader, Snapshot), device.c (Device, Fields), table.c (Table), resolve.c
  * (Table.resolve*, Module records), map.c (Map, MapEntry), loader.c
  * (Loader, LoadRecord), walk.c (walk_sysfs, SysfsEntry), snapshot.c
- * (Snapshot, sysfs_driver, sysfs_module_loaded).
+ * (Snapshot, sysfs_driver, sysfs_module_loaded, sysfs_devpath).
  *
  * Threading, for every file: the C objects are not shared with Python's
  * reference counts; a Table, a Map, a Loader and a Snapshot hold one C
@@ -258,5 +258,7 @@ extern PyTypeObject SnapshotType;
 /* sysfs_driver(devpath, sysfs_root=None), sysfs_module_loaded(name, sysfs_root=None) */
 PyObject *mod_sysfs_driver(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *mod_sysfs_module_loaded(PyObject *self, PyObject *args, PyObject *kwargs);
+/* sysfs_devpath(path, sysfs_root=None) */
+PyObject *mod_sysfs_devpath(PyObject *self, PyObject *args, PyObject *kwargs);
 
 #endif
