@@ -98,6 +98,12 @@ int errors_add_exceptions(PyObject *m);
  * object (a new reference) or NULL.  For "O&". */
 int opt_path_conv(PyObject *o, void *p);
 const char *bytes_or_null(PyObject *b);
+/* The arguments (PATH, sysfs_root=None) of a question to the sysfs at that
+ * root (FORMAT "O&|O&:NAME", KWLIST the two names): *PATH gets PATH as
+ * bytes (a new reference), and a context of that root is returned, its
+ * messages captured afresh; NULL with an exception (*PATH NULL). */
+struct modalias_ctx *sysfs_path_args(PyObject *args, PyObject *kwargs, const char *format,
+				     const char *const kwlist[], PyObject **path);
 /* *out: a copy in C memory (free(3) it) of a string argument, for use with
  * the GIL released; NULL stays NULL.  -1 with MemoryError. */
 int cstr_dup(const char *s, char **out);
