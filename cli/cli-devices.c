@@ -15,18 +15,6 @@
 #include "cli-devices.h"
 #include "cli-kmsg.h"
 
-char *cli_sysfs_devpath(const char *root, const char *path)
-{
-	g_autofree char *full = g_build_filename(root, path, NULL);
-	g_autofree char *real_root = realpath(root, NULL);
-	g_autofree char *real = realpath(full, NULL);
-	size_t n = real_root ? strlen(real_root) : 0;
-
-	if (!real || !real_root || strncmp(real, real_root, n) != 0 || strncmp(real + n, "/devices/", 9) != 0)
-		return NULL;
-	return g_strdup(real + n);
-}
-
 int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot)
 {
 	dv->ctx = ctx;

@@ -20,13 +20,6 @@ struct cli_devices {
 	struct modalias_snapshot *snap;  /* NULL: the sysfs root */
 };
 
-/* The devpath ("/devices/…") of the device PATH leads to, PATH below the
- * sysfs ROOT (with or without a leading '/': a bus's, class's or dev/'s
- * link, or a devpath), its links followed, those of a captured tree
- * (relative) as those of /sys; NULL when it leads to no device under
- * ROOT/devices (nothing there, a path out of ROOT, a bus's driver) */
-char *cli_sysfs_devpath(const char *root, const char *path);
-
 /* Devices of CTX's sysfs root, or (SNAPSHOT not NULL) of that snapshot
  * file.  0, or the library's negative errno (the file, line and column of
  * the error logged through CTX). */

@@ -91,9 +91,18 @@ static int str_ptr_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The devpath of the device LINK (below CTX's sysfs root) leads to
+ * (modalias_sysfs_devpath()), NULL when none */
+static char *devpath_at(struct modalias_ctx *ctx, const char *link)
+{
+	char *devpath = NULL;
+
+	return modalias_sysfs_devpath(ctx, link, &devpath) < 0 ? NULL : devpath;
+}
+
 /* The devpath of the device DEVICE (the dictionary's DEVICE= value) or,
  * when it is NULL, DEVNAME (the message's prefix): NULL when not found */
-static char *find_device(const char *root, const char *device, const char *devname)
+static char *find_device(struct modalias_ctx *ctx, const char *device, const char *devname)
 {
 	g_autofree char *link = NULL;
 
@@ -105,23 +114,23 @@ static char *find_device(const char *root, const char *device, const char *devna
 		if (!colon || !name_ok(sub, strlen(sub)) || !name_ok(colon + 1, strlen(colon + 1)))
 			return NULL;
 		link = g_strconcat("bus/", sub, "/devices/", colon + 1, NULL);
-		if ((found = cli_sysfs_devpath(root, link)))
+		if ((found = devpath_at(ctx, link)))
 			return found;
 		g_free(link);
 		link = g_strconcat("class/", sub, "/", colon + 1, NULL);
-		return cli_sysfs_devpath(root, link);
+		return devpath_at(ctx, link);
 	}
 	if (device && (device[0] == 'c' || device[0] == 'b')) {
 		if (!name_ok(device + 1, strlen(device + 1)))
 			return NULL;
 		link = g_strconcat(device[0] == 'c' ? "dev/char/" : "dev/block/", device + 1, NULL);
-		return cli_sysfs_devpath(root, link);
+		return devpath_at(ctx, link);
 	}
 	if (device || !devname || !name_ok(devname, strlen(devname)))
 		return NULL; /* a network interface's index, or no name */
 	{
 		/* the buses in byte order: the same answer whatever readdir's */
-		g_autofree char *bus_dir = g_build_filename(root, "bus", NULL);
+		g_autofree char *bus_dir = g_build_filename(modalias_ctx_get_sysfs_root(ctx), "bus", NULL);
 		g_autoptr(GPtrArray) buses = g_ptr_array_new_with_free_func(g_free);
 		DIR *d = opendir(bus_dir);
 		struct dirent *de;
@@ -136,7 +145,7 @@ static char *find_device(const char *root, const char *device, const char *devna
 		for (guint i = 0; i < buses->len && !found; i++) {
 			g_free(link);
 			link = g_strconcat("bus/", (char *)buses->pdata[i], "/devices/", devname, NULL);
-			found = cli_sysfs_devpath(root, link);
+			found = devpath_at(ctx, link);
 		}
 		return found;
 	}
@@ -209,7 +218,7 @@ int cli_kmsg_foreach_firmware_failure(struct modalias_ctx *ctx, const char *path
 			if (g_str_has_prefix(*k, " DEVICE="))
 				device = *k + strlen(" DEVICE=");
 		devname = device ? NULL : prefix_devname(msg, phrase);
-		devpath = find_device(modalias_ctx_get_sysfs_root(ctx), device, devname);
+		devpath = find_device(ctx, device, devname);
 		r = fn(data, devpath, file, error);
 	}
 	return r;

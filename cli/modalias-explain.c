@@ -388,27 +388,28 @@ static bool is_sysfs_path(const char *arg)
 }
 
 /* The devpath ("/devices/…") of the device ARG leads to: ARG is a path
- * below the sysfs ROOT, with or without the root or the leading '/'.  Of
- * the sysfs root, its links followed inside it (cli_sysfs_devpath()): a
- * bus's or class's link is its device's devpath; a devpath that is not
- * there is taken as it is (reading it says why).  Of a snapshot, which
- * records no links, a devpath only.  NULL and a message when ARG leads
- * to no device. */
-static char *devpath_of(const char *given, const char *root, const char *snapshot)
+ * below the sysfs root of CTX, with or without the root or the leading
+ * '/'.  Of the sysfs root, its links followed inside it
+ * (modalias_sysfs_devpath()): a bus's or class's link is its device's
+ * devpath; a devpath that is not there is taken as it is (reading it says
+ * why).  Of a snapshot, which records no links, a devpath only.  NULL and
+ * a message when ARG leads to no device. */
+static char *devpath_of(struct modalias_ctx *ctx, const char *given, const char *snapshot)
 {
-	const char *arg = given;
+	const char *root = modalias_ctx_get_sysfs_root(ctx), *arg = given;
 	size_t rl = strlen(root);
 	g_autofree char *rel = NULL, *full = NULL;
-	char *devpath;
+	char *devpath = NULL;
+	int r = -ENOENT;
 
 	while (rl > 1 && root[rl - 1] == '/')
 		rl--;
 	if (strncmp(arg, root, rl) == 0 && arg[rl] == '/')
 		arg += rl;
 	rel = arg[0] == '/' ? g_strdup(arg) : g_strconcat("/", arg, NULL);
-	if (!snapshot && (devpath = cli_sysfs_devpath(root, rel)))
+	if (!snapshot && (r = modalias_sysfs_devpath(ctx, rel, &devpath)) == 0)
 		return devpath;
-	if (g_str_has_prefix(rel, "/devices/"))
+	if (r == -ENOENT && g_str_has_prefix(rel, "/devices/"))
 		return g_steal_pointer(&rel);
 	if (snapshot) {
 		fprintf(stderr, "modalias explain: %s: a snapshot records no bus/ or class/ links to follow: give the "
@@ -417,11 +418,15 @@ static char *devpath_of(const char *given, const char *root, const char *snapsho
 		return NULL;
 	}
 	full = g_build_filename(root, rel, NULL);
-	if (!g_file_test(full, G_FILE_TEST_EXISTS))
+	if (r == -ENOENT)
 		fprintf(stderr, "modalias explain: %s: %s\n", cli_shown(full), strerror(ENOENT));
-	else
-		fprintf(stderr, "modalias explain: %s leads to no device below %s/devices: give a device's path there, "
-			"a link to one (bus/*/devices/, class/) or its name\n", cli_shown(full), cli_shown(root));
+	else {
+		g_autofree char *why = r == -ENODEV ? g_strdup("") : g_strdup_printf(" (%s)",
+			r == -EXDEV ? "it leads out of the sysfs root" : strerror(-r));
+
+		fprintf(stderr, "modalias explain: %s leads to no device below %s/devices%s: give a device's path there, "
+			"a link to one (bus/*/devices/, class/) or its name\n", cli_shown(full), cli_shown(root), why);
+	}
 	return NULL;
 }
 
@@ -561,7 +566,7 @@ int cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	if (is_sysfs_path(e.arg)) {
-		e.devpath = devpath_of(e.arg, modalias_ctx_get_sysfs_root(ctx), snapshot);
+		e.devpath = devpath_of(ctx, e.arg, snapshot);
 		if (!e.devpath) {
 			ret = CLI_EXIT_USAGE;
 			goto out;

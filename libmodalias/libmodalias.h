@@ -622,6 +622,41 @@ int modalias_sysfs_is_module_loaded(struct modalias_ctx *ctx, const char *module
  */
 int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *module);
 
+/**
+ * modalias_sysfs_devpath:
+ * @ctx: a context; @path is taken below its sysfs root.
+ * @path: a path below the sysfs root, with or without a leading '/': a
+ *   bus's, a class's or dev/'s link ("bus/pci/devices/0000:00:1f.2",
+ *   "class/net/eth0", "dev/char/4:0"), a path through a device's links
+ *   ("class/net/eth0/device"), or a devpath.
+ * @devpath: (out): the devpath ("/devices/…") of the device @path leads
+ *   to, as the kernel's DEVPATH and modalias_sysfs_foreach() name it;
+ *   malloc'ed, free it with free(); set only on success.
+ *
+ * The device a path a user gives names.  @path is resolved inside the
+ * sysfs root, never by the kernel's lookup: one component at a time from
+ * the root, each directory opened without following links; a link's
+ * target (relative, as sysfs's links are) takes its place in the path, so
+ * that each ".." is taken against the path walked so far.  A step above
+ * the root is refused, even when the path would come back into it (a
+ * link to ../../elsewhere/../ROOT/devices/…), as is a link with an
+ * absolute target; at most 40 links are followed.  Whatever @path leads
+ * to must be a directory below SYSFS_ROOT/devices: a bus's driver, the
+ * bus/ directory, an attribute are no device.  Nothing is logged: the
+ * caller knows what it asked.
+ *
+ * Returns: 0; -EXDEV when @path or a link on the way leads out of the
+ * sysfs root; -ELOOP for more than 40 links; -ENOENT when a component is
+ * not there (a dangling link); -ENOTDIR when one that must be walked into,
+ * or the last, is not a directory (a file, a FIFO); -ENODEV when @path
+ * leads to a directory of the root that is not below its devices/;
+ * -ENAMETOOLONG; -EINVAL for a NULL argument; -ENOMEM; another negative
+ * errno of opening a directory (-EACCES, the root's own error).
+ *
+ * Since: 4
+ */
+int modalias_sysfs_devpath(struct modalias_ctx *ctx, const char *path, char **devpath);
+
 
 /**
  * SECTION:snapshot

@@ -454,6 +454,11 @@ check "explain ROOT/class/net/eth0: the interface's devpath, which has no modali
 check "explain: a link out of the sysfs root leads to no device (exit 2)" 2 - \
 	"q35l/bus/pci/devices/0000:00:09.0 leads to no device below .*q35l/devices" -- \
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null /bus/pci/devices/0000:00:09.0
+# a link that leaves the root and comes back into it (realpath() would land inside) is refused
+ln -s ../../../../two/../q35l/devices/pci0000:00/0000:00:03.0 "$tmp/q35l/bus/pci/devices/0000:00:0a.0"
+check "explain: a link out of the sysfs root and back into it is refused (exit 2)" 2 - \
+	"q35l/bus/pci/devices/0000:00:0a.0 leads to no device below .*q35l/devices (it leads out of the sysfs root)" -- \
+	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci/devices/0000:00:0a.0
 check "explain: a path below the root that is no device (exit 2)" 2 - "q35l/bus/pci leads to no device below" -- \
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci
 check "explain: a link that is not there (exit 2)" 2 - "q35l/class/net/eth9: No such file or directory" -- \

@@ -37,6 +37,25 @@ const char *bytes_or_null(PyObject *b)
 	return b ? PyBytes_AS_STRING(b) : NULL;
 }
 
+struct modalias_ctx *sysfs_path_args(PyObject *args, PyObject *kwargs, const char *format,
+				     const char *const kwlist[], PyObject **path)
+{
+	PyObject *root = NULL;
+	struct modalias_ctx *ctx;
+
+	*path = NULL;
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, (char **)kwlist, PyUnicode_FSConverter, path,
+					 opt_path_conv, &root))
+		return NULL;
+	ctx = new_ctx(bytes_or_null(root));
+	Py_XDECREF(root);
+	if (!ctx)
+		Py_CLEAR(*path);
+	else
+		log_reset();
+	return ctx;
+}
+
 int cstr_dup(const char *s, char **out)
 {
 	*out = s ? strdup(s) : NULL;

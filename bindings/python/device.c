@@ -719,29 +719,18 @@ out:
 
 PyObject *device_from_sysfs(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-	static const char *kwlist[] = { "devpath", "sysfs_root", NULL };
-	PyObject *path = NULL, *root = NULL, *ret = NULL;
-	struct modalias_ctx *ctx;
+	static const char *const kwlist[] = { "devpath", "sysfs_root", NULL };
+	PyObject *path, *ret;
+	struct modalias_ctx *ctx = sysfs_path_args(args, kwargs, "O&|O&:from_sysfs", kwlist, &path);
 	struct modalias_dev *dev = NULL;
 	int r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O&:from_sysfs", (char **)kwlist, PyUnicode_FSConverter,
-					 &path, opt_path_conv, &root))
-		return NULL;
-	ctx = new_ctx(bytes_or_null(root));
 	if (!ctx)
-		goto out;
-	log_reset();
+		return NULL;
 	r = modalias_dev_new_from_sysfs(ctx, PyBytes_AS_STRING(path), &dev);
 	modalias_ctx_unref(ctx);
-	if (r < 0) {
-		raise_errno(r, KIND_IO, PyBytes_AS_STRING(path));
-		goto out;
-	}
-	ret = device_wrap(type, dev);
-out:
-	Py_XDECREF(path);
-	Py_XDECREF(root);
+	ret = r < 0 ? raise_errno(r, KIND_IO, PyBytes_AS_STRING(path)) : device_wrap(type, dev);
+	Py_DECREF(path);
 	return ret;
 }
 

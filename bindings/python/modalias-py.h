@@ -17,7 +17,7 @@
  * Loader, Snapshot), device.c (Device, Fields), table.c (Table), resolve.c
  * (Table.resolve*, Module records), map.c (Map, MapEntry), loader.c
  * (Loader, LoadRecord), walk.c (walk_sysfs, SysfsEntry), snapshot.c
- * (Snapshot, sysfs_driver, sysfs_module_loaded).
+ * (Snapshot, sysfs_driver, sysfs_module_loaded, sysfs_devpath).
  *
  * Threading, for every file: the C objects are not shared with Python's
  * reference counts; a Table, a Map, a Loader and a Snapshot hold one C
@@ -98,6 +98,12 @@ int errors_add_exceptions(PyObject *m);
  * object (a new reference) or NULL.  For "O&". */
 int opt_path_conv(PyObject *o, void *p);
 const char *bytes_or_null(PyObject *b);
+/* The arguments (PATH, sysfs_root=None) of a question to the sysfs at that
+ * root (FORMAT "O&|O&:NAME", KWLIST the two names): *PATH gets PATH as
+ * bytes (a new reference), and a context of that root is returned, its
+ * messages captured afresh; NULL with an exception (*PATH NULL). */
+struct modalias_ctx *sysfs_path_args(PyObject *args, PyObject *kwargs, const char *format,
+				     const char *const kwlist[], PyObject **path);
 /* *out: a copy in C memory (free(3) it) of a string argument, for use with
  * the GIL released; NULL stays NULL.  -1 with MemoryError. */
 int cstr_dup(const char *s, char **out);
@@ -258,5 +264,7 @@ extern PyTypeObject SnapshotType;
 /* sysfs_driver(devpath, sysfs_root=None), sysfs_module_loaded(name, sysfs_root=None) */
 PyObject *mod_sysfs_driver(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *mod_sysfs_module_loaded(PyObject *self, PyObject *args, PyObject *kwargs);
+/* sysfs_devpath(path, sysfs_root=None) */
+PyObject *mod_sysfs_devpath(PyObject *self, PyObject *args, PyObject *kwargs);
 
 #endif

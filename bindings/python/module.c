@@ -2,8 +2,8 @@
  * module.c: the modalias module: its init (types, exceptions, constants,
  * in one namespace) and the module-level functions (build, parse,
  * from_env, from_sysfs, buses, bus_fields, field_help, map_types;
- * walk_sysfs is walk.c's, sysfs_driver and sysfs_module_loaded
- * snapshot.c's).
+ * walk_sysfs is walk.c's, sysfs_driver, sysfs_module_loaded and
+ * sysfs_devpath snapshot.c's).
  *
  * It may not hold the code of a type (each is in a file of its own, which
  * defines its type object or record description; the tables below name
@@ -152,6 +152,12 @@ static PyMethodDef module_methods[] = {
 	{ "sysfs_module_loaded", (PyCFunction)(void (*)(void))mod_sysfs_module_loaded, METH_VARARGS | METH_KEYWORDS,
 	  "sysfs_module_loaded(name, sysfs_root=None) -> bool\n\nWhether SYSFS_ROOT/module/NAME/initstate "
 	  "says 'live' (a builtin module has none).\nInputError for a name that is no module's." },
+	{ "sysfs_devpath", (PyCFunction)(void (*)(void))mod_sysfs_devpath, METH_VARARGS | METH_KEYWORDS,
+	  "sysfs_devpath(path, sysfs_root=None) -> str\n\nThe devpath ('/devices/...') of the device a path below "
+	  "the sysfs root leads\nto ('class/net/eth0', 'bus/pci/devices/0000:00:1f.2', a devpath), its links "
+	  "followed\ninside the root.  NotFoundError when a component is not there; Error with\nerrno EXDEV "
+	  "when the path or a link leads out of the root (even back into it),\nELOOP for more than 40 links, "
+	  "ENOTDIR when a file is walked into, ENODEV\nwhen it leads to no directory below SYSFS_ROOT/devices." },
 	{ "buses", mod_buses, METH_NOARGS, "buses() -> list[str]\n\nThe buses the library knows." },
 	{ "bus_fields", mod_bus_fields, METH_VARARGS,
 	  "bus_fields(bus) -> list[str]\n\nThe field names of a bus, in modalias order." },

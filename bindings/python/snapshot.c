@@ -3,7 +3,8 @@
  * devices, kept (the library's modalias_snapshot_*: taken from sysfs, read
  * from and written as its JSON file, walked and asked as sysfs is); and
  * the module's functions that ask a live sysfs the same questions,
- * sysfs_driver() and sysfs_module_loaded().
+ * sysfs_driver() and sysfs_module_loaded(), and sysfs_devpath(), the
+ * device a path below its root leads to.
  *
  * A snapshot does not change once made: its calls take no lock.  Taking
  * one (from_sysfs(), from_file()) and writing it (format()) run with the
@@ -387,32 +388,21 @@ PyTypeObject SnapshotType = {
 
 PyObject *mod_sysfs_driver(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-	static const char *kwlist[] = { "devpath", "sysfs_root", NULL };
-	PyObject *path = NULL, *root = NULL, *ret = NULL;
-	struct modalias_ctx *ctx;
+	static const char *const kwlist[] = { "devpath", "sysfs_root", NULL };
+	PyObject *path, *ret;
+	struct modalias_ctx *ctx = sysfs_path_args(args, kwargs, "O&|O&:sysfs_driver", kwlist, &path);
 	char *d = NULL, *m = NULL, *o = NULL;
 	int r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O&:sysfs_driver", (char **)kwlist, PyUnicode_FSConverter,
-					 &path, opt_path_conv, &root))
-		return NULL;
-	ctx = new_ctx(bytes_or_null(root));
 	if (!ctx)
-		goto out;
-	log_reset();
+		return NULL;
 	r = modalias_sysfs_get_driver(ctx, PyBytes_AS_STRING(path), &d, &m, &o);
 	modalias_ctx_unref(ctx);
-	if (r < 0) {
-		raise_errno(r, KIND_INPUT, PyBytes_AS_STRING(path));
-		goto out;
-	}
-	ret = driver_tuple(d, m, o);
+	ret = r < 0 ? raise_errno(r, KIND_INPUT, PyBytes_AS_STRING(path)) : driver_tuple(d, m, o);
 	free(d);
 	free(m);
 	free(o);
-out:
-	Py_XDECREF(path);
-	Py_XDECREF(root);
+	Py_DECREF(path);
 	return ret;
 }
 
@@ -437,4 +427,22 @@ PyObject *mod_sysfs_module_loaded(PyObject *self, PyObject *args, PyObject *kwar
 	if (r < 0)
 		return raise_errno(r, KIND_INPUT, NULL);
 	return PyBool_FromLong(r);
+}
+
+PyObject *mod_sysfs_devpath(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+	static const char *const kwlist[] = { "path", "sysfs_root", NULL };
+	PyObject *path, *ret;
+	struct modalias_ctx *ctx = sysfs_path_args(args, kwargs, "O&|O&:sysfs_devpath", kwlist, &path);
+	char *devpath = NULL;
+	int r;
+
+	if (!ctx)
+		return NULL;
+	r = modalias_sysfs_devpath(ctx, PyBytes_AS_STRING(path), &devpath);
+	modalias_ctx_unref(ctx);
+	ret = r < 0 ? raise_errno(r, KIND_IO, PyBytes_AS_STRING(path)) : PyUnicode_DecodeFSDefault(devpath);
+	free(devpath);
+	Py_DECREF(path);
+	return ret;
 }

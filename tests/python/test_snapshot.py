@@ -202,6 +202,33 @@ class TestMadeTree(TempDirTest):
             self.assertEqual(str(s.device("/devices/platform/foo0")), "platform:foo")
         self.assertEqual(len(snap), 3)
 
+    def test_devpath(self):
+        # the links sysfs has, and ones out of the root (back into it too), a loop
+        self.write("outside/devices/x/uevent", "")
+        links = (("bus/platform/devices/foo0", "../../../devices/platform/foo0"),
+                 ("class/misc/foo", "../../devices/platform/foo0"),
+                 ("class/misc/out", "../../../outside/devices/x"),
+                 ("class/misc/back", "../../../sys/devices/platform/foo0"),
+                 ("class/misc/loop", "loop"))
+        for link, target in links:
+            os.makedirs(os.path.dirname(os.path.join(self.root, link)), exist_ok=True)
+            os.symlink(target, os.path.join(self.root, link))
+        for path in ("bus/platform/devices/foo0", "/class/misc/foo", "devices/platform/foo0",
+                     pathlib.Path("class/misc/foo")):
+            self.assertEqual(modalias.sysfs_devpath(path, self.root), "/devices/platform/foo0", path)
+        self.assertEqual(modalias.sysfs_devpath(path=b"class/misc/foo", sysfs_root=self.root),
+                         "/devices/platform/foo0")
+        for path, err in (("class/misc/out", errno.EXDEV), ("class/misc/back", errno.EXDEV),
+                          ("../sys/devices/platform/foo0", errno.EXDEV), ("class/misc/loop", errno.ELOOP),
+                          ("bus/platform", errno.ENODEV), ("devices/platform/foo0/uevent", errno.ENOTDIR)):
+            with self.assertRaises(modalias.Error) as cm:
+                modalias.sysfs_devpath(path, self.root)
+            self.assertEqual((cm.exception.errno, cm.exception.filename), (err, path))
+        with self.assertRaises(modalias.NotFoundError):
+            modalias.sysfs_devpath("class/misc/nosuch", self.root)
+        # a capture keeps no links: its devpaths lead to themselves
+        self.assertEqual(modalias.sysfs_devpath(XHCI, QEMU_SYSFS), XHCI)
+
     @unittest.skipUnless(sys.getfilesystemencoding() == "utf-8", "file names are not UTF-8 here")
     def test_bytes_not_utf8(self):
         self.device("/devices/platform/odd\udcff", "platform:odd\n")
