@@ -56,7 +56,9 @@ static void print_fields(struct modalias_dev *dev)
 {
 	const char *bus = modalias_dev_get_bus(dev), *f;
 
-	printf("\tbus=%s\n", bus);
+	/* the bus alone, as build's first argument (a field may be named
+	 * "bus": hid's) */
+	printf("\t%s\n", bus);
 	if (!modalias_bus_field_name(bus, 0)) {
 		const char *raw;
 		if (modalias_dev_get(dev, "raw", 0, &raw) == 0)

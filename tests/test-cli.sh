@@ -41,6 +41,14 @@ check "parse usb, of, dmi, unknown" 0 parse "" -- "$cli" parse \
 	'dmi:bvnDellInc.:bvr0.4.7:bd11/14/2017:svnDellInc.:pnLatitude3590:pvr:' \
 	'somebus:some:thing'
 check "parse: malformed" 2 - "field idProduct" -- "$cli" parse usb:v046DpC5
+# parse's lines after the modalias are build's arguments: each alias back
+# byte for byte (hid's field "bus" beside its bus)
+for a in 'usb:v0BDAp8153d3000dc00dsc00dp00icFFiscFFip00in00' 'hid:b0003g0001v0000046Dp0000C52B' \
+	'pci:v00008086d00001E31sv00001028sd0000052Dbc0Csc03i30' 'of:Ni2c-busT<NULL>Cibm,power8-i2c-portCibm,opal-i2c'; do
+	# shellcheck disable=SC2016 # expanded by that shell
+	check "parse | build: $a back" 0 - "" -- sh -c \
+		'got=$("$0" build $("$0" parse "$1" | sed 1d)) && [ "$got" = "$1" ] || { echo "got $got" >&2; exit 1; }' "$cli" "$a"
+done
 check "parse: one good, one bad" 2 parse-partial "not a valid modalias" -- "$cli" parse \
 	platform:pcspkr usb:v046DpC5
 check "list a captured tree (this CI machine's kind), with modules" 0 list-host-vm "" -- \
