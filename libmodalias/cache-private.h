@@ -66,6 +66,11 @@ void cache_checksum(const void *data, size_t len, uint32_t crc[3]);
 #define CACHE_NAME_MAX (sizeof("modalias-.idx") + 64)
 void cache_file_name(char *buf, size_t size, const char *dir);
 
+/* After a cache KEEP was written in the cache directory DIRFD (SHOWN names
+ * it in messages): the caches there of module directories that are gone,
+ * or another directory now, removed (cache-prune.c) */
+void cache_prune(struct modalias_ctx *ctx, int dirfd, const char *shown, const char *keep);
+
 enum {
 	CACHE_NO_CHECKSUM = 1u << 0, /* for the fuzz target: skip it, check the structure */
 };

@@ -824,8 +824,12 @@ MODALIAS_EXPORT int modalias_table_open(struct modalias_ctx *ctx, const char *di
 		}
 	}
 	r = modalias_table_new_from_directory(ctx, dir, ret);
-	if (r >= 0 && write && save_at(*ret, dirfd, cache_dir, name, &denied) < 0 && denied)
-		info(ctx, "%s/%s: not written: no write access\n", cache_dir, name);
+	if (r >= 0 && write) {
+		if (save_at(*ret, dirfd, cache_dir, name, &denied) == 0)
+			cache_prune(ctx, dirfd, cache_dir, name);
+		else if (denied)
+			info(ctx, "%s/%s: not written: no write access\n", cache_dir, name);
+	}
 out:
 	if (dirfd >= 0)
 		close(dirfd);

@@ -8,6 +8,8 @@
  *    instantiated, builtin aliases, module names) answers the same, patterns
  *    and origins included, from the cache as from the text;
  *  - stale: each source file changed makes the cache rebuilt;
+ *  - prune: a cache written removes those of module directories gone or
+ *    made again, and nothing else;
  *  - another directory: a cache is not used for a module directory other
  *    than the one it was built for, though its sources have the same
  *    inode numbers, sizes and times (hard links; two tmpfs mounts, in a
@@ -124,6 +126,74 @@ static char *copy_moddir(const char *to)
 		g_assert_cmpint(system(cmd), ==, 0);
 	}
 	return dir;
+}
+
+/* ---- pruning ------------------------------------------------------------------- */
+
+/* A module directory copied to TO/NAME/m */
+static char *copy_moddir_in(const char *to, const char *name)
+{
+	g_autofree char *sub = g_build_filename(to, name, NULL);
+
+	g_assert_cmpint(mkdir(sub, 0755), ==, 0);
+	return copy_moddir(sub);
+}
+
+static void open_and_drop(struct modalias_ctx *ctx, const char *dir, const char *cache)
+{
+	struct modalias_table *t;
+
+	g_assert_cmpint(modalias_table_open(ctx, dir, cache, &t), ==, 0);
+	modalias_table_unref(t);
+}
+
+/* Once a cache is written, the caches of module directories that are gone
+ * (A) or another directory now (B) are removed; one of a directory that
+ * is (C), of a relative path (R), another file of a cache's name that is
+ * no cache, and a symlink of a cache's name are left. */
+static void test_prune(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	g_autofree char *cache = g_build_filename(tmp, "cache", NULL);
+	g_autofree char *a = copy_moddir_in(tmp, "a"), *b = copy_moddir_in(tmp, "b"), *c = copy_moddir_in(tmp, "c");
+	g_autofree char *r = copy_moddir_in(tmp, "r"), *d = copy_moddir_in(tmp, "d");
+	g_autofree char *ca = cache_file(cache, a), *cb = cache_file(cache, b), *cc = cache_file(cache, c);
+	g_autofree char *cr = cache_file(cache, "r/m"), *cd = cache_file(cache, d);
+	g_autofree char *other = g_build_filename(cache, "modalias-0000000000000000000000000000000000000000000000000000000000000000.idx", NULL);
+	g_autofree char *link = g_build_filename(cache, "modalias-1111111111111111111111111111111111111111111111111111111111111111.idx", NULL);
+	g_autofree char *cwd = g_get_current_dir(), *rm_b = NULL;
+
+	open_and_drop(ctx, a, cache);
+	open_and_drop(ctx, b, cache);
+	open_and_drop(ctx, c, cache);
+	g_assert_cmpint(chdir(tmp), ==, 0);
+	open_and_drop(ctx, "r/m", cache);
+	g_assert_cmpint(chdir(cwd), ==, 0);
+	g_assert_true(g_file_set_contents(other, "not a cache", -1, NULL));
+	g_assert_cmpint(symlink(ca, link), ==, 0);
+	/* A gone, B made again (another inode), R's relative path gone from here */
+	remove_tree(a);
+	rm_b = g_build_filename(tmp, "b", NULL);
+	remove_tree(rm_b);
+	g_free(copy_moddir_in(tmp, "b"));
+	modalias_ctx_set_log_priority(ctx, LOG_INFO);
+	test_log_clear();
+	open_and_drop(ctx, d, cache);
+	g_assert_nonnull(strstr(test_log_text(), ": 2 index caches of module directories that are gone removed"));
+	g_assert_false(g_file_test(ca, G_FILE_TEST_EXISTS));
+	g_assert_false(g_file_test(cb, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(cc, G_FILE_TEST_IS_REGULAR));
+	g_assert_true(g_file_test(cr, G_FILE_TEST_IS_REGULAR));
+	g_assert_true(g_file_test(cd, G_FILE_TEST_IS_REGULAR));
+	g_assert_true(g_file_test(other, G_FILE_TEST_IS_REGULAR));
+	g_assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK));
+	/* a cache found current writes nothing, and removes nothing */
+	test_log_clear();
+	open_and_drop(ctx, c, cache);
+	g_assert_null(strstr(test_log_text(), "removed"));
+	modalias_ctx_unref(ctx);
+	remove_tree(tmp);
 }
 
 static void test_stale(void)
@@ -800,6 +870,7 @@ int main(int argc, char **argv)
 	moddir = g_test_build_filename(G_TEST_DIST, "data", "linux-6.1.0-57-amd64", NULL);
 	g_test_add_func("/cache/round-trip", test_round_trip);
 	g_test_add_func("/cache/stale", test_stale);
+	g_test_add_func("/cache/prune", test_prune);
 	g_test_add_func("/cache/name", test_name);
 	g_test_add_func("/cache/other-directory/path", test_other_path);
 	g_test_add_func("/cache/other-directory/mount", test_other_mount);
