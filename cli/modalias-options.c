@@ -146,7 +146,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	for (char **l = lines; *l; l++) {
 		if (l != lines)
 			g_string_append_c(shown, '\n');
-		cli_shown_message_append(shown, *l);
+		cli_shown_append(shown, *l);
 	}
 	fprintf(stderr, "modalias %s: %s\nTry 'modalias %s --help'.\n", cmd, shown->str, cmd);
 	return CLI_EXIT_USAGE;
@@ -246,7 +246,7 @@ static void load_settings(void)
 		g_autoptr(GString) shown = g_string_new(NULL);
 
 		/* GKeyFile's message quotes the file's bad key or group */
-		cli_shown_message_append(shown, error->message);
+		cli_shown_append(shown, error->message);
 		fprintf(stderr, "modalias: %s\n", shown->str);
 		exit(CLI_EXIT_USAGE);
 	}
