@@ -156,7 +156,7 @@ void cli_config_print_warnings(const char *prog, const GString *warnings)
 
 	for (char **l = lines; *l; l++)
 		if (**l)
-			fprintf(stderr, "%s: %s\n", prog, *l);
+			fprintf(stderr, "%s: %s\n", prog, cli_shown(*l));
 }
 
 gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error)
@@ -208,7 +208,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 				k = &known[i];
 		if (!k) {
 			g_string_append_printf(warnings, "%s:%d: unknown group [%s], ignored\n", file,
-					       line_of(text, *g, NULL), cli_shown(*g));
+					       line_of(text, *g, NULL), *g);
 			continue;
 		}
 		for (char **key = keys; key && *key; key++) {
@@ -220,7 +220,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 					ok = true;
 			if (!ok) {
 				g_string_append_printf(warnings, "%s:%d: unknown key '%s' in [%s], ignored\n", file,
-						       line_of(text, *g, *key), cli_shown(*key), cli_shown(*g));
+						       line_of(text, *g, *key), *key, *g);
 				continue;
 			}
 			/* a value GKeyFile cannot give (not UTF-8) is no value: an

@@ -43,13 +43,14 @@ struct cli_config {
 /*
  * Reads path (or, when path is NULL, the default file if it exists).
  * Unknown groups and keys are warnings ("FILE:LINE: …\n", appended to
- * warnings); bad values are errors (FILE:LINE: [GROUP] KEY: why).
+ * warnings); bad values are errors (FILE:LINE: [GROUP] KEY: why).  Both
+ * quote the file as it is: whoever shows them escapes them.
  * Returns FALSE with error set on failure.
  */
 gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warnings, GError **error);
 
 /* WARNINGS (cli_config_load()'s) on standard error, a line each after
- * "PROG: ", as the program's other messages are */
+ * "PROG: ", escaped (cli_shown()), as the program's other messages are */
 void cli_config_print_warnings(const char *prog, const GString *warnings);
 void cli_config_clear(struct cli_config *cfg);
 /* Whether PATH is a modalias.conf rather than a modprobe.d file: a regular

@@ -17,6 +17,7 @@
 
 #include "cli-output.h"
 #include "json.h"
+#include "shown.h"
 
 static const char *prog_name = "modalias";
 
@@ -115,88 +116,12 @@ void json_string(GString *out, const char *str)
 	g_string_truncate(out, old + json_quote(out->str + old, str));
 }
 
-/* Whether the character U is shown as \\uXXXX: one that is not seen but
- * changes what is (bidirectional overrides and isolates reorder a line,
- * U+2028 and U+2029 end one for some readers, zero-width characters make
- * two names look alike): the formats (Cf) and the separators of lines and
- * paragraphs */
-static bool shown_as_code(gunichar u)
-{
-	GUnicodeType t = g_unichar_type(u);
-
-	return t == G_UNICODE_FORMAT || t == G_UNICODE_LINE_SEPARATOR || t == G_UNICODE_PARAGRAPH_SEPARATOR;
-}
-
-/* The length of the valid UTF-8 character at S that may be shown as it is
- * (not a control: U+0080..U+009F are C1's; not one shown_as_code(); a
- * backslash only when BACKSLASH_AS_IS), 0 when it must be escaped */
-static size_t shown_as_is(const char *s, bool backslash_as_is)
-{
-	unsigned char c = (unsigned char)*s;
-	gunichar u;
-
-	if (c >= 0x20 && c < 0x7f)
-		return c != '\\' || backslash_as_is;
-	if (c < 0x80)
-		return 0;
-	u = g_utf8_get_char_validated(s, -1);
-	if (u == (gunichar)-1 || u == (gunichar)-2 || (u >= 0x80 && u <= 0x9f) || shown_as_code(u))
-		return 0;
-	return (size_t)(g_utf8_next_char(s) - s);
-}
-
-/* The letter of C's escape in C (\n: 'n'), or 0 when it has none */
-static char named_escape(unsigned char c)
-{
-	switch (c) {
-	case '\a': return 'a';
-	case '\b': return 'b';
-	case '\t': return 't';
-	case '\n': return 'n';
-	case '\v': return 'v';
-	case '\f': return 'f';
-	case '\r': return 'r';
-	case '\\': return '\\';
-	default: return 0;
-	}
-}
-
-static void shown_append(GString *out, const char *s, bool backslash_as_is)
-{
-	while (*s) {
-		size_t len = shown_as_is(s, backslash_as_is);
-		gunichar u;
-		char named;
-
-		if (len) {
-			g_string_append_len(out, s, (gssize)len);
-			s += len;
-			continue;
-		}
-		u = (unsigned char)*s >= 0x80 ? g_utf8_get_char_validated(s, -1) : (gunichar)-1;
-		if (u < 0x110000 && shown_as_code(u)) {
-			/* as C writes a universal character name */
-			g_string_append_printf(out, u > 0xffff ? "\\U%08x" : "\\u%04x", u);
-			s = g_utf8_next_char(s);
-			continue;
-		}
-		named = named_escape((unsigned char)*s);
-		if (named)
-			g_string_append_printf(out, "\\%c", named);
-		else
-			g_string_append_printf(out, "\\x%02x", (unsigned char)*s);
-		s++;
-	}
-}
-
 void cli_shown_append(GString *out, const char *s)
 {
-	shown_append(out, s, false);
-}
+	size_t old = out->len;
 
-void cli_shown_message_append(GString *out, const char *s)
-{
-	shown_append(out, s, true);
+	g_string_set_size(out, old + SHOWN_MAX(strlen(s)));
+	g_string_truncate(out, old + shown_quote(out->str + old, s));
 }
 
 void cli_shown_append_len(GString *out, const char *s, size_t len)
@@ -204,7 +129,7 @@ void cli_shown_append_len(GString *out, const char *s, size_t len)
 	const char *end = s + len;
 
 	for (;;) {
-		shown_append(out, s, false); /* up to the next NUL */
+		cli_shown_append(out, s); /* up to the next NUL */
 		s += strlen(s);
 		if (s >= end)
 			break;
@@ -255,13 +180,7 @@ const char *cli_shown(const char *s)
 	GString *out;
 	const char *p;
 
-	for (p = s; *p;) {
-		size_t len = shown_as_is(p, false);
-
-		if (!len)
-			break;
-		p += len;
-	}
+	p = s + shown_plain(s);
 	if (!*p)
 		return s;
 	out = shown_next();

@@ -60,19 +60,23 @@ void cli_output_check(void);
 void json_string(GString *out, const char *s);
 
 /*
- * S as it may be shown to people, on one line: each control character and
- * DEL (C1 controls too) escaped as C writes it (\n, \t, \r, \a, \b, \f, \v,
- * else \xNN), a backslash as \\, each byte that is not part of a valid
- * UTF-8 sequence as \xNN, as systemctl shows names, and (unlike systemctl)
- * the characters not seen that change what is, bidirectional overrides,
- * line separators, zero-width and other format characters (Cf, Zl, Zp), as
- * \u202e; S itself when none of them is in it.  Every string that came
- * from a file or the kernel (devpath, modalias, driver, module, subsystem,
- * file names) passes through it before it is printed for people or in the
- * agent's dry-run lines, so that one device is always one line and no
- * escape sequence reaches a terminal; JSON keeps the exact bytes (json_string()).  An escaped copy
- * belongs to the calling thread and lives until its CLI_SHOWN_KEPT-th next
- * call: long enough for the arguments of one printf().
+ * S as it may be shown to people, on one line, escaped as shared/shown.h
+ * says (the one rule, the library's default log's too): each control
+ * character and DEL (C1 controls too) as C writes it (\n, \t, \r, \a, \b,
+ * \f, \v, else \xNN), a backslash as \\, each byte that is not part of a
+ * valid UTF-8 sequence as \xNN, as systemctl shows names, and (unlike
+ * systemctl) the characters not seen that change what is, bidirectional
+ * overrides, line separators, zero-width and other format characters (Cf,
+ * Zl, Zp), as \u202e; S itself when none of them is in it.  Every string
+ * that came from a file or the kernel (devpath, modalias, driver, module,
+ * subsystem, file names) passes through it before it is printed for people
+ * or in the agent's dry-run lines, and so does every message that quotes
+ * one (the library's, GLib's, the agent's log), its own text included, so
+ * that one device is always one line, no escape sequence reaches a
+ * terminal and what is shown reads back one way; JSON keeps the exact
+ * bytes (json_string()).  An escaped copy belongs to the calling thread
+ * and lives until its CLI_SHOWN_KEPT-th next call: long enough for the
+ * arguments of one printf().
  */
 #define CLI_SHOWN_KEPT 8
 const char *cli_shown(const char *s);
@@ -86,12 +90,6 @@ void cli_shown_append(GString *out, const char *s);
 /* The same for LEN bytes at S that may hold NUL bytes (each shown \x00;
  * S[LEN] is a NUL) */
 void cli_shown_append_len(GString *out, const char *s, size_t len);
-/* A message (a sentence of a program or the library that quotes strings
- * from files), appended to OUT escaped as cli_shown() escapes, but for its
- * backslashes: they are kept, the message's own text ("\u0000: a string
- * may not hold a NUL byte") */
-void cli_shown_message_append(GString *out, const char *s);
-
 /* "s" after a count other than one: "%u device%s", n, cli_plural(n) */
 static inline const char *cli_plural(unsigned int n)
 {

@@ -43,8 +43,9 @@ void say(int priority, const char *fmt, ...)
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	/* the names in it are the kernel's, a file's, a snapshot's: one line,
-	 * no escape sequence, whoever formatted it */
-	cli_shown_message_append(line, msg);
+	 * no escape sequence, whoever formatted it, and a backslash \\ (no
+	 * message writes one of its own): syslog's line is standard error's */
+	cli_shown_append(line, msg);
 	syslog(priority, "%s", line->str);
 	if (settings.log_stderr) {
 		pthread_mutex_lock(&out_lock);
@@ -185,7 +186,7 @@ int settings_load(int *argc, char ***argv)
 		g_autoptr(GString) shown = g_string_new(NULL);
 
 		/* it quotes the value or the option given: escaped */
-		cli_shown_message_append(shown, error->message);
+		cli_shown_append(shown, error->message);
 		fprintf(stderr, "hotplug: %s\nTry 'hotplug --help'.\n", shown->str);
 		return CLI_EXIT_USAGE;
 	}
@@ -205,7 +206,7 @@ int settings_load(int *argc, char ***argv)
 	if (!cli_config_load(settings.config_file, &config, warn, &error)) {
 		g_autoptr(GString) shown = g_string_new(NULL);
 
-		cli_shown_message_append(shown, error->message);
+		cli_shown_append(shown, error->message);
 		fprintf(stderr, "hotplug: %s\n", shown->str);
 		return CLI_EXIT_USAGE;
 	}

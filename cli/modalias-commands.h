@@ -78,7 +78,9 @@ void parse_options(const char *cmd, const char *params, const char *summary, con
 		   int *argc, char ***argv);
 
 /* "modalias CMD: MESSAGE" and the pointer to --help on standard error;
- * returns the usage exit status (2) for the caller to return. */
+ * returns the usage exit status (2) for the caller to return.  What the
+ * message quotes is escaped by the caller (ECHO(), cli_shown()), as for
+ * every message (escaped twice, a backslash would be shown \\\\). */
 int usage_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* The options that say which module tables to read, into a struct

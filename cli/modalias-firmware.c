@@ -607,7 +607,7 @@ int cmd_firmware(int argc, char **argv)
 		r = usage_error("firmware", "unexpected argument '%s'", ECHO(argv[1]));
 	for (char **p = fw_path; !r && p && *p; p++)
 		if (!g_file_test(*p, G_FILE_TEST_IS_DIR))
-			r = usage_error("firmware", "--firmware-path %s: not a directory", *p);
+			r = usage_error("firmware", "--firmware-path %s: not a directory", ECHO(*p));
 	if (r) {
 		cli_tables_spec_clear(&spec);
 		device_source_clear(&src);

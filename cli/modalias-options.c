@@ -132,23 +132,13 @@ static void quiet_stdout(const char *cmd)
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
-	g_autoptr(GString) shown = g_string_new(NULL);
 	g_autofree char *msg = NULL;
-	g_auto(GStrv) lines = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
 	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	/* it may quote an argument, or GOption's message quoting one: escaped,
-	 * each of its own lines */
-	lines = g_strsplit(msg, "\n", -1);
-	for (char **l = lines; *l; l++) {
-		if (l != lines)
-			g_string_append_c(shown, '\n');
-		cli_shown_message_append(shown, *l);
-	}
-	fprintf(stderr, "modalias %s: %s\nTry 'modalias %s --help'.\n", cmd, shown->str, cmd);
+	fprintf(stderr, "modalias %s: %s\nTry 'modalias %s --help'.\n", cmd, msg, cmd);
 	return CLI_EXIT_USAGE;
 }
 
@@ -225,7 +215,7 @@ void parse_options(const char *cmd, const char *params, const char *summary, con
 	 * back after what GOption left */
 	*argc = end;
 	if (!g_option_context_parse(oc, argc, argv, &error)) {
-		exit(usage_error(cmd, "%s", error->message));
+		exit(usage_error(cmd, "%s", cli_shown(error->message))); /* it quotes the value given */
 	}
 	memmove(*argv + *argc, *argv + end + 1, (size_t)rest * sizeof(char *));
 	*argc += rest;
@@ -246,7 +236,7 @@ static void load_settings(void)
 		g_autoptr(GString) shown = g_string_new(NULL);
 
 		/* GKeyFile's message quotes the file's bad key or group */
-		cli_shown_message_append(shown, error->message);
+		cli_shown_append(shown, error->message);
 		fprintf(stderr, "modalias: %s\n", shown->str);
 		exit(CLI_EXIT_USAGE);
 	}

@@ -39,7 +39,7 @@ static void log_to_stderr(void *data, int priority, const char *file, int line, 
 
 	/* a message quotes the tables, modprobe.d, sysfs: escaped (one line) */
 	g_strchomp(msg);
-	cli_shown_message_append(shown, msg);
+	cli_shown_append(shown, msg);
 	if (data) {
 		/* ctx_capture(): said later, one line a message */
 		g_string_append_printf(data, "%s\n", shown->str);
@@ -185,7 +185,7 @@ static void report_to_stderr(void *data, int priority, const char *message)
 {
 	g_autoptr(GString) shown = g_string_new(NULL);
 
-	cli_shown_message_append(shown, message);
+	cli_shown_append(shown, message);
 	fprintf(stderr, "modalias %s: %s\n", (const char *)data, shown->str);
 }
 

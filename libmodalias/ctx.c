@@ -25,31 +25,28 @@ struct modalias_ctx {
 	unsigned int long_bits;
 };
 
-/* The default log: the message on standard error, its control characters
- * (C0 but its final newline, DEL, C1 as UTF-8 writes them) shown \xNN: it
- * quotes modules.alias, modprobe.d and sysfs, and no escape sequence of
- * theirs may reach a terminal. */
+/* The default log: the message on standard error, escaped as shown.h
+ * says (one rule with the front ends' cli_shown()): it quotes
+ * modules.alias, modprobe.d and sysfs, and no escape sequence of theirs
+ * may reach a terminal, nor read as another string.  A backslash is shown
+ * \\ too: a message may write none of its own. */
 static void log_stderr(void *data, int priority, const char *file, int line,
 		       const char *fn, const char *format, va_list args)
 {
-	char *msg = NULL;
+	char *msg = NULL, *shown;
 	int n = vasprintf(&msg, format, args);
+	bool newline = n > 0 && msg[n - 1] == '\n';
 
 	if (n < 0)
 		return;
-	flockfile(stderr);
-	fputs("libmodalias: ", stderr);
-	for (int i = 0; i < n; i++) {
-		size_t k = msg[i] == '\n' && i == n - 1 ? 0 : terminal_control(msg + i, (size_t)(n - i));
-
-		for (size_t j = 0; j < k; j++)
-			fprintf(stderr, "\\x%02x", (unsigned char)msg[i + (int)j]);
-		if (k)
-			i += (int)k - 1;
-		else
-			putc_unlocked(msg[i], stderr);
+	if (newline)
+		msg[n - 1] = '\0';
+	shown = malloc(SHOWN_MAX((size_t)n));
+	if (shown) {
+		shown_quote(shown, msg);
+		fprintf(stderr, "libmodalias: %s%s", shown, newline ? "\n" : "");
 	}
-	funlockfile(stderr);
+	free(shown);
 	free(msg);
 }
 

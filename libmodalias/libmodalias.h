@@ -89,10 +89,12 @@ struct modalias_ctx *modalias_ctx_unref(struct modalias_ctx *ctx);
  * @args: its arguments.
  *
  * A log function.  The default one writes "libmodalias: MESSAGE" to stderr,
- * its control characters (a message quotes modules.alias, modprobe.d,
- * sysfs) shown as \xNN.  A message is the library's text and the strings
- * it quotes as they were: a log function that shows it to people escapes
- * it.
+ * escaped as modalias(1) shows strings (a message quotes modules.alias,
+ * modprobe.d, sysfs): a control character as C writes it (\n, \xNN), a
+ * backslash as \\, so that what a file wrote reads back one way.  A
+ * message is the library's text (it writes no backslash of its own) and
+ * the strings it quotes as they were: a log function that shows it to
+ * people escapes it.
  *
  * Since: 1
  */

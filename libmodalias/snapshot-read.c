@@ -159,11 +159,11 @@ static bool string(struct parser *ps, char **ret)
 			int cp = ps->end - ps->p >= 6 ? hex4(ps->p + 2) : -1;
 
 			if (cp < 0) {
-				fail(ps, "\\u needs four hex digits");
+				fail(ps, "a unicode escape needs four hex digits");
 				break;
 			}
 			if (cp == 0) {
-				fail(ps, "\\u0000: a string may not hold a NUL byte");
+				fail(ps, "an escaped NUL byte: a string may not hold one");
 				break;
 			}
 			ps->p += 6;

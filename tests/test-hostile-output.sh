@@ -295,5 +295,30 @@ n=$((n + 1))
 	report "list -S of a byte that is no UTF-8: exit 2, the directory named" "" ||
 	report "list -S of a byte that is no UTF-8: exit 2, the directory named" "exit $status" "$tmp/err" err
 
+# a backslash: the four characters "\x1b" a file or the environment wrote,
+# beside a real ESC (or a C1 CSI, where a name may not hold an ESC), read
+# otherwise in every log: "\\x1b" and "\x1b" (cli_shown()'s rule, shared/
+# shown.h), in the library's default log, modalias's log of the library's
+# messages and the agent's log (syslog gets the agent's line as standard
+# error does)
+BSL="$tmp/backslash-mod"
+mkdir -p "$BSL"
+printf 'alias pci:v00008086d000010D3sv*\\x1b\033[2J* ev1\nalias pci:v00008086d000010D3sv* e1000e\\x1b\302\233\n' \
+	>"$BSL/modules.alias"
+SHOWN_PATTERN='pci:v00008086d000010D3sv*\\x1b\x1b[2J*'
+SHOWN_BSL_MOD='e1000e\\x1b\xc2\x9b' # as resolve printed it already
+MODALIAS_LOG="$(printf '\\x1b\033')" "$cli" resolve -m "$D61" -C /dev/null pci:v1 >/dev/null 2>"$tmp/out"
+has "MODALIAS_LOG of \"\\x1b\" and an ESC: the default log shows \\\\x1b, then \\x1b" \
+	'libmodalias: MODALIAS_LOG=\\x1b\x1b is not a log priority, ignored'
+MODALIAS_CACHE_DIR="$tmp/cache-bsl1" "$cli" resolve -m "$BSL" -C /dev/null "$E1000E" >/dev/null 2>"$tmp/out"
+has "modules.alias of \"\\x1b\" and an ESC: modalias's log of the library shows \\\\x1b, then \\x1b" \
+	"modalias: $BSL/modules.alias:1: unbalanced brackets in pattern '$SHOWN_PATTERN'"
+MODALIAS_CACHE_DIR="$tmp/cache-bsl2" "$agent" --stderr --dry-run --coldplug --snapshot "$H" -m "$BSL" -C /dev/null \
+	--hotplug-dir "$tmp/none" >/dev/null 2>"$tmp/out"
+has "modules.alias of \"\\x1b\" and an ESC: the agent's log of the library shows \\\\x1b, then \\x1b" \
+	"hotplug: $BSL/modules.alias:1: unbalanced brackets in pattern '$SHOWN_PATTERN'"
+has "a module name of \"\\x1b\" and a C1 CSI: the agent's own log shows \\\\x1b, then \\xc2\\x9b" \
+	"hotplug: $SHOWN_BSL_MOD: not found (No such file or directory)"
+
 echo "1..$n"
 exit $fail

@@ -86,6 +86,8 @@ static const struct json_row shown_rows[] = {
 	{ "line-separator", "a\xe2\x80\xa8" "b\xe2\x80\xa9", "a\\u2028b\\u2029" },
 	{ "zero-width", "e1\xe2\x80\x8b" "000e", "e1\\u200b000e" },
 	{ "tag-beyond-bmp", "x\xf3\xa0\x80\x81", "x\\U000e0001" },
+	{ "soft-hyphen", "e1000\xc2\xad" "e", "e1000\\u00ad" "e" },
+	{ "backslash-escape-or-esc", "\\x1b\x1b", "\\\\x1b\\x1b" },
 };
 
 static void test_shown(gconstpointer data)
@@ -104,7 +106,8 @@ static void test_shown(gconstpointer data)
 }
 
 /* bytes with NULs (a line read whole): each NUL shown \x00, a NUL at the
- * end too; a message keeps its backslashes, escapes the rest */
+ * end too; a message escaped as any string, its backslashes too, so that
+ * the four characters "\x1b" a file wrote read otherwise than an ESC */
 static void test_shown_len_message(void)
 {
 	static const char line[] = "pci:v0000\0" "8086\x1b\0";
@@ -116,8 +119,8 @@ static void test_shown_len_message(void)
 	cli_shown_append_len(out, "abc", 3);
 	g_assert_cmpstr(out->str, ==, "abc");
 	g_string_truncate(out, 0);
-	cli_shown_message_append(out, "s.json:1:51: \\u0000: no NUL in '\x1b[2J\xe2\x80\xae'");
-	g_assert_cmpstr(out->str, ==, "s.json:1:51: \\u0000: no NUL in '\\x1b[2J\\u202e'");
+	cli_shown_append(out, "m.conf:1: no module '\\x1b[2J', '\x1b[2J\xe2\x80\xae'");
+	g_assert_cmpstr(out->str, ==, "m.conf:1: no module '\\\\x1b[2J', '\\x1b[2J\\u202e'");
 }
 
 /* an argument echoed: escaped, its first MAX bytes, never half a UTF-8

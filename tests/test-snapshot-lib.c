@@ -351,7 +351,7 @@ static const struct bad {
 	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:\\x\"}]}", -EBADMSG,
 	  ":1:76: an unknown escape" },
 	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:\\u12\"}]}", -EBADMSG,
-	  ":1:76: \\u needs four hex digits" },
+	  ":1:76: a unicode escape needs four hex digits" },
 	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"a\tb\"}]}", -EBADMSG,
 	  ":1:68: a control character" },
 	{ "{\"version\": 1, \"devices\": [{\"devpath\": \"/devices/a\", \"modalias\": \"platform:\\udc00\"}]}", -EBADMSG,

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "shown.h"
+
 PyObject *Error;
 PyObject *InputError;
 PyObject *NotFoundError;
@@ -47,13 +49,16 @@ void log_reset(void)
 static void capture_log(void *data, int priority, const char *file, int line, const char *fn,
 			const char *format, va_list args)
 {
-	char msg[1024];
+	char raw[1024], msg[SHOWN_MAX(sizeof(raw))];
 	size_t n;
 
-	vsnprintf(msg, sizeof(msg), format, args);
-	n = strlen(msg);
-	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		msg[--n] = '\0';
+	vsnprintf(raw, sizeof(raw), format, args);
+	n = strlen(raw);
+	while (n > 0 && (raw[n - 1] == '\n' || raw[n - 1] == ' '))
+		raw[--n] = '\0';
+	/* it quotes files and sysfs: escaped as the default log escapes, in
+	 * an exception's text too (valid UTF-8, no escape sequence) */
+	n = shown_quote(msg, raw);
 	if (priority > LOG_WARNING) {
 		/* asked for with MODALIAS_LOG: printed, as the default log function does */
 		fprintf(stderr, "libmodalias: %s\n", msg);

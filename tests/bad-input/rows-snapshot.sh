@@ -57,7 +57,7 @@ snapdoc "{\"version\": 1, \"devices\": [$good_dev,\n $good_dev]}"
 snaprow snap-duplicate 'one device listed twice' "@TMP@/r/s.json: '/devices/platform/pcspkr' is listed twice in \"devices\""
 snapdoc '{"version": 1, "devices": [{"devpath": "/devices/a\\u0000/b", "modalias": "platform:x"}]}'
 snaprow snap-escaped-nul 'a devpath holding `\u0000`' \
-	'@TMP@/r/s.json:1:51: \u0000: a string may not hold a NUL byte'
+	'@TMP@/r/s.json:1:51: an escaped NUL byte: a string may not hold one'
 snapdoc '{"version": 1, "devices": [{"devpath": "/devices/a\\ud800", "modalias": "platform:x"}]}'
 snaprow snap-lone-surrogate 'a devpath holding a lone high surrogate `\ud800`' \
 	'@TMP@/r/s.json:1:57: a high surrogate without its low one'

@@ -130,6 +130,16 @@ class TestTable(unittest.TestCase):
             with self.assertRaises(modalias.ParseWarning):
                 modalias.Table.from_string("junk\n")
 
+    def test_warning_escaped(self):
+        # the library's message quotes the line: shown as the default log
+        # shows it (shared/shown.h), the four characters "\x1b" otherwise
+        # than an ESC, no control left in the warning's text
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            modalias.Table.from_string("alias a*\\x1b\x1b[2J* m\n", name="bsl.alias")
+        self.assertIn("'a*\\\\x1b\\x1b[2J*'", str(w[0].message))
+        self.assertNotIn("\x1b", str(w[0].message))
+
     def test_errors(self):
         with self.assertRaises(modalias.NotFoundError) as cm:
             modalias.Table("/nonexistent-moddir")
