@@ -50,7 +50,7 @@ row read-conf-fifo in: '`--settings` a FIFO nobody writes' \
 	-- t10 "$cli" --settings "$r/c.conf" parse platform:pcspkr
 row read-conf-dev-null in: '`--settings /dev/null` (the control row: a device reads as empty)' \
 	err: '' exit: 0 out: "platform:pcspkr
-${TAB}bus=platform
+${TAB}platform
 ${TAB}name=pcspkr" -- t10 "$cli" --settings /dev/null parse platform:pcspkr
 fresh
 mkfifo "$r/c.conf"

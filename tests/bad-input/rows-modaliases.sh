@@ -13,7 +13,7 @@ import sys
 for path, words in ((sys.argv[1], [i for i in range(810)]), (sys.argv[2], [i for i in range(13100)])):
     s = "$cpu_head" + "".join(",%04X" % i for i in words)
     with open(path, "w") as f:
-        f.write(s + "\n\tbus=cpu\n\tarch=x86\n\tvendor=0000\n\tfamily=0006\n\tmodel=003F\n")
+        f.write(s + "\n\tcpu\n\tarch=x86\n\tvendor=0000\n\tfamily=0006\n\tmodel=003F\n")
         f.writelines("\tfeature=%04X\n" % i for i in words)
 PY
 
@@ -84,11 +84,11 @@ row resolve-empty in: "\`resolve ''\`" err: 'modalias resolve: argument 1 is emp
 row parse-empty in: "\`parse '' platform:pcspkr\`" \
 	err: "modalias: '' is not a modalias: no \"bus:\" prefix
 modalias parse: '' is not a valid modalias" exit: 2 out: "platform:pcspkr
-${TAB}bus=platform
+${TAB}platform
 ${TAB}name=pcspkr" also: 'stdout: the good modalias after it parsed' \
 	-- "$cli" parse '' platform:pcspkr
 row parse-unknown-bus in: '`parse nosuchbus:abc`' err: '' exit: 0 out: "nosuchbus:abc
-${TAB}bus=nosuchbus
+${TAB}nosuchbus
 ${TAB}raw=abc" also: 'an unknown bus is its prefix and the raw rest' \
 	-- "$cli" parse nosuchbus:abc
 row resolve-unknown-bus in: '`resolve nosuchbus:abc`' err: 'modalias resolve: nosuchbus:abc: no module' exit: 1 \
@@ -97,7 +97,7 @@ row resolve-unknown-bus in: '`resolve nosuchbus:abc`' err: 'modalias resolve: no
 row parse-short-field in: '`parse usb:v046DpC5 platform:pcspkr` (idProduct cut short)' \
 	err: "modalias: malformed usb modalias: field idProduct at offset 6: hexadecimal digits missing
 modalias parse: 'usb:v046DpC5' is not a valid modalias" exit: 2 out: "platform:pcspkr
-${TAB}bus=platform
+${TAB}platform
 ${TAB}name=pcspkr" also: 'stdout: the good modalias after it parsed' \
 	-- "$cli" parse usb:v046DpC5 platform:pcspkr
 row parse-bad-hex in: '`parse pci:vZZZZ0000d…` (a known bus, its first field not hex)' \
