@@ -202,7 +202,10 @@ int settings_load(int *argc, char ***argv)
 	}
 	/* no LOG_CONS: a console that is not read would block event handling */
 	openlog("hotplug", LOG_PID, LOG_DAEMON);
-	settings.log_stderr = isatty(2) || settings.daemon || settings.coldplug_flag || settings.force_stderr;
+	/* a dry run is a person's: why a handler or a module is left out goes
+	 * where its lines go, whatever standard error is */
+	settings.log_stderr = isatty(2) || settings.daemon || settings.coldplug_flag || settings.dry_run ||
+			      settings.force_stderr;
 	if (!cli_config_load(settings.config_file, &config, warn, &error)) {
 		g_autoptr(GString) shown = g_string_new(NULL);
 

@@ -85,6 +85,15 @@ for why in "noexec.hotplug: refused: not executable" "dir.hotplug: refused: a di
 	if grep -q "$why" "$tmp/err"; then ok "logged: $why"; else notok "not logged: $why"; sed 's/^/# /' "$tmp/err"; fi
 done
 if grep -q "not-a-handler\|hidden" "$log" "$tmp/err"; then notok "non-handlers ignored silently"; else ok "non-handlers ignored silently"; fi
+# a dry run says why a handler is left out on standard error, a file too
+# (not only to syslog, which may be read by nobody)
+: >"$log"
+env -i ACTION=change PATH=/usr/bin:/bin "$agent" -n --hotplug-dir "$hp" net >"$tmp/out" 2>"$tmp/err"
+if grep -q "unsafe-w.hotplug: refused: writable by group or others" "$tmp/err" && [ ! -s "$log" ]; then
+	ok "a dry run logs a refused handler on standard error, not a terminal"
+else
+	notok "a dry run logs a refused handler on standard error, not a terminal"; sed 's/^/# /' "$tmp/err"
+fi
 
 # a missing subsystem directory: default/ still runs
 : >"$log"
