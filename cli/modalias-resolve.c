@@ -96,7 +96,7 @@ int cmd_resolve(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &o.json, "Print a JSON array of {alias, source, modules}", NULL },
 		{ "explain", 'x', 0, G_OPTION_ARG_NONE, &o.explain,
-		  "Say which source and which pattern of which file matched", NULL },
+		  "Say which source and which pattern (as kmod matches it: '-' as '_') of which file matched", NULL },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
