@@ -10,10 +10,10 @@
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "cli-devices.h"
 #include "cli-kmsg.h"
+#include "cli-tables.h"
 
 int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot)
 {
@@ -87,13 +87,11 @@ bool cli_devices_is_module_builtin(const struct cli_devices *dv, const char *mod
 
 const char *cli_devices_kernel(const struct cli_devices *dv)
 {
-	static struct utsname u;
-
 	if (dv->snap)
 		return modalias_snapshot_get_kernel(dv->snap);
-	if (strcmp(modalias_ctx_get_sysfs_root(dv->ctx), "/sys") != 0 || (!u.release[0] && uname(&u) < 0))
+	if (strcmp(modalias_ctx_get_sysfs_root(dv->ctx), "/sys") != 0 || !cli_uname())
 		return NULL;
-	return u.release;
+	return cli_uname()->release;
 }
 
 

@@ -33,15 +33,26 @@ bool cli_module_dir_named(const struct cli_tables_spec *spec, const struct cli_c
 	return spec->root || spec->version || spec->moddir || cfg->root || cfg->version || cfg->directory;
 }
 
+const struct utsname *cli_uname(void)
+{
+	static struct utsname u;
+	static gsize asked;
+
+	if (g_once_init_enter(&asked)) {
+		gsize got = uname(&u) == 0 ? 1 : 2;
+		g_once_init_leave(&asked, got);
+	}
+	return asked == 1 ? &u : NULL;
+}
+
 char *cli_module_version(const struct cli_tables_spec *spec, const struct cli_config *cfg)
 {
 	const char *version = spec->version ? spec->version : cfg->version;
-	struct utsname u;
 
 	if (spec->moddir || (!spec->root && !spec->version && cfg->directory))
 		return NULL;
-	if (!version && uname(&u) == 0)
-		version = u.release;
+	if (!version && cli_uname())
+		version = cli_uname()->release;
 	return g_strdup(version ? version : "");
 }
 

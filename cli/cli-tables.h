@@ -14,6 +14,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <sys/utsname.h>
 
 #include <glib.h>
 
@@ -42,6 +43,10 @@ char *cli_module_dir(const struct cli_tables_spec *spec, const struct cli_config
  * modalias.conf's version=, else uname -r; NULL for a directory named
  * itself (-m, directory=), whose kernel is not known */
 char *cli_module_version(const struct cli_tables_spec *spec, const struct cli_config *cfg);
+
+/* This machine's uname(), asked once (the release and the machine every
+ * command and the agent compare with): NULL when it failed */
+const struct utsname *cli_uname(void);
 
 /* Whether a module directory was named at all (on the command line or in
  * modalias.conf), rather than taken for the running kernel. */

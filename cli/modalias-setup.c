@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include "bundled-table.h"
 #include "modalias-commands.h"
@@ -158,9 +157,7 @@ struct modalias_ctx *open_devices(struct device_source *src, const char *cmd, st
 	 * tree's is not known) */
 	devices_here = !dv->snap && cli_devices_kernel(dv);
 	if (devices_here) {
-		struct utsname u;
-
-		devices_arch = uname(&u) == 0 ? g_strdup(u.machine) : NULL;
+		devices_arch = cli_uname() ? g_strdup(cli_uname()->machine) : NULL;
 	}
 	device_source_clear(src);
 	return ctx;
@@ -349,8 +346,7 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 
 		/* a snapshot of this machine's own kernel, whose tables are not
 		 * here: the bundled table, as this machine's own /sys gets */
-		struct utsname u;
-		bool of_this_kernel = of_snapshot && uname(&u) == 0 && strcmp(u.release, devices_kernel) == 0 &&
+		bool of_this_kernel = of_snapshot && cli_uname() && strcmp(cli_uname()->release, devices_kernel) == 0 &&
 				      !spec->root && !config.root;
 
 		if (of_snapshot && !of_this_kernel &&
