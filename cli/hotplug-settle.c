@@ -110,7 +110,7 @@ int settle_run(void)
 	}
 	/* 0 asks: a settled daemon answers within its gap, not at once */
 	if (settings.settle == 0)
-		end = g_get_monotonic_time() + CONTROL_ASK_MS * 1000;
+		end = g_get_monotonic_time() + (gint64)CONTROL_ASK_MS * 1000;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		gint64 left = (end - g_get_monotonic_time()) / 1000;

@@ -400,14 +400,15 @@ static char *devpath_of(struct modalias_ctx *ctx, const char *given, const char 
 	size_t rl = strlen(root);
 	g_autofree char *rel = NULL, *full = NULL;
 	char *devpath = NULL;
-	int r = -ENOENT;
+	int r;
 
 	while (rl > 1 && root[rl - 1] == '/')
 		rl--;
 	if (strncmp(arg, root, rl) == 0 && arg[rl] == '/')
 		arg += rl;
 	rel = arg[0] == '/' ? g_strdup(arg) : g_strconcat("/", arg, NULL);
-	if (!snapshot && (r = modalias_sysfs_devpath(ctx, rel, &devpath)) == 0)
+	r = snapshot ? -ENOENT : modalias_sysfs_devpath(ctx, rel, &devpath);
+	if (r == 0)
 		return devpath;
 	if (r == -ENOENT && g_str_has_prefix(rel, "/devices/"))
 		return g_steal_pointer(&rel);

@@ -104,13 +104,14 @@ static int walk_link(struct walk *w, const char *name, char *rest, size_t rest_s
 static int walk_path(struct walk *w, const char *path)
 {
 	char rest[PATH_MAX], name[NAME_MAX + 1];
+	size_t len = strlen(path);
 	unsigned int links = 0;
 	struct stat st;
 	int r = 0;
 
-	if (strlen(path) >= sizeof(rest))
+	if (len >= sizeof(rest))
 		return -ENAMETOOLONG;
-	strcpy(rest, path);
+	memcpy(rest, path, len + 1);
 	while (r == 0) {
 		const char *p = rest;
 		size_t n;
