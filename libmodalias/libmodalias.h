@@ -154,6 +154,36 @@ int modalias_ctx_set_sysfs_root(struct modalias_ctx *ctx, const char *path);
 const char *modalias_ctx_get_sysfs_root(const struct modalias_ctx *ctx);
 
 /**
+ * modalias_ctx_set_word_bits:
+ * @ctx: a context.
+ * @bits: 32 or 64: the word size of the kernel whose bitmaps are read
+ *   (input capabilities in a sysfs tree, EV=/KEY=… of a uevent,
+ *   modules.inputmap rows); 0: not known (the default).
+ *
+ * Bitmaps are lists of the kernel's unsigned longs, and nothing in them
+ * says how wide those are.  Where @bits is 0, a word wider than 32 bits
+ * says 64, else the word size of this machine is assumed (said at
+ * LOG_INFO where it matters: a bitmap of several words).  Maps already
+ * read keep theirs (modalias_map_set_word_bits()).
+ *
+ * Returns: 0, or -EINVAL for a NULL @ctx or @bits not 0, 32 or 64.
+ *
+ * Since: 4
+ */
+int modalias_ctx_set_word_bits(struct modalias_ctx *ctx, unsigned int bits);
+
+/**
+ * modalias_ctx_get_word_bits:
+ * @ctx: a context.
+ *
+ * Returns: the word size set by modalias_ctx_set_word_bits(), 0 when none
+ *   is (the bitmaps tell, else this machine's), -EINVAL for a NULL @ctx.
+ *
+ * Since: 4
+ */
+int modalias_ctx_get_word_bits(const struct modalias_ctx *ctx);
+
+/**
  * SECTION:bus
  *
  * The buses whose modalias strings the library can build and take apart,
