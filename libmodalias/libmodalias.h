@@ -2278,8 +2278,10 @@ int modalias_map_get_string(const struct modalias_map *map, unsigned int index, 
  * @map: a map.
  *
  * The word size of inputmap bitmaps is not in the file: it is 64 when a
- * word is wider than 32 bits, 32 when a bitmap has more words than a
- * 64-bit kernel would write, else the word size of this machine.
+ * word is wider than 32 bits, else the context's when it has one
+ * (modalias_ctx_set_word_bits(), when the map was read), 32 when a bitmap
+ * has more words than a 64-bit kernel would write, else the word size of
+ * this machine (logged at LOG_INFO where a bitmap has several words).
  *
  * Returns: 32 or 64 (64 for maps without bitmaps), or -EINVAL.
  *
@@ -2342,7 +2344,11 @@ int modalias_map_match(const struct modalias_map *map, const struct modalias_dev
  * bcdDevice ranges become one or more patterns with bracket expressions
  * (BCD or hex digits as the range's digits say); entries without vendor,
  * product and classes, and PCI class masks with bytes other than 0x00 and
- * 0xff, give none (as in file2alias).  Today's dialect ends USB patterns in
+ * 0xff, give none (as in file2alias), and so does a bcdDevice range whose
+ * low end is above its high end.  A row that gives none is logged with its
+ * file, line, module and why: at LOG_ERR where file2alias warns (the PCI
+ * class masks) or the row can match no device, at LOG_INFO where
+ * file2alias skips it without a word.  Today's dialect ends USB patterns in
  * "in*" and gives two OF patterns per entry (the second with "C*");
  * %MODALIAS_MAP_DIALECT_2_6 writes those of kernels before 3.x.  ISAPnP
  * ids are written with upper-case hex digits.
@@ -2365,8 +2371,8 @@ int modalias_map_get_aliases(const struct modalias_map *map, unsigned int index,
  * to the modules.alias source of @table, with the map's name and the row's
  * line as their origin, so that lookups answer from the map.
  *
- * Returns: the number of rows that gave no pattern (each logged at
- * LOG_INFO), or a negative errno.
+ * Returns: the number of rows that gave no pattern (each logged, as
+ * modalias_map_get_aliases() says), or a negative errno.
  *
  * Since: 1
  */
