@@ -113,6 +113,8 @@ static int dev_from_env(struct modalias_ctx *ctx, const char *bus, struct modali
 
 	ctx_capture(ctx, why);
 	r = modalias_dev_new_from_env(ctx, bus, (const char *const *)environ, dev);
+	if (r >= 0)
+		say_log(why); /* a note on the event read: a word size assumed */
 	if (r == -ENOENT && devpath) {
 		g_autoptr(GString) sysfs_why = g_string_new(NULL);
 
@@ -144,6 +146,7 @@ int cmd_build(int argc, char **argv)
 		{ "fields", 'f', 0, G_OPTION_ARG_NONE, &fields, "List the fields of BUS", NULL },
 		{ "buses", 0, 0, G_OPTION_ARG_NONE, &buses, "List the known buses", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print {modalias, bus, fields} as JSON", NULL },
+		WORD_BITS_OPTION_ENTRY("--env's EV=, KEY=, …", "said on standard error"),
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;

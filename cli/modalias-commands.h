@@ -69,6 +69,16 @@ gboolean opt_width(const char *name, const char *value, gpointer data, GError **
 	  "Align the columns and cut " what " to fit N columns (" CLI_WIDTH_MIN_TEXT              \
 	  " or more), as on a terminal", "N" }
 
+/* --word-bits=32|64 given (map, build): the word size of the kernel whose
+ * bitmaps are read, which new_ctx() sets; else 0 (the bitmaps tell, else
+ * this machine's).  Another value is a usage error naming the option. */
+extern unsigned int word_bits_option;
+gboolean opt_word_bits(const char *name, const char *value, gpointer data, GError **error);
+#define WORD_BITS_OPTION_ENTRY(what, said)                                                       \
+	{ "word-bits", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_word_bits,                      \
+	  "Read the input bitmaps of " what " as words of N bits (32 or 64: the kernel's long); "  \
+	  "default: 64 where a word is wider than 32 bits, else this machine's (" said ")", "N" }
+
 /* Parses the options of command CMD (ENTRIES, -v and --settings): '--'
  * ends them, an unknown option is a usage error naming it, a flag given a
  * value too; then reads modalias.conf into config; exits 2 on a usage
@@ -115,8 +125,8 @@ struct device_source {
 extern struct cli_config config;
 
 /* The library context: its log on standard error ("modalias: …"), at -v's
- * level or modalias.conf's, with this sysfs root (NULL: /sys); exits 2 when
- * it cannot be made. */
+ * level or modalias.conf's, with this sysfs root (NULL: /sys) and the word
+ * size of --word-bits; exits 2 when it cannot be made. */
 struct modalias_ctx *new_ctx(const char *sysfs);
 
 /* The context (new_ctx() with SRC's sysfs root) and the devices of SRC for

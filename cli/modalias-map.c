@@ -97,17 +97,20 @@ int cmd_map(int argc, char **argv)
 		  "BUS FIELD=VALUE… FILE: print the modules whose entries match these IDs", NULL },
 		{ "type", 't', 0, G_OPTION_ARG_STRING, &type_name,
 		  "The map type (usb, pci, ieee1394, ccw, isapnp, input, of, serio); default: from the header or name", "TYPE" },
+		WORD_BITS_OPTION_ENTRY("an inputmap", "-v says so"),
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
 	struct modalias_dev *dev = NULL;
 	GString *out = NULL;
-	unsigned int flags = 0, found = 0, n_json = 0;
+	unsigned int flags = 0, found = 0, n_json = 0, none;
 	int type = -1, ret = CLI_EXIT_FOUND, first = 1, last;
 
 	parse_options("map", "FILE… | --to-aliases FILE… | --match BUS FIELD=VALUE… FILE",
 		      "Read legacy module-init-tools map files (modules.usbmap, …, user maps):\n"
 		      "print their entries, their alias patterns, or the modules that match IDs.\n"
+		      "A row that gives no alias (a class_mask not of whole bytes: file2alias cannot say it)\n"
+		      "is named on standard error, and counted; as file2alias, that is no error.\n"
 		      "Exit status: 0 read (--match: an entry matches), 1 --match: none does, 2 usage or\n"
 		      "input error, 3 write error.",
 		      entries, &argc, &argv);
@@ -163,6 +166,7 @@ int cmd_map(int argc, char **argv)
 			ret = CLI_EXIT_USAGE;
 		}
 		n = modalias_map_get_count(m);
+		none = 0;
 		if (match) {
 			GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
 			unsigned int idx = 0, start = 0;
@@ -184,6 +188,8 @@ int cmd_map(int argc, char **argv)
 				if (to_aliases) {
 					char **v;
 					int k = modalias_map_get_aliases(m, (unsigned int)i, flags, &v);
+
+					none += k == 0; /* the library said why */
 					for (int j = 0; j < k; j++) {
 						printf("alias %s %s\n", cli_shown(v[j]),
 						       cli_shown(modalias_map_get_module(m, (unsigned int)i)));
@@ -198,6 +204,10 @@ int cmd_map(int argc, char **argv)
 				}
 			}
 		}
+		/* as file2alias, which warns and goes on: not an error */
+		if (none)
+			fprintf(stderr, "modalias map: %s: %u of %d rows give no alias%s\n", cli_shown(argv[f]), none,
+				n, verbosity ? "" : " (-v names every one)");
 		modalias_map_unref(m);
 	}
 	if (out) {

@@ -2,8 +2,9 @@
  * cli/modalias-options.c - the option rules every modalias command shares:
  * GOption made strict ('--' ends the options, an unknown option or a flag
  * given a value is a usage error naming it: exit 2), -v, --settings
- * (modalias.conf, read once the options are parsed) and the -q/--quiet of
- * the commands that have it (standard output to /dev/null).
+ * (modalias.conf, read once the options are parsed), the -q/--quiet of
+ * the commands that have it (standard output to /dev/null), --width and
+ * --word-bits.
  *
  * This file parses a command line; it may not know what any command does
  * with its options (but which noun its arguments are, for the messages).
@@ -24,6 +25,7 @@ int verbosity;
 const char *settings_file;
 bool quiet;
 size_t width_option;
+unsigned int word_bits_option;
 
 static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
 {
@@ -113,6 +115,17 @@ gboolean opt_width(const char *name, const char *value, gpointer data, GError **
 		return FALSE;
 	}
 	width_option = n;
+	return TRUE;
+}
+
+gboolean opt_word_bits(const char *name, const char *value, gpointer data, GError **error)
+{
+	if (strcmp(value, "32") != 0 && strcmp(value, "64") != 0) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--word-bits takes 32 or 64, the word size of the kernel (not '%s')", value);
+		return FALSE;
+	}
+	word_bits_option = value[0] == '3' ? 32 : 64;
 	return TRUE;
 }
 

@@ -90,6 +90,8 @@ struct modalias_ctx *new_ctx(const char *sysfs)
 		modalias_ctx_set_log_priority(ctx, verbosity > 1 ? 7 : 6);
 	else if (config.log_level >= 0)
 		modalias_ctx_set_log_priority(ctx, config.log_level);
+	if (word_bits_option)
+		modalias_ctx_set_word_bits(ctx, word_bits_option); /* 32 or 64: cannot fail */
 	if (sysfs && (r = modalias_ctx_set_sysfs_root(ctx, sysfs)) < 0) {
 		fprintf(stderr, "modalias: bad sysfs root '%s': %s\n", cli_shown(sysfs), strerror(-r));
 		exit(CLI_EXIT_USAGE);

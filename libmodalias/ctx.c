@@ -22,7 +22,7 @@ struct modalias_ctx {
 	modalias_log_fn log_fn;
 	void *log_data;
 	char *sysfs_root;
-	unsigned int long_bits;
+	unsigned int word_bits; /* modalias_ctx_set_word_bits(); 0: not known */
 };
 
 /* The default log: the message on standard error, escaped as shown.h
@@ -83,7 +83,6 @@ MODALIAS_EXPORT int modalias_ctx_new(struct modalias_ctx **ret)
 	ctx->refcount = 1;
 	ctx->log_fn = log_stderr;
 	ctx->log_priority = LOG_ERR;
-	ctx->long_bits = sizeof(long) * 8;
 	ctx->sysfs_root = strdup("/sys");
 	if (!ctx->sysfs_root) {
 		free(ctx);
@@ -177,10 +176,18 @@ void modalias_log(const struct modalias_ctx *ctx, int priority, const char *file
 
 unsigned int ctx_get_long_bits(const struct modalias_ctx *ctx)
 {
-	return ctx->long_bits;
+	return ctx->word_bits ? ctx->word_bits : sizeof(long) * 8;
 }
 
-void ctx_set_long_bits(struct modalias_ctx *ctx, unsigned int bits)
+MODALIAS_EXPORT int modalias_ctx_set_word_bits(struct modalias_ctx *ctx, unsigned int bits)
 {
-	ctx->long_bits = bits;
+	if (!ctx || (bits != 0 && bits != 32 && bits != 64))
+		return -EINVAL;
+	ctx->word_bits = bits;
+	return 0;
+}
+
+MODALIAS_EXPORT int modalias_ctx_get_word_bits(const struct modalias_ctx *ctx)
+{
+	return ctx ? (int)ctx->word_bits : -EINVAL;
 }

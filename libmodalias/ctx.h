@@ -52,6 +52,6 @@ static inline bool log_enabled(const struct modalias_ctx *ctx, int priority)
 #define LOG_ECHO_LEN(s, len) (int)((len) > LOG_ECHO_MAX ? LOG_ECHO_MAX : (len)), (s)
 
 /* The word size of the kernel whose bitmaps (input capabilities, uevent
- * EV=/KEY=…) are read: that of this process's long unless a test says. */
+ * EV=/KEY=…) are read: modalias_ctx_set_word_bits()'s, else that of this
+ * process's long (modalias_ctx_get_word_bits() says 0 then: assumed). */
 unsigned int ctx_get_long_bits(const struct modalias_ctx *ctx);
-void ctx_set_long_bits(struct modalias_ctx *ctx, unsigned int bits);

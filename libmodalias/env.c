@@ -360,22 +360,40 @@ static const char *bitmap_var(const struct bus_desc *bus, unsigned int field, ch
 }
 
 /* A word of more than 8 digits can only come from a 64-bit kernel; else
- * the kernel is taken to have this process's word size. */
+ * the context's word size when given (modalias_ctx_set_word_bits()), else
+ * this process's, said when it matters (a bitmap of several words). */
 static unsigned int bitmap_word_bits(const struct env *e, const struct bus_desc *bus)
 {
+	int given = modalias_ctx_get_word_bits(e->ctx);
+	char several[16] = "";
+
 	for (unsigned int f = INPUT_FIRST_BITMAP; f <= INPUT_LAST_BITMAP; f++) {
 		char var[16];
-		const char *v = env_get(e, bitmap_var(bus, f, var, sizeof(var)));
+		const char *name = bitmap_var(bus, f, var, sizeof(var)), *v = env_get(e, name);
+		unsigned int words = 0;
 
 		while (v && *v) {
 			size_t len;
 			v += strspn(v, " ");
 			len = strcspn(v, " ");
-			if (len > 8)
+			if (len > 8) {
+				if (given == 32)
+					err(e->ctx, "%s: a word of %zu digits: read as 64-bit words, not the 32 given\n",
+					    name, len);
 				return 64;
+			}
+			words += len > 0;
 			v += len;
 		}
+		if (words > 1 && !several[0])
+			snprintf(several, sizeof(several), "%s", name);
 	}
+	if (given > 0)
+		return (unsigned int)given;
+	if (several[0])
+		info(e->ctx, "variable %s: words of 8 digits at most do not tell their size: read as %u-bit words (this "
+			     "machine's); set the word size if the event is from a kernel of another\n",
+		     several, ctx_get_long_bits(e->ctx));
 	return ctx_get_long_bits(e->ctx);
 }
 

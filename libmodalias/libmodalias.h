@@ -154,6 +154,36 @@ int modalias_ctx_set_sysfs_root(struct modalias_ctx *ctx, const char *path);
 const char *modalias_ctx_get_sysfs_root(const struct modalias_ctx *ctx);
 
 /**
+ * modalias_ctx_set_word_bits:
+ * @ctx: a context.
+ * @bits: 32 or 64: the word size of the kernel whose bitmaps are read
+ *   (input capabilities in a sysfs tree, EV=/KEY=… of a uevent,
+ *   modules.inputmap rows); 0: not known (the default).
+ *
+ * Bitmaps are lists of the kernel's unsigned longs, and nothing in them
+ * says how wide those are.  Where @bits is 0, a word wider than 32 bits
+ * says 64, else the word size of this machine is assumed (said at
+ * LOG_INFO where it matters: a bitmap of several words).  Maps already
+ * read keep theirs (modalias_map_set_word_bits()).
+ *
+ * Returns: 0, or -EINVAL for a NULL @ctx or @bits not 0, 32 or 64.
+ *
+ * Since: 4
+ */
+int modalias_ctx_set_word_bits(struct modalias_ctx *ctx, unsigned int bits);
+
+/**
+ * modalias_ctx_get_word_bits:
+ * @ctx: a context.
+ *
+ * Returns: the word size set by modalias_ctx_set_word_bits(), 0 when none
+ *   is (the bitmaps tell, else this machine's), -EINVAL for a NULL @ctx.
+ *
+ * Since: 4
+ */
+int modalias_ctx_get_word_bits(const struct modalias_ctx *ctx);
+
+/**
  * SECTION:bus
  *
  * The buses whose modalias strings the library can build and take apart,
@@ -2248,8 +2278,10 @@ int modalias_map_get_string(const struct modalias_map *map, unsigned int index, 
  * @map: a map.
  *
  * The word size of inputmap bitmaps is not in the file: it is 64 when a
- * word is wider than 32 bits, 32 when a bitmap has more words than a
- * 64-bit kernel would write, else the word size of this machine.
+ * word is wider than 32 bits, else the context's when it has one
+ * (modalias_ctx_set_word_bits(), when the map was read), 32 when a bitmap
+ * has more words than a 64-bit kernel would write, else the word size of
+ * this machine (logged at LOG_INFO where a bitmap has several words).
  *
  * Returns: 32 or 64 (64 for maps without bitmaps), or -EINVAL.
  *
@@ -2312,7 +2344,11 @@ int modalias_map_match(const struct modalias_map *map, const struct modalias_dev
  * bcdDevice ranges become one or more patterns with bracket expressions
  * (BCD or hex digits as the range's digits say); entries without vendor,
  * product and classes, and PCI class masks with bytes other than 0x00 and
- * 0xff, give none (as in file2alias).  Today's dialect ends USB patterns in
+ * 0xff, give none (as in file2alias), and so does a bcdDevice range whose
+ * low end is above its high end.  A row that gives none is logged with its
+ * file, line, module and why: at LOG_ERR where file2alias warns (the PCI
+ * class masks) or the row can match no device, at LOG_INFO where
+ * file2alias skips it without a word.  Today's dialect ends USB patterns in
  * "in*" and gives two OF patterns per entry (the second with "C*");
  * %MODALIAS_MAP_DIALECT_2_6 writes those of kernels before 3.x.  ISAPnP
  * ids are written with upper-case hex digits.
@@ -2335,8 +2371,8 @@ int modalias_map_get_aliases(const struct modalias_map *map, unsigned int index,
  * to the modules.alias source of @table, with the map's name and the row's
  * line as their origin, so that lookups answer from the map.
  *
- * Returns: the number of rows that gave no pattern (each logged at
- * LOG_INFO), or a negative errno.
+ * Returns: the number of rows that gave no pattern (each logged, as
+ * modalias_map_get_aliases() says), or a negative errno.
  *
  * Since: 1
  */

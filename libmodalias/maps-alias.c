@@ -290,6 +290,37 @@ static void of_aliases(const struct map_entry *e, unsigned int flags, struct str
 	}
 }
 
+/* Row e gave no pattern: why, one line (as file2alias's warning, where it
+ * warns; a row it skips without a word, at LOG_INFO) */
+static void say_no_alias(const struct modalias_map *map, const struct map_entry *e)
+{
+	const uint64_t *v = e->vals;
+
+	switch (map->type) {
+	case MODALIAS_MAP_PCI:
+		err(map->ctx, "%s:%u: %.*s: class_mask 0x%08llx has a byte neither 00 nor ff, which no "
+			      "alias can say (file2alias: \"Can't handle masks\"): no alias, the row skipped\n",
+		    map->name, e->line, LOG_ECHO(e->module), (unsigned long long)v[P_MASK]);
+		return;
+	case MODALIAS_MAP_USB:
+		if (!(v[U_VENDOR] | v[U_PRODUCT] | v[U_DC] | v[U_IC]))
+			info(map->ctx, "%s:%u: %.*s: a placeholder row (idVendor, idProduct, bDeviceClass and "
+				       "bInterfaceClass 0), which file2alias skips: no alias\n",
+			     map->name, e->line, LOG_ECHO(e->module));
+		else
+			err(map->ctx, "%s:%u: %.*s: bcdDevice_lo 0x%04llx is above bcdDevice_hi 0x%04llx, a range "
+				      "of no device: no alias, the row skipped\n",
+			    map->name, e->line, LOG_ECHO(e->module), (unsigned long long)v[U_LO],
+			    (unsigned long long)v[U_HI]);
+		return;
+	default:
+		/* the one other row without patterns */
+		info(map->ctx, "%s:%u: %.*s: an ISAPnP card without devices, of which file2alias makes no "
+			       "alias: no alias\n", map->name, e->line, LOG_ECHO(e->module));
+		return;
+	}
+}
+
 MODALIAS_EXPORT int modalias_map_get_aliases(const struct modalias_map *map, unsigned int index,
 					     unsigned int flags, char ***ret)
 {
@@ -326,6 +357,7 @@ MODALIAS_EXPORT int modalias_map_get_aliases(const struct modalias_map *map, uns
 		break;
 	}
 	if (!sv.oom && !sv.v) {
+		say_no_alias(map, e);
 		sv.v = calloc(1, sizeof(*sv.v));
 		if (!sv.v)
 			sv.oom = true;
@@ -360,11 +392,8 @@ MODALIAS_EXPORT int modalias_table_load_map(struct modalias_table *table,
 
 		if (n < 0)
 			return n;
-		if (n == 0) {
-			info(map->ctx, "%s:%u: %.*s: the row gives no alias (as file2alias)\n", map->name,
-			     map->entries[i].line, LOG_ECHO(map->entries[i].module));
-			none++;
-		}
+		if (n == 0)
+			none++; /* said by modalias_map_get_aliases() */
 		for (int k = 0; r >= 0 && k < n; k++)
 			r = table_add_alias(table, v[k], map->entries[i].module, origin,
 					    map->entries[i].line);

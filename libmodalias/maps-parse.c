@@ -404,11 +404,14 @@ static int guess_from_name(const char *name)
 	return -ENOENT;
 }
 
-/* The word size of the bitmaps: 64 when a word needs it, 32 when there
- * are more words than a 64-bit kernel writes, else the context's. */
+/* The word size of the bitmaps: 64 when a word needs it, else the
+ * context's when it is given (modalias_ctx_set_word_bits()), 32 when there
+ * are more words than a 64-bit kernel writes, else this machine's (said
+ * when it matters: a bitmap of several words). */
 static unsigned int guess_word_bits(const struct modalias_map *map)
 {
-	bool need32 = false;
+	int given = modalias_ctx_get_word_bits(map->ctx);
+	bool need32 = false, several = false;
 
 	for (unsigned int i = 0; i < map->n; i++) {
 		const struct map_entry *e = &map->entries[i];
@@ -417,13 +420,27 @@ static unsigned int guess_word_bits(const struct modalias_map *map)
 			unsigned int n = e->off[c + 1] - e->off[c];
 
 			for (unsigned int k = 0; k < n; k++)
-				if (e->vals[e->off[c] + k] > UINT32_MAX)
+				if (e->vals[e->off[c] + k] > UINT32_MAX) {
+					if (given == 32)
+						err(map->ctx, "%s:%u: %.*s: a bitmap word wider than 32 bits: read as "
+							      "64-bit words, not the 32 given\n",
+						    map->name, e->line, LOG_ECHO(e->module));
 					return 64;
+				}
 			if (n > map_types[MODALIAS_MAP_INPUT].cols[c].max_bit / 64u + 1)
 				need32 = true;
+			several |= n > 1;
 		}
 	}
-	return need32 ? 32 : ctx_get_long_bits(map->ctx);
+	if (given > 0)
+		return (unsigned int)given;
+	if (need32)
+		return 32;
+	if (several)
+		info(map->ctx, "%s: bitmap words of 8 digits at most do not tell their size: read as %u-bit words "
+			       "(this machine's); set the word size if the file is from a kernel of another\n",
+		     map->name, ctx_get_long_bits(map->ctx));
+	return ctx_get_long_bits(map->ctx);
 }
 
 MODALIAS_EXPORT int modalias_map_new_from_buffer(struct modalias_ctx *ctx, const char *name,

@@ -858,6 +858,28 @@ check "map --match: bad field" 2 - "unknown field 'colour' of bus usb" -- "$cli"
 check "map: bad row named with line and column" 2 - "bad.usbmap:2:7: idVendor" -- sh -c \
 	"printf '# usb module\nx 0x3 0x04zz 0x1 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0\n' > '$tmp/bad.usbmap' && '$cli' map '$tmp/bad.usbmap'"
 check "map: unknown dialect" 2 - "unknown dialect" -- "$cli" map --to-aliases --dialect=2.4 "$M/usb.usermap"
+# a row file2alias makes no alias of: named and counted, not an error (as file2alias)
+check "map --to-aliases: a class_mask not of whole bytes is named" 0 - \
+	"modules.pcimap:6: odd-mask: class_mask 0x00fff000 has a byte neither 00 nor ff" -- \
+	"$cli" map --to-aliases "$M/modules.pcimap"
+check "map --to-aliases: the rows without alias counted" 0 - "modules.pcimap: 2 of 5 rows give no alias" -- \
+	"$cli" map --to-aliases "$M/modules.pcimap"
+# the word size of bitmaps (--word-bits, one option of map and build)
+check "map --word-bits=32 --to-aliases: the 32-bit inputmap" 0 map-aliases-input-32 "" -- \
+	"$cli" map --word-bits=32 --to-aliases "$M/modules.inputmap"
+check "map -v --to-aliases: the word size assumed is said" 0 - \
+	"modules.inputmap: bitmap words of 8 digits at most do not tell their size: read as" -- \
+	"$cli" map -v --to-aliases "$M/modules.inputmap"
+check "map --word-bits=16: a usage error naming the option" 2 - "word-bits takes 32 or 64" -- \
+	"$cli" map --word-bits=16 --to-aliases "$M/modules.inputmap"
+pointed "map --word-bits=16" map
+check "build --env --word-bits=32: the PandaBoard's KEY= (a 32-bit machine's event)" 0 build-env-word-bits-32 "" -- \
+	env -i EV=3 "KEY=100000 0 0 0 0 0 0 0 0" PRODUCT=19/1/1/100 SUBSYSTEM=input "$cli" build --env --word-bits=32
+check "build --env: the word size assumed is said" 0 - "variable KEY: words of 8 digits at most do not tell" -- \
+	env -i EV=3 "KEY=100000 0 0 0 0 0 0 0 0" PRODUCT=19/1/1/100 SUBSYSTEM=input "$cli" build --env
+check "build --word-bits=x: a usage error naming the option" 2 - "word-bits takes 32 or 64" -- \
+	"$cli" build --env --word-bits=x
+pointed "build --word-bits=x" build
 # ---- standard output that cannot be written (every command) -------------------------
 # To /dev/full: exit status 3 and "PROG: write error: REASON"; to a pipe whose
 # reader is gone: killed by SIGPIPE and nothing said (141 in the shell), even

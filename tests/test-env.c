@@ -101,9 +101,9 @@ static void test_family(gconstpointer data)
 		modalias_dev_unref(dev);
 		if (strcmp(fam->subsystem, "input") == 0 && strcmp(got, want) != 0) {
 			/* a 32-bit kernel's bitmaps (words of 8 digits at most) */
-			ctx_set_long_bits(ctx, 32);
+			g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 32), ==, 0);
 			g_assert_cmpint(modalias_dev_new_from_env(ctx, NULL, (const char *const *)env->pdata, &dev), ==, 0);
-			ctx_set_long_bits(ctx, sizeof(long) * 8);
+			g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 0), ==, 0);
 			g_free(got);
 			got = test_format(dev);
 			modalias_dev_unref(dev);
@@ -120,6 +120,48 @@ static void test_family(gconstpointer data)
 	g_test_message("%s: %u real events agree (%u in an old kernel's spelling, %u from 32-bit kernels)",
 		       fam->subsystem, n, modernized, n32);
 	g_assert_cmpuint(n, >=, fam->min);
+	/* the PandaBoard's and the Raspberry Pi 2's: only as 32-bit words */
+	if (strcmp(fam->subsystem, "input") == 0 && sizeof(long) == 8)
+		g_assert_cmpuint(n32, >=, 6);
+	modalias_ctx_unref(ctx);
+}
+
+/* A 32-bit machine's event (the PandaBoard's gpio-keys, KEY= of nine
+ * words): its words do not tell their size; read as this machine's, said
+ * at LOG_INFO, or as the size given (modalias_ctx_set_word_bits()) */
+static void test_word_bits(void)
+{
+	g_autoptr(GPtrArray) events = uevents_load();
+	struct modalias_ctx *ctx = test_ctx_new();
+	const struct uevent *panda = NULL;
+	g_autoptr(GPtrArray) env = NULL;
+	g_autofree char *got = NULL, *got32 = NULL;
+	struct modalias_dev *dev;
+
+	for (guint i = 0; i < events->len && !panda; i++) {
+		const struct uevent *ev = g_ptr_array_index(events, i);
+		const char *key = uevent_get(ev, "KEY");
+
+		if (strstr(ev->source, "PANDABOARD") && key && strcmp(key, "100000 0 0 0 0 0 0 0 0") == 0)
+			panda = ev;
+	}
+	g_assert_nonnull(panda);
+	g_assert_cmpstr(uevent_get(panda, "MODALIAS"), ==, "input:b0019v0001p0001e0100-e0,1,k114,ramlsfw");
+	env = legacy_env(panda);
+	modalias_ctx_set_log_priority(ctx, 6);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, NULL, (const char *const *)env->pdata, &dev), ==, 0);
+	got = test_format(dev);
+	modalias_dev_unref(dev);
+	if (sizeof(long) == 8)
+		g_assert_cmpstr(got, ==, "input:b0019v0001p0001e0100-e0,1,k214,ramlsfw");
+	g_assert_nonnull(strstr(test_log_text(), "variable KEY: words of 8 digits at most do not tell their size"));
+	test_log_clear();
+	g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 32), ==, 0);
+	g_assert_cmpint(modalias_dev_new_from_env(ctx, NULL, (const char *const *)env->pdata, &dev), ==, 0);
+	got32 = test_format(dev);
+	modalias_dev_unref(dev);
+	g_assert_cmpstr(got32, ==, uevent_get(panda, "MODALIAS"));
+	g_assert_cmpstr(test_log_text(), ==, ""); /* given: nothing assumed */
 	modalias_ctx_unref(ctx);
 }
 
@@ -363,6 +405,7 @@ int main(int argc, char **argv)
 		g_test_add_data_func(path, &families[i], test_family);
 	}
 	g_test_add_func("/env/real/of", test_of);
+	g_test_add_func("/env/word-bits", test_word_bits);
 	g_test_add_func("/env/modalias-wins", test_modalias_wins);
 	g_test_add_func("/env/usb/device-event", test_usb_device_event);
 	g_test_add_func("/env/usb/interface-from-sysfs", test_usb_interface_from_sysfs);

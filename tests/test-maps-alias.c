@@ -343,7 +343,7 @@ static void test_match_buses(void)
 	};
 	struct modalias_ctx *ctx = test_ctx_new();
 
-	ctx_set_long_bits(ctx, 32);
+	g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 32), ==, 0);
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		struct modalias_map *m = load(ctx, "maps", cases[i].map, 0);
 		struct modalias_dev *dev = dev_of(ctx, cases[i].device);

@@ -489,9 +489,104 @@ static void test_field_kinds(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* The rows file2alias makes no pattern of: each said, with its line, its
+ * module and why (the fixture's pcimap: two class masks not of whole
+ * bytes, which --match still matches), and counted by
+ * modalias_table_load_map() */
+static void test_no_alias(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_map *m = load(ctx, "maps", "modules.pcimap", 0);
+	struct modalias_table *t;
+	unsigned int none = 0;
+
+	for (int i = 0; i < modalias_map_get_count(m); i++) {
+		g_autofree char *a = aliases(m, (unsigned int)i, 0);
+		none += *a == '\0';
+	}
+	g_assert_cmpuint(none, ==, 2);
+	g_assert_nonnull(strstr(test_log_text(), "modules.pcimap:2: pci_map-32: class_mask 0x00000006 has a byte "
+						 "neither 00 nor ff"));
+	g_assert_nonnull(strstr(test_log_text(), "modules.pcimap:6: odd-mask: class_mask 0x00fff000"));
+	test_log_clear();
+	g_assert_cmpint(modalias_table_new(ctx, &t), ==, 0);
+	g_assert_cmpint(modalias_table_load_map(t, m, 0), ==, 2);
+	g_assert_nonnull(strstr(test_log_text(), ":6: odd-mask: class_mask"));
+	modalias_table_unref(t);
+	modalias_map_unref(m);
+	/* usb: a range of no device (said at LOG_ERR), a placeholder (LOG_INFO:
+	 * file2alias skips it without a word) */
+	test_log_clear();
+	modalias_ctx_set_log_priority(ctx, 6);
+	{
+		const char *rows = "r 0x000f 0x1234 0x5678 0x0210 0x0150 0x0 0x0 0x0 0x0 0x0 0x0 0x0\n"
+				   "v 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0\n";
+
+		g_assert_cmpint(modalias_map_new_from_buffer(ctx, "x.usbmap", rows, strlen(rows), -1, &m), ==, 0);
+	}
+	{
+		g_autofree char *a0 = aliases(m, 0, 0), *a1 = aliases(m, 1, 0);
+		g_assert_cmpstr(a0, ==, "");
+		g_assert_cmpstr(a1, ==, "");
+	}
+	g_assert_nonnull(strstr(test_log_text(), "x.usbmap:1: r: bcdDevice_lo 0x0210 is above bcdDevice_hi 0x0150"));
+	g_assert_nonnull(strstr(test_log_text(), "x.usbmap:2: v: a placeholder row"));
+	modalias_map_unref(m);
+	modalias_ctx_unref(ctx);
+}
+
+/* modalias_ctx_set_word_bits(): the word size of a map's bitmaps where the
+ * file does not tell (the fixture's 32-bit inputmap), said when assumed */
+static void test_ctx_word_bits(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_map *m;
+
+	g_assert_cmpint(modalias_ctx_get_word_bits(ctx), ==, 0);
+	g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 16), ==, -EINVAL);
+	g_assert_cmpint(modalias_ctx_set_word_bits(NULL, 32), ==, -EINVAL);
+	g_assert_cmpint(modalias_ctx_get_word_bits(NULL), ==, -EINVAL);
+	g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 32), ==, 0);
+	g_assert_cmpint(modalias_ctx_get_word_bits(ctx), ==, 32);
+	m = load(ctx, "maps", "modules.inputmap", 0);
+	g_assert_cmpint(modalias_map_get_word_bits(m), ==, 32);
+	{
+		g_autofree char *a = aliases(m, 3, 0);
+		g_assert_cmpstr(a, ==, "input:b*v*p*e*-e*1,*k*120,*r*a*m*l*s*f*w*");
+	}
+	modalias_map_unref(m);
+	g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 64), ==, 0);
+	m = load(ctx, "maps", "modules.inputmap", 0);
+	{
+		g_autofree char *a = aliases(m, 3, 0);
+		g_assert_cmpstr(a, ==, "input:b*v*p*e*-e*1,*k*240,*r*a*m*l*s*f*w*");
+	}
+	modalias_map_unref(m);
+	/* not given: this machine's, said at LOG_INFO */
+	g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 0), ==, 0);
+	modalias_ctx_set_log_priority(ctx, 6);
+	test_log_clear();
+	m = load(ctx, "maps", "modules.inputmap", 0);
+	g_assert_cmpint(modalias_map_get_word_bits(m), ==, (int)(sizeof(long) * 8));
+	g_assert_nonnull(strstr(test_log_text(), "modules.inputmap: bitmap words of 8 digits at most do not tell "
+						 "their size: read as"));
+	modalias_map_unref(m);
+	/* a word wider than 32 bits: 64, whatever is given (said) */
+	g_assert_cmpint(modalias_ctx_set_word_bits(ctx, 32), ==, 0);
+	test_log_clear();
+	g_assert_cmpint(modalias_map_new_from_buffer(ctx, "x.inputmap",
+		"m 0x20  0x0  0x0  0x0  0x0  0  2000000000000:0  0  0  0  0  0  0  0  0x0\n", 73, -1, &m), ==, 0);
+	g_assert_cmpint(modalias_map_get_word_bits(m), ==, 64);
+	g_assert_nonnull(strstr(test_log_text(), "x.inputmap:1: m: a bitmap word wider than 32 bits"));
+	modalias_map_unref(m);
+	modalias_ctx_unref(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/maps/no-alias", test_no_alias);
+	g_test_add_func("/maps/ctx-word-bits", test_ctx_word_bits);
 	g_test_add_func("/maps/golden", test_golden);
 	g_test_add_func("/maps/traps", test_traps);
 	g_test_add_func("/maps/bad-rows", test_bad_rows);

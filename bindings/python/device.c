@@ -638,7 +638,7 @@ PyObject *device_parse(PyTypeObject *type, PyObject *args)
 
 PyObject *device_from_env(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-	static const char *kwlist[] = { "env", "subsystem", "sysfs_root", NULL };
+	static const char *kwlist[] = { "env", "subsystem", "sysfs_root", "word_bits", NULL };
 	PyObject *env, *items = NULL, *root = NULL;
 	const char *subsystem = NULL;
 	char **envp = NULL;
@@ -646,10 +646,11 @@ PyObject *device_from_env(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 	struct modalias_ctx *ctx = NULL;
 	struct modalias_dev *dev = NULL;
 	PyObject *ret = NULL;
+	unsigned int word_bits = 0;
 	int r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|zO&:from_env", (char **)kwlist, &env, &subsystem,
-					 opt_path_conv, &root))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|zO&$I:from_env", (char **)kwlist, &env, &subsystem,
+					 opt_path_conv, &root, &word_bits))
 		return NULL;
 	if (!PyMapping_Check(env) || !PyObject_HasAttrString(env, "items")) {
 		PyErr_SetString(PyExc_TypeError, "from_env() takes a mapping of variable names to values");
@@ -699,6 +700,12 @@ PyObject *device_from_env(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 	if (!ctx)
 		goto out;
 	log_reset();
+	r = modalias_ctx_set_word_bits(ctx, word_bits);
+	if (r < 0) {
+		PyErr_Format(InputError, "word_bits is 32 or 64 (or 0: the bitmaps tell, else this machine's), not %u",
+			     word_bits);
+		goto out;
+	}
 	r = modalias_dev_new_from_env(ctx, subsystem, (const char *const *)envp, &dev);
 	if (r < 0) {
 		raise_errno(r, KIND_INPUT, NULL);
@@ -754,10 +761,12 @@ static PyMethodDef Device_methods[] = {
 	  "parse(modalias) -> Device\n\nTakes a modalias string apart, strictly: str() of the result "
 	  "gives it back exactly.\nRaises InputError (a ValueError) naming the offending field." },
 	{ "from_env", (PyCFunction)(void (*)(void))Device_from_env, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-	  "from_env(env, subsystem=None, sysfs_root=None) -> Device\n\nThe device of a kernel event from "
-	  "its variables (a mapping such as os.environ):\nMODALIAS when present, else the legacy hotplug "
+	  "from_env(env, subsystem=None, sysfs_root=None, *, word_bits=0) -> Device\n\nThe device of a kernel "
+	  "event from its variables (a mapping such as os.environ):\nMODALIAS when present, else the legacy hotplug "
 	  "variables (PRODUCT/TYPE/INTERFACE,\nPCI_ID/PCI_SUBSYS_ID/PCI_CLASS, ...).  subsystem: argv[1] of "
-	  "/sbin/hotplug, else SUBSYSTEM;\nsysfs_root: where $DEVPATH is looked up (default /sys)." },
+	  "/sbin/hotplug, else SUBSYSTEM;\nsysfs_root: where $DEVPATH is looked up (default /sys); word_bits: 32 "
+	  "or 64, the\nword size of the kernel that sent EV=, KEY=, ... (0: a word of more than 8 digits\nsays 64, "
+	  "else this machine's)." },
 	{ "from_sysfs", (PyCFunction)(void (*)(void))Device_from_sysfs, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
 	  "from_sysfs(devpath, sysfs_root=None) -> Device\n\nReads a device's modalias from sysfs (its "
 	  "modalias attribute, its uevent, or its id attributes).\ndevpath is below the sysfs root, as "

@@ -130,6 +130,17 @@ int warn_skipped(int skipped, const char *what)
 	return r;
 }
 
+int warn_no_alias(int count, const char *what)
+{
+	int r = 0;
+
+	if (count > 0)
+		r = PyErr_WarnFormat(ParseWarning, 2, "%s: %d row(s) give no alias%s%s", what, count,
+				     tls_log.count ? ": " : "", tls_log.count ? tls_log.text : "");
+	log_reset();
+	return r;
+}
+
 PyObject *none_or_raise(int rc, int r, enum err_kind kind)
 {
 	if (rc < 0)
@@ -204,7 +215,8 @@ int errors_add_exceptions(PyObject *m)
 				    Py_BuildValue("(OO)", Error, PyExc_PermissionError));
 	UnsupportedError = new_exception(m, "UnsupportedError", "Not available here (libkmod could not be loaded).",
 					 Py_BuildValue("(O)", Error));
-	ParseWarning = new_exception(m, "ParseWarning", "Malformed lines or rows were skipped while reading a file.",
+	ParseWarning = new_exception(m, "ParseWarning",
+				     "Malformed lines or rows were skipped while reading a file, or map rows gave no alias.",
 				     Py_BuildValue("(O)", PyExc_UserWarning));
 	if (!InputError || !NotFoundError || !AccessError || !UnsupportedError || !ParseWarning)
 		return -1;

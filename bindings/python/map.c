@@ -270,7 +270,7 @@ static PyObject *Map_get_columns(MapObject *self, void *closure)
 
 static PyObject *Map_get_skipped(MapObject *self, void *closure)
 {
-	return PyLong_FromLong(self->skipped);
+	return PyLong_FromLong(self->skipped + self->no_alias);
 }
 
 static PyObject *Map_get_word_bits(MapObject *self, void *closure)
@@ -354,7 +354,7 @@ static PyObject *Map_aliases(MapObject *self, PyObject *args, PyObject *kwargs)
 static PyObject *Map_to_aliases(MapObject *self, PyObject *args, PyObject *kwargs)
 {
 	static const char *kwlist[] = { "dialect_2_6", NULL };
-	int dialect = 0, count;
+	int dialect = 0, count, none;
 	PyObject *out;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:to_aliases", (char **)kwlist, &dialect))
@@ -363,17 +363,20 @@ static PyObject *Map_to_aliases(MapObject *self, PyObject *args, PyObject *kwarg
 		return NULL;
 	count = modalias_map_get_count(map_of(self));
 	out = PyList_New(0);
+	/* the messages of the rows without alias, said once at the end */
+	log_reset();
+	none = 0;
 	for (int i = 0; out && i < count; i++) {
 		char **v = NULL;
 		int n;
 		const char *module = modalias_map_get_module(map_of(self), (unsigned int)i);
 
-		log_reset();
 		n = modalias_map_get_aliases(map_of(self), (unsigned int)i, dialect ? MODALIAS_MAP_DIALECT_2_6 : 0, &v);
 		if (n < 0) {
 			Py_CLEAR(out);
 			return raise_errno(n, KIND_INPUT, NULL);
 		}
+		none += n == 0;
 		for (int k = 0; k < n; k++) {
 			PyObject *t = Py_BuildValue("(ss)", v[k], module ? module : "");
 			if (!t || PyList_Append(out, t) < 0)
@@ -384,6 +387,13 @@ static PyObject *Map_to_aliases(MapObject *self, PyObject *args, PyObject *kwarg
 		}
 		free_strv(v);
 	}
+	if (!out) {
+		log_reset();
+		return NULL;
+	}
+	self->no_alias = none;
+	if (warn_no_alias(none, modalias_map_get_name(map_of(self))) < 0)
+		Py_CLEAR(out);
 	return out;
 }
 
@@ -431,7 +441,9 @@ static PyMethodDef Map_methods[] = {
 	  "the kernel's file2alias writes them." },
 	{ "to_aliases", (PyCFunction)(void (*)(void))Map_to_aliases, METH_VARARGS | METH_KEYWORDS,
 	  "to_aliases(dialect_2_6=False) -> list[tuple[str, str]]\n\n(pattern, module) for every row, "
-	  "as modules.alias lines; dialect_2_6 writes\nthem as kernels before 3.x did." },
+	  "as modules.alias lines; dialect_2_6 writes\nthem as kernels before 3.x did.  Rows that give no alias "
+	  "(as file2alias: a pcimap\nclass_mask not of whole bytes, ...) are counted in .skipped and named in a "
+	  "ParseWarning." },
 	{ "match", (PyCFunction)Map_match, METH_O,
 	  "match(device) -> list[MapEntry]\n\nThe rows that match a Device, as the kernel matches its "
 	  "device tables." },
@@ -444,7 +456,8 @@ static PyGetSetDef Map_getset[] = {
 	{ "name", (getter)Map_get_name, NULL, "The file (or buffer) name it was read from.", NULL },
 	{ "columns", (getter)Map_get_columns, NULL, "The column names of its type.", NULL },
 	{ "entries", (getter)Map_get_entries, NULL, "A new list of all its rows (MapEntry).", NULL },
-	{ "skipped", (getter)Map_get_skipped, NULL, "The number of bad rows skipped.", NULL },
+	{ "skipped", (getter)Map_get_skipped, NULL,
+	  "The number of bad rows skipped when read, and of rows the last to_aliases() made no alias of.", NULL },
 	HANDLE_CLOSED_GETSET,
 	{ "word_bits", (getter)Map_get_word_bits, (setter)Map_set_word_bits,
 	  "The word size (32 or 64) of inputmap bitmaps; settable.", NULL },

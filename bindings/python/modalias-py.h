@@ -81,6 +81,10 @@ void raise_unknown_field(int r);
 /* Skipped lines or rows: a ParseWarning with what the library said;
  * -1 when the warning became an exception. */
 int warn_skipped(int skipped, const char *what);
+/* A ParseWarning (when count > 0) that count rows of map WHAT gave no
+ * alias, with why (the messages the C calls logged); forgets them.  0, or
+ * -1 with the warning raised as an exception. */
+int warn_no_alias(int count, const char *what);
 /* What a method returns after a call on a C object (table_run(),
  * loader_run()): None, or NULL when rc < 0 (it was closed: the
  * exception is set) or r < 0 (the library failed: raise_errno()). */
@@ -225,7 +229,8 @@ PyObject *Table_resolve_many(TableObject *self, PyObject *arg);
 
 typedef struct {
 	HandleObject h; /* h.ptr: struct modalias_map * */
-	int skipped;
+	int skipped;    /* bad rows, when read */
+	int no_alias;   /* rows of which the last to_aliases() made no alias */
 } MapObject;
 
 extern PyTypeObject MapType;

@@ -135,7 +135,7 @@ static PyMethodDef module_methods[] = {
 	{ "parse", mod_parse, METH_VARARGS,
 	  "parse(modalias) -> Device\n\nThe bus and named fields of a modalias string (Device.parse())." },
 	{ "from_env", (PyCFunction)(void (*)(void))mod_from_env, METH_VARARGS | METH_KEYWORDS,
-	  "from_env(env, subsystem=None, sysfs_root=None) -> Device\n\nDevice.from_env(): the device of a "
+	  "from_env(env, subsystem=None, sysfs_root=None, *, word_bits=0) -> Device\n\nDevice.from_env(): the device of a "
 	  "kernel event's variables." },
 	{ "from_sysfs", (PyCFunction)(void (*)(void))mod_from_sysfs, METH_VARARGS | METH_KEYWORDS,
 	  "from_sysfs(devpath, sysfs_root=None) -> Device\n\nDevice.from_sysfs(): a device's modalias from "

@@ -273,6 +273,17 @@ class TestEnv(unittest.TestCase):
         self.assertGreater(total, 1000)
         self.assertGreater(agree, total * 9 // 10)
 
+    def test_word_bits_of_a_32_bit_event(self):
+        """The PandaBoard's gpio-keys (a 32-bit kernel's KEY= of nine words)."""
+        ev = [e for e in load_uevents() if e.get("KEY") == "100000 0 0 0 0 0 0 0 0"
+              and e.get("DEVPATH") == "/devices/platform/gpio-keys/input/input1"][0]
+        env = {k: v for k, v in ev.items() if k != "MODALIAS"}
+        self.assertEqual(str(modalias.from_env(env, word_bits=32)), ev["MODALIAS"])
+        self.assertEqual(str(modalias.Device.from_env(env, word_bits=32)), "input:b0019v0001p0001e0100-e0,1,k114,ramlsfw")
+        self.assertIn(",k214,", str(modalias.from_env(env, word_bits=64)))
+        with self.assertRaises(modalias.InputError):
+            modalias.from_env(env, word_bits=16)
+
     def test_errors(self):
         with self.assertRaises(modalias.InputError) as cm:
             modalias.from_env({"ACTION": "add"})

@@ -251,7 +251,9 @@ class TestMap(unittest.TestCase):
         got = []
         for name in ("usb.usermap", "modules.ofmap", "modules.pcimap", "modules.seriomap"):
             m = modalias.Map.from_file(os.path.join(MAPS, name))
-            got += ["alias %s %s" % pm for pm in m.to_aliases()]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", modalias.ParseWarning)  # the pcimap's (test_rows_without_alias)
+                got += ["alias %s %s" % pm for pm in m.to_aliases()]
         with open(golden) as f:
             self.assertEqual(got, f.read().splitlines())
         golden26 = os.path.join(SRCDIR, "tests", "golden", "map-aliases-2.6.out")
@@ -263,6 +265,31 @@ class TestMap(unittest.TestCase):
             self.assertEqual(got, f.read().splitlines())
         m = modalias.Map.from_file(os.path.join(MAPS, "usb.usermap"))
         self.assertEqual(m.aliases(0), [p for p, mod in m.to_aliases() if mod == m[0].module][:len(m.aliases(0))])
+
+    def test_rows_without_alias(self):
+        """A pcimap class_mask not of whole bytes: file2alias makes no alias,
+        and says so; so does to_aliases(), and counts them in .skipped."""
+        m = modalias.Map.from_file(os.path.join(MAPS, "modules.pcimap"))
+        self.assertEqual(m.skipped, 0)
+        for _ in range(2):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                pairs = m.to_aliases()
+            self.assertEqual([mod for p, mod in pairs], ["e1000e", "ahci", "ehci-hcd"])
+            self.assertEqual(m.skipped, 2)
+            self.assertEqual(len(w), 1)
+            self.assertTrue(issubclass(w[0].category, modalias.ParseWarning))
+            self.assertIn("2 row(s) give no alias", str(w[0].message))
+            self.assertIn("modules.pcimap:6: odd-mask: class_mask 0x00fff000", str(w[0].message))
+        # --match still matches the row
+        dev = modalias.Device("pci", vendor="8086", device="1e31", subvendor="17aa", subdevice="21fb",
+                              baseclass="0c", subclass="03", interface="30")
+        self.assertIn("odd-mask", [e.module for e in m.match(dev)])
+        with modalias.Map.from_file(os.path.join(MAPS, "usb.usermap")) as usb:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                usb.to_aliases()
+            self.assertEqual(usb.skipped, 0)
 
     def test_match_and_load_into_table(self):
         m = modalias.Map.from_file(os.path.join(MAPS, "usb.usermap"))
