@@ -33,7 +33,7 @@ enum field_kind {
 
 enum field_flags {
 	FF_LOWER = 1 << 0,    /* printed in lower-case hex */
-	FF_OPTIONAL = 1 << 1, /* left out of the string, tag and all, when unset */
+	FF_OPTIONAL = 1 << 1, /* left out of the string, tag and all, when unset; "" unsets it (but FF_EMPTY_OK) */
 	FF_VARWIDTH = 1 << 2, /* width is a minimum, the parser reads greedily */
 	FF_SETTER = 1 << 3,   /* not in the string: setting it sets another field */
 	FF_EMPTY_OK = 1 << 4, /* the empty string is a value */
@@ -42,6 +42,9 @@ enum field_flags {
 	FF_CLASS_TOP = 1 << 7, /* a class whose subclass and protocol follow (FF_CLASS too); its
 				  value FF (vendor-specific) or 00 (none: USB's "see the
 				  interfaces", PCI's "unclassified") names no kind */
+	FF_OLD_OPTIONAL = 1 << 8, /* FF_OPTIONAL only in old kernels' strings: today's always
+				     write it, so a device made to be built (modalias_dev_new())
+				     starts with it at zero; a parsed one keeps it unset */
 };
 
 struct field_desc {
@@ -83,8 +86,8 @@ struct field_desc {
 	X(USB_IF_CLASS, F_CLASS("bInterfaceClass", "ic", "interface class (hex)"))              \
 	X(USB_IF_SUBCLASS, F_SUBCLASS("bInterfaceSubClass", "isc", "interface subclass (hex)")) \
 	X(USB_IF_PROTOCOL, F_SUBCLASS("bInterfaceProtocol", "ip", "interface protocol (hex)"))  \
-	X(USB_IF_NUMBER, F_HEXF("bInterfaceNumber", "in", 2, FF_OPTIONAL,                       \
-				"interface number (hex); unset: left out, as kernels before 3.x did"))
+	X(USB_IF_NUMBER, F_HEXF("bInterfaceNumber", "in", 2, FF_OPTIONAL | FF_OLD_OPTIONAL,     \
+				"interface number (hex; 00 unless given); empty: left out, as kernels before 3.x did"))
 enum { USB_FIELDS(FIELD_INDEX) USB_N_FIELDS };
 
 /* ---- pci: drivers/pci/pci-sysfs.c modalias_show() --------------------- */
@@ -155,7 +158,8 @@ enum { SERIO_FIELDS(FIELD_INDEX) SERIO_N_FIELDS };
 /* ---- hid: drivers/hid/hid-core.c hid_uevent() ------------------------- */
 #define HID_FIELDS(X)                                                                           \
 	X(HID_BUS, F_HEX("bus", "b", 4, "bus (hex)"))                                           \
-	X(HID_GROUP, F_HEXF("group", "g", 4, FF_OPTIONAL, "group (hex); unset: left out, as old kernels did")) \
+	X(HID_GROUP, F_HEXF("group", "g", 4, FF_OPTIONAL | FF_OLD_OPTIONAL,                     \
+			    "group (hex; 0000 unless given); empty: left out, as old kernels did")) \
 	X(HID_VENDOR, F_HEX("vendor", "v", 8, "vendor id (hex)"))                               \
 	X(HID_PRODUCT, F_HEX("product", "p", 8, "product id (hex)"))
 enum { HID_FIELDS(FIELD_INDEX) HID_N_FIELDS };

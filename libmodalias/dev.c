@@ -19,6 +19,8 @@ MODALIAS_EXPORT int modalias_dev_new(struct modalias_ctx *ctx, const char *bus,
 				     struct modalias_dev **ret)
 {
 	const struct bus_desc *b;
+	struct modalias_dev *dev;
+	int r;
 
 	if (!ctx || !bus || !ret)
 		return -EINVAL;
@@ -27,7 +29,12 @@ MODALIAS_EXPORT int modalias_dev_new(struct modalias_ctx *ctx, const char *bus,
 		err(ctx, "unknown bus '%.*s'\n", LOG_ECHO(bus));
 		return -ENOENT;
 	}
-	return dev_new(ctx, b, NULL, 0, ret);
+	r = dev_new(ctx, b, NULL, 0, &dev);
+	if (r == 0 && (r = dev_put_today(dev)) < 0)
+		modalias_dev_unref(dev);
+	if (r == 0)
+		*ret = dev;
+	return r;
 }
 
 MODALIAS_EXPORT struct modalias_dev *modalias_dev_ref(struct modalias_dev *dev)
@@ -125,6 +132,11 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 		return -ENOENT;
 	fd = &dev->bus->fields[f];
 	len = strlen(value);
+	if (len == 0 && (fd->flags & FF_OPTIONAL) && !(fd->flags & FF_EMPTY_OK)) {
+		/* FIELD= : left out of the string, as the kernel may */
+		dev_clear(dev, (unsigned int)f);
+		return 0;
+	}
 	if (text_ctrl_at(value, len) < len)
 		return set_error(dev, fd, value, -EINVAL);
 	if (fd->flags & FF_SETTER)

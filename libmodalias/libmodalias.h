@@ -228,8 +228,17 @@ int modalias_bus_field_is_list(const char *bus, const char *field);
  * cpu features) hold several values: modalias_dev_add() appends one (or, for
  * numeric lists, a comma-separated list), modalias_dev_set() replaces them
  * all.  A field that is not set is left out of the string where the kernel
- * leaves it out (the USB interface number of pre-3.x kernels, the HID group
- * of old kernels), and written as zero or empty elsewhere.
+ * leaves it out (the DMI fields, the x86 cpu's vendor, family and model,
+ * the i3c part id), and written as zero or empty elsewhere.
+ *
+ * A device made with modalias_dev_new() starts as today's kernels write it
+ * (since 4): the fields only old kernels left out, the USB interface number
+ * (before 3.x) and the HID group, are zero until set, so that "in00" and
+ * "g0000" are written, as every USB and HID alias of today's tables expects
+ * (version 3 and before left them out).  An empty value leaves such a field
+ * out, as those kernels did (modalias_dev_set(dev, "bInterfaceNumber", "")),
+ * as modalias_dev_unset() does.  A modalias parsed without them keeps them
+ * unset, and formats back without them, byte for byte.
  *
  * Every function below that takes a field name returns -ENOENT for a name
  * the device's bus does not have, and logs it as "unknown field 'NAME' of
@@ -255,7 +264,10 @@ struct modalias_dev;
  * modalias_dev_new:
  * @ctx: a context.
  * @bus: a bus name (see modalias_bus_name()).
- * @ret: (out): the new device, with one reference and no field set.
+ * @ret: (out): the new device, with one reference and no field set but
+ *   those today's kernels always write and old ones left out (USB's
+ *   bInterfaceNumber, HID's group), which are zero (since 4; see the
+ *   section introduction).
  *
  * Returns: 0, -EINVAL for a NULL argument, -ENOENT for an unknown bus,
  * -ENOMEM.
@@ -301,7 +313,10 @@ const char *modalias_dev_get_bus(const struct modalias_dev *dev);
  * @field: a field name of its bus.
  * @value: the value as text (see the section introduction).
  *
- * Sets a field, replacing every value it had.
+ * Sets a field, replacing every value it had.  An empty @value leaves
+ * out a field the kernel may leave out (bInterfaceNumber, HID's group, the
+ * x86 cpu's vendor, family and model, …), as modalias_dev_unset() does
+ * (since 4), where empty is not itself a value (the DMI fields).
  *
  * Returns: 0; -ENOENT for a field the bus does not have (logged as an
  * unknown field); -EINVAL for a

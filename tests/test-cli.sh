@@ -1013,5 +1013,16 @@ else
 	n=$((n + 1))
 	echo "ok $n - load --dry-run equals kmod 34's modprobe -n -v # SKIP no sid kmod (tests/data/fetch-sid-kmod.sh)"
 fi
+# build writes what today's kernels write, so piped into resolve it finds the
+# driver: USB's in00 and HID's g0000 unless given (FIELD= leaves one out, as
+# old kernels did)
+D="$data/linux-6.12.118+deb13-amd64"
+check "build | resolve: today's strings find their drivers" 0 build-today-resolve "" -- sh -c "{
+	'$cli' build usb idVendor=0bda idProduct=8153 bcdDevice=3000 bInterfaceClass=ff bInterfaceSubClass=ff
+	'$cli' build usb idVendor=0bda idProduct=8153 bcdDevice=3000 bInterfaceClass=ff bInterfaceSubClass=ff \
+		bInterfaceNumber=
+	'$cli' build hid bus=3 vendor=46d product=c52b
+	'$cli' build hid bus=3 vendor=46d product=c52b group=
+	} | '$cli' resolve -m '$D' -C /dev/null - 2>&1"
 echo "1..$n"
 exit $fail

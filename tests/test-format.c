@@ -27,10 +27,15 @@ static const struct golden goldens[] = {
 	    "bDeviceSubClass=0", "bDeviceProtocol=0", "bInterfaceClass=0a",
 	    "bInterfaceSubClass=0", "bInterfaceProtocol=0", "bInterfaceNumber=0a" },
 	  "usb:v0BDBp1926d0000dc00dsc00dp00ic0Aisc00ip00in0A", UEV " (LENOVO_T430S)" },
+	/* today's kernels always write the interface number: 00 unless given */
+	{ "usb/in-unless-given", "usb",
+	  { "idVendor=0bda", "idProduct=8153", "bcdDevice=3100", "bInterfaceClass=ff", "bInterfaceSubClass=ff" },
+	  "usb:v0BDAp8153d3100dc00dsc00dp00icFFiscFFip00in00", UEV },
+	/* an empty value leaves it out, as kernels before 3.x did */
 	{ "usb/pre-3.x-no-in", "usb",
 	  { "idVendor=1d6b", "idProduct=2", "bcdDevice=305", "bDeviceClass=9",
 	    "bDeviceSubClass=0", "bDeviceProtocol=1", "bInterfaceClass=9",
-	    "bInterfaceSubClass=0", "bInterfaceProtocol=0" },
+	    "bInterfaceSubClass=0", "bInterfaceProtocol=0", "bInterfaceNumber=" },
 	  "usb:v1D6Bp0002d0305dc09dsc00dp01ic09isc00ip00", UEV " (a pre-3.x kernel)" },
 	{ "pci/virtio-net", "pci",
 	  { "vendor=1af4", "device=1041", "subvendor=1af4", "subdevice=1041", "class=0x020000" },
@@ -64,7 +69,9 @@ static const struct golden goldens[] = {
 	  "serio:ty05pr00id00ex00", UEV },
 	{ "hid/with-group", "hid", { "bus=3", "group=1", "vendor=0461", "product=4d22" },
 	  "hid:b0003g0001v00000461p00004D22", UEV },
-	{ "hid/old-no-group", "hid", { "bus=3", "vendor=0461", "product=4d80" },
+	{ "hid/group-unless-given", "hid", { "bus=3", "vendor=46d", "product=c52b" },
+	  "hid:b0003g0000v0000046Dp0000C52B", UEV },
+	{ "hid/old-no-group", "hid", { "bus=3", "group=", "vendor=0461", "product=4d80" },
 	  "hid:b0003v00000461p00004D80", UEV " (an old kernel)" },
 	{ "of/null-type", "of", { "name=optee", "compatible=linaro,optee-tz" },
 	  "of:NopteeT(null)Clinaro,optee-tz", UEV },
@@ -361,6 +368,52 @@ static void test_setters(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* A device made to be built starts as today's kernels write it: the
+ * fields only old kernels left out (USB's interface number, HID's group)
+ * are zero unless given, and an empty value leaves them out; a string
+ * parsed without them keeps them out (test-parse). */
+static void test_today(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev;
+	const char *v;
+	char *s;
+
+	g_assert_cmpint(modalias_dev_new(ctx, "usb", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_get(dev, "bInterfaceNumber", 0, &v), ==, 0);
+	g_assert_cmpstr(v, ==, "00");
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v0000p0000d0000dc00dsc00dp00ic00isc00ip00in00");
+	free(s);
+	g_assert_cmpint(modalias_dev_set(dev, "bInterfaceNumber", ""), ==, 0);
+	g_assert_cmpint(modalias_dev_get_count(dev, "bInterfaceNumber"), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v0000p0000d0000dc00dsc00dp00ic00isc00ip00");
+	free(s);
+	/* a field the kernel always writes is not left out */
+	g_assert_cmpint(modalias_dev_set(dev, "idVendor", ""), ==, -EINVAL);
+	modalias_dev_unref(dev);
+
+	g_assert_cmpint(modalias_dev_new(ctx, "hid", &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "hid:b0000g0000v00000000p00000000");
+	free(s);
+	g_assert_cmpint(modalias_dev_add(dev, "group", ""), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "hid:b0000v00000000p00000000");
+	free(s);
+	modalias_dev_unref(dev);
+
+	/* where empty is a value (a DMI field), it is one */
+	g_assert_cmpint(modalias_dev_new(ctx, "dmi", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_set(dev, "product_version", ""), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "dmi:pvr:");
+	free(s);
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
 /* A cpu modalias of several KiB: no fixed buffer anywhere. */
 static void test_long_cpu(void)
 {
@@ -502,6 +555,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/format/every-bus", test_every_bus_has_golden);
 	g_test_add_func("/format/api", test_api_misuse);
 	g_test_add_func("/format/setters", test_setters);
+	g_test_add_func("/format/today", test_today);
 	g_test_add_func("/format/long-cpu", test_long_cpu);
 	g_test_add_func("/format/unknown-field", test_unknown_field);
 	g_test_add_func("/format/field-is-list", test_field_is_list);
