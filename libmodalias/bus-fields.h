@@ -32,7 +32,7 @@ enum field_kind {
 };
 
 enum field_flags {
-	FF_LOWER = 1 << 0,    /* printed in lower-case hex */
+	FF_LOWER = 1 << 0,    /* printed in lower-case hex; a string (a UUID): lower-cased when set */
 	FF_OPTIONAL = 1 << 1, /* left out of the string, tag and all, when unset; "" unsets it (but FF_EMPTY_OK) */
 	FF_VARWIDTH = 1 << 2, /* width is a minimum, the parser reads greedily */
 	FF_SETTER = 1 << 3,   /* not in the string: setting it sets another field */
@@ -45,6 +45,7 @@ enum field_flags {
 	FF_OLD_OPTIONAL = 1 << 8, /* FF_OPTIONAL only in old kernels' strings: today's always
 				     write it, so a device made to be built (modalias_dev_new())
 				     starts with it at zero; a parsed one keeps it unset */
+	FF_UPPER = 1 << 9,    /* a string (a GUID): upper-cased when set */
 };
 
 struct field_desc {
@@ -180,9 +181,14 @@ enum { ACPI_FIELDS(FIELD_INDEX) ACPI_N_FIELDS };
 /* ---- buses that write one name: platform, i2c, spi, … ----------------- */
 #define NAME_FIELDS(X) X(NAME_NAME, F_STR("name", "", 0, "device name"))
 enum { NAME_FIELDS(FIELD_INDEX) NAME_N_FIELDS };
-#define GUID_FIELDS(X) X(GUID_GUID, F_STR("guid", "", 0, "GUID as the kernel writes it"))
-enum { GUID_FIELDS(FIELD_INDEX) GUID_N_FIELDS };
-#define UUID_FIELDS(X) X(UUID_UUID, F_STR("uuid", "", 0, "UUID as the kernel writes it"))
+/* drivers/platform/x86/wmi.c wmi_dev_uevent(): "wmi:%pUL" */
+#define WMI_FIELDS(X) X(WMI_GUID, F_STR("guid", "", FF_UPPER, "GUID with dashes (written upper-case)"))
+enum { WMI_FIELDS(FIELD_INDEX) WMI_N_FIELDS };
+/* drivers/hv/vmbus_drv.c vmbus_uevent(): "vmbus:%*phN", the 16 bytes */
+#define VMBUS_FIELDS(X) X(VMBUS_GUID, F_STR("guid", "", FF_LOWER, "GUID as 32 hex digits, no dashes (written lower-case)"))
+enum { VMBUS_FIELDS(FIELD_INDEX) VMBUS_N_FIELDS };
+/* drivers/tee/tee_core.c tee_client_device_uevent(): "tee:%pUb" */
+#define UUID_FIELDS(X) X(UUID_UUID, F_STR("uuid", "", FF_LOWER, "UUID with dashes (written lower-case)"))
 enum { UUID_FIELDS(FIELD_INDEX) UUID_N_FIELDS };
 #define PNP_FIELDS(X) X(PNP_ID, F_STR("id", "d", 0, "PNP id"))
 enum { PNP_FIELDS(FIELD_INDEX) PNP_N_FIELDS };
@@ -281,7 +287,7 @@ enum { DECTYPE_FIELDS(FIELD_INDEX) DECTYPE_N_FIELDS };
 /* ---- mei: drivers/misc/mei/bus.c mei_cl_device_uevent() --------------- */
 #define MEI_FIELDS(X)                                                                           \
 	X(MEI_NAME, F_STR("name", "", FF_EMPTY_OK, "client name (may be empty)"))               \
-	X(MEI_UUID, F_STR("uuid", "", 0, "client UUID, lower-case"))                            \
+	X(MEI_UUID, F_STR("uuid", "", FF_LOWER, "client UUID (written lower-case)"))            \
 	X(MEI_VERSION, F_HEX("version", "", 2, "client protocol version (hex)"))
 enum { MEI_FIELDS(FIELD_INDEX) MEI_N_FIELDS };
 
@@ -412,7 +418,7 @@ enum { SSAM_FIELDS(FIELD_INDEX) SSAM_N_FIELDS };
 enum { DFL_FIELDS(FIELD_INDEX) DFL_N_FIELDS };
 
 /* drivers/hid/intel-ish-hid/ishtp/bus.c: the device's name, "{%pUL}" */
-#define ISHTP_FIELDS(X) X(ISHTP_GUID, F_STR("guid", "", 0, "client GUID, upper-case, without the braces"))
+#define ISHTP_FIELDS(X) X(ISHTP_GUID, F_STR("guid", "", FF_UPPER, "client GUID without the braces (written upper-case)"))
 enum { ISHTP_FIELDS(FIELD_INDEX) ISHTP_N_FIELDS };
 
 /* drivers/cdx/cdx.c modalias_show() (also the vfio_cdx: form of its aliases) */

@@ -7,6 +7,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,16 @@ static int set_error(const struct modalias_dev *dev, const struct field_desc *fd
 	return r;
 }
 
+/* A GUID set in the case its bus writes it (FF_UPPER, FF_LOWER). */
+static void fold_case(const struct field_desc *fd, char *text)
+{
+	if (!(fd->flags & (FF_UPPER | FF_LOWER)))
+		return;
+	for (; *text; text++)
+		*text = (char)((fd->flags & FF_UPPER) ? toupper((unsigned char)*text) :
+							 tolower((unsigned char)*text));
+}
+
 static int set_one(struct modalias_dev *dev, unsigned int f, const char *value,
 		   size_t len, bool append)
 {
@@ -114,7 +125,10 @@ static int set_one(struct modalias_dev *dev, unsigned int f, const char *value,
 	default:
 		if (len == 0 && !(fd->flags & FF_EMPTY_OK))
 			return -EINVAL;
-		return dev_put_text(dev, f, value, len, append);
+		r = dev_put_text(dev, f, value, len, append);
+		if (r == 0)
+			fold_case(fd, dev->values[f].items[dev->values[f].n - 1].text);
+		return r;
 	}
 }
 

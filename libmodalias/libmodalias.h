@@ -240,6 +240,10 @@ int modalias_bus_field_is_list(const char *bus, const char *field);
  * as modalias_dev_unset() does.  A modalias parsed without them keeps them
  * unset, and formats back without them, byte for byte.
  *
+ * GUIDs and UUIDs are set in the case their bus writes them (since 4): wmi
+ * and ishtp upper case ("%pUL"), tee, mei and vmbus lower case ("%pUb",
+ * "%pUl", "%*phN"); a parsed one is kept as it was written.
+ *
  * Every function below that takes a field name returns -ENOENT for a name
  * the device's bus does not have, and logs it as "unknown field 'NAME' of
  * bus BUS" (since 2: the text for front ends to show, rather than the

@@ -1015,7 +1015,7 @@ else
 fi
 # build writes what today's kernels write, so piped into resolve it finds the
 # driver: USB's in00 and HID's g0000 unless given (FIELD= leaves one out, as
-# old kernels did)
+# old kernels did), a wmi GUID in upper case whatever it was given in
 D="$data/linux-6.12.118+deb13-amd64"
 check "build | resolve: today's strings find their drivers" 0 build-today-resolve "" -- sh -c "{
 	'$cli' build usb idVendor=0bda idProduct=8153 bcdDevice=3000 bInterfaceClass=ff bInterfaceSubClass=ff
@@ -1023,6 +1023,7 @@ check "build | resolve: today's strings find their drivers" 0 build-today-resolv
 		bInterfaceNumber=
 	'$cli' build hid bus=3 vendor=46d product=c52b
 	'$cli' build hid bus=3 vendor=46d product=c52b group=
+	'$cli' build wmi guid=05901221-d566-11d1-b2f0-00a0c9062910
 	} | '$cli' resolve -m '$D' -C /dev/null - 2>&1"
 echo "1..$n"
 exit $fail

@@ -91,6 +91,9 @@ static const struct golden goldens[] = {
 	{ "auxiliary", "auxiliary", { "name=mlx5_core.eth" }, "auxiliary:mlx5_core.eth", UEV },
 	{ "wmi", "wmi", { "guid=05901221-D566-11D1-B2F0-00A0C9062910" },
 	  "wmi:05901221-D566-11D1-B2F0-00A0C9062910", UEV },
+	/* GUIDs given in either case are written in their bus's ("%pUL", "%pUb") */
+	{ "wmi/lower-case-given", "wmi", { "guid=05901221-d566-11d1-b2f0-00a0c9062910" },
+	  "wmi:05901221-D566-11D1-B2F0-00A0C9062910", UEV },
 	{ "virtio/balloon", "virtio", { "device=5", "vendor=1af4" }, "virtio:d00000005v00001AF4",
 	  "this machine's /sys" },
 	{ "sdio", "sdio", { "class=0", "vendor=41b", "device=9330" }, "sdio:c00v041Bd9330", UEV },
@@ -145,6 +148,10 @@ static const struct golden goldens[] = {
 	{ "vio", "vio", { "type=network", "compatible=IBM,l-lan" }, "vio:TnetworkSIBM,l-lan", UEV },
 	{ "tee", "tee", { "uuid=ab7a617c-b8e7-4d8f-8301-d09b61036b64" },
 	  "tee:ab7a617c-b8e7-4d8f-8301-d09b61036b64", UEV },
+	{ "tee/upper-case-given", "tee", { "uuid=AB7A617C-B8E7-4D8F-8301-D09B61036B64" },
+	  "tee:ab7a617c-b8e7-4d8f-8301-d09b61036b64", UEV },
+	{ "mei/upper-case-given", "mei", { "name=", "uuid=01E88543-8050-4380-9D6F-4F9CEC704917", "version=1" },
+	  "mei::01e88543-8050-4380-9d6f-4f9cec704917:01:", UEV },
 	{ "pnp", "pnp", { "id=PNP0b00" }, "pnp:dPNP0b00", UEV },
 	/* the buses of file2alias.c (6.12) with named fields: no recorded device
 	 * string; each is the driver's format string (Linux 6.12), and where a
@@ -185,6 +192,11 @@ static const struct golden goldens[] = {
 	{ "ishtp", "ishtp", { "guid=33AECD58-B679-4E54-9BD9-A04D34F0C226" },
 	  "ishtp:{33AECD58-B679-4E54-9BD9-A04D34F0C226}",
 	  "drivers/hid/intel-ish-hid/ishtp/bus.c (\"{%pUL}\"); matches amd64 6.12's alias (intel_ishtp_hid)" },
+	{ "vmbus/upper-case-given", "vmbus", { "guid=635161F83EDFC546913FF2D2F965ED0E" },
+	  "vmbus:635161f83edfc546913ff2d2f965ed0e",
+	  "drivers/hv/vmbus_drv.c vmbus_uevent() (\"%*phN\"); matches 6.12's alias (hv_netvsc)" },
+	{ "ishtp/lower-case-given", "ishtp", { "guid=33aecd58-b679-4e54-9bd9-a04d34f0c226" },
+	  "ishtp:{33AECD58-B679-4E54-9BD9-A04D34F0C226}", "drivers/hid/intel-ish-hid/ishtp/bus.c (\"{%pUL}\")" },
 	{ "cdx", "cdx", { "vendor=10ee", "device=8084", "subvendor=0", "subdevice=0", "class=0" },
 	  "cdx:v10EEd8084sv0000sd0000c000000", "drivers/cdx/cdx.c modalias_show()" },
 	{ "vfio_cdx", "vfio_cdx", { "vendor=10ee", "device=8084", "subvendor=0", "subdevice=0", "class=0" },
@@ -231,7 +243,7 @@ static void test_every_bus_has_golden(void)
 		bool found = false;
 		static const char *const no_real_string[] = {
 			/* buses whose devices we have no real string of: covered by parse tests */
-			"rpmsg", "mhi", "mhi_ep", "vchiq", "serdev", "mmc", "vmbus", "eisa", "ssb", "ap", "idxd",
+			"rpmsg", "mhi", "mhi_ep", "vchiq", "serdev", "mmc", "eisa", "ssb", "ap", "idxd",
 		};
 		for (size_t k = 0; k < G_N_ELEMENTS(goldens); k++)
 			if (strcmp(goldens[k].bus, bus) == 0)

@@ -32,6 +32,11 @@ class TestBuild(unittest.TestCase):
                          "hid:b0003g0000v0000046Dp0000C52B")
         self.assertEqual(modalias.build("hid", bus=3, group=None, vendor=0x46d, product=0xc52b),
                          "hid:b0003v0000046Dp0000C52B")
+        # a GUID given in either case is written in its bus's
+        self.assertEqual(modalias.build("wmi", guid="05901221-d566-11d1-b2f0-00a0c9062910"),
+                         "wmi:05901221-D566-11D1-B2F0-00A0C9062910")
+        self.assertEqual(modalias.build("tee", uuid="AB7A617C-B8E7-4D8F-8301-D09B61036B64"),
+                         "tee:ab7a617c-b8e7-4d8f-8301-d09b61036b64")
 
     def test_ints_hex_and_0x(self):
         a = modalias.build("pci", vendor=0x8086, device="0x1E31", **{"class": "0c0330"})
