@@ -478,11 +478,17 @@ typedef const char *(*modalias_getenv_fn)(void *data, const char *name);
  * $SYSFS_ROOT$DEVPATH/bInterfaceNumber, else from the ":C.I" end of
  * DEVPATH, else a wildcard; pci takes PCI_ID, PCI_SUBSYS_ID and PCI_CLASS;
  * ieee1394 takes VENDOR_ID, MODEL_ID, SPECIFIER_ID and VERSION; scsi reads
- * $SYSFS_ROOT$DEVPATH/type; of takes OF_NAME, OF_TYPE, OF_COMPATIBLE_N and
- * OF_COMPATIBLE_<n>; input takes PRODUCT (four fields) and the EV, KEY,
- * REL, ABS, MSC, LED, SND, FF and SW bitmaps; serio takes SERIO_TYPE,
- * SERIO_PROTO, SERIO_ID and SERIO_EXTRA; sdio takes SDIO_CLASS and SDIO_ID;
- * ccw takes CU_TYPE, CU_MODEL, DEV_TYPE and DEV_MODEL.
+ * $SYSFS_ROOT$DEVPATH/type; the buses whose kernel writes an of: modalias
+ * for a device with a devicetree node (platform, i2c, spmi, serial (serdev),
+ * mdio_bus, ulpi, rpmsg, mipi-dsi, ibmebus, macio, 2.6's of_platform) and
+ * "of" named as @subsystem take OF_NAME, OF_TYPE (absent: "T(null)", as
+ * the kernel writes a node without a device_type), OF_COMPATIBLE_N and
+ * OF_COMPATIBLE_<n>, and no other bus does (since 4; before, any event
+ * with OF_NAME did, though spi writes spi:, vio vio:, amba amba:, whatever
+ * OF variables their events carry); input takes PRODUCT (four fields) and
+ * the EV, KEY, REL, ABS, MSC, LED, SND, FF and SW bitmaps; serio takes
+ * SERIO_TYPE, SERIO_PROTO, SERIO_ID and SERIO_EXTRA; sdio takes SDIO_CLASS
+ * and SDIO_ID; ccw takes CU_TYPE, CU_MODEL, DEV_TYPE and DEV_MODEL.
  *
  * Returns: 0; -ENOENT when a variable the subsystem needs is missing (or
  * the subsystem is not one of those above and there is no MODALIAS);

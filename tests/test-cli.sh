@@ -1025,5 +1025,13 @@ check "build | resolve: today's strings find their drivers" 0 build-today-resolv
 	'$cli' build hid bus=3 vendor=46d product=c52b group=
 	'$cli' build wmi guid=05901221-d566-11d1-b2f0-00a0c9062910
 	} | '$cli' resolve -m '$D' -C /dev/null - 2>&1"
+# every device with a devicetree node has the OF variables, but spi writes
+# spi:, not of: (the brief's mram): no modalias from them, named; a platform
+# device's are its modalias
+check "build --env: a spi event's OF variables are no modalias" 2 - \
+	"spi event: no MODALIAS, and its OF_ variables are not its modalias" -- env -i SUBSYSTEM=spi \
+	OF_NAME=mram OF_COMPATIBLE_0=everspin,mr25h40 OF_COMPATIBLE_N=1 "$cli" build --env --sysfs /nonexistent
+check "build --env: a platform event's OF variables" 0 build-env-of "" -- env -i SUBSYSTEM=platform \
+	OF_NAME=mram OF_COMPATIBLE_0=everspin,mr25h40 OF_COMPATIBLE_N=1 "$cli" build --env --sysfs /nonexistent
 echo "1..$n"
 exit $fail
