@@ -156,6 +156,8 @@ int cmd_build(int argc, char **argv)
 	parse_options("build", "BUS [FIELD=VALUE…] | --env [BUS]",
 		      "Print the modalias the kernel writes for a device with these IDs.\n"
 		      "Numbers are hexadecimal; a list field may be given several times.\n"
+		      "A field today's kernels always write (USB's bInterfaceNumber, HID's group) is 0\n"
+		      "unless given; FIELD= (empty) leaves it out, as old kernels did.\n"
 		      "Exit status: 0 printed (1 is not used), 2 usage or input error, 3 write error.",
 		      entries, &argc, &argv);
 	if (buses) {

@@ -32,8 +32,8 @@ enum field_kind {
 };
 
 enum field_flags {
-	FF_LOWER = 1 << 0,    /* printed in lower-case hex */
-	FF_OPTIONAL = 1 << 1, /* left out of the string, tag and all, when unset */
+	FF_LOWER = 1 << 0,    /* printed in lower-case hex; a string (a UUID): lower-cased when set */
+	FF_OPTIONAL = 1 << 1, /* left out of the string, tag and all, when unset; "" unsets it (but FF_EMPTY_OK) */
 	FF_VARWIDTH = 1 << 2, /* width is a minimum, the parser reads greedily */
 	FF_SETTER = 1 << 3,   /* not in the string: setting it sets another field */
 	FF_EMPTY_OK = 1 << 4, /* the empty string is a value */
@@ -42,6 +42,10 @@ enum field_flags {
 	FF_CLASS_TOP = 1 << 7, /* a class whose subclass and protocol follow (FF_CLASS too); its
 				  value FF (vendor-specific) or 00 (none: USB's "see the
 				  interfaces", PCI's "unclassified") names no kind */
+	FF_OLD_OPTIONAL = 1 << 8, /* FF_OPTIONAL only in old kernels' strings: today's always
+				     write it, so a device made to be built (modalias_dev_new())
+				     starts with it at zero; a parsed one keeps it unset */
+	FF_UPPER = 1 << 9,    /* a string (a GUID): upper-cased when set */
 };
 
 struct field_desc {
@@ -83,8 +87,8 @@ struct field_desc {
 	X(USB_IF_CLASS, F_CLASS("bInterfaceClass", "ic", "interface class (hex)"))              \
 	X(USB_IF_SUBCLASS, F_SUBCLASS("bInterfaceSubClass", "isc", "interface subclass (hex)")) \
 	X(USB_IF_PROTOCOL, F_SUBCLASS("bInterfaceProtocol", "ip", "interface protocol (hex)"))  \
-	X(USB_IF_NUMBER, F_HEXF("bInterfaceNumber", "in", 2, FF_OPTIONAL,                       \
-				"interface number (hex); unset: left out, as kernels before 3.x did"))
+	X(USB_IF_NUMBER, F_HEXF("bInterfaceNumber", "in", 2, FF_OPTIONAL | FF_OLD_OPTIONAL,     \
+				"interface number (hex; 00 unless given); empty: left out, as kernels before 3.x did"))
 enum { USB_FIELDS(FIELD_INDEX) USB_N_FIELDS };
 
 /* ---- pci: drivers/pci/pci-sysfs.c modalias_show() --------------------- */
@@ -155,7 +159,8 @@ enum { SERIO_FIELDS(FIELD_INDEX) SERIO_N_FIELDS };
 /* ---- hid: drivers/hid/hid-core.c hid_uevent() ------------------------- */
 #define HID_FIELDS(X)                                                                           \
 	X(HID_BUS, F_HEX("bus", "b", 4, "bus (hex)"))                                           \
-	X(HID_GROUP, F_HEXF("group", "g", 4, FF_OPTIONAL, "group (hex); unset: left out, as old kernels did")) \
+	X(HID_GROUP, F_HEXF("group", "g", 4, FF_OPTIONAL | FF_OLD_OPTIONAL,                     \
+			    "group (hex; 0000 unless given); empty: left out, as old kernels did")) \
 	X(HID_VENDOR, F_HEX("vendor", "v", 8, "vendor id (hex)"))                               \
 	X(HID_PRODUCT, F_HEX("product", "p", 8, "product id (hex)"))
 enum { HID_FIELDS(FIELD_INDEX) HID_N_FIELDS };
@@ -176,9 +181,14 @@ enum { ACPI_FIELDS(FIELD_INDEX) ACPI_N_FIELDS };
 /* ---- buses that write one name: platform, i2c, spi, … ----------------- */
 #define NAME_FIELDS(X) X(NAME_NAME, F_STR("name", "", 0, "device name"))
 enum { NAME_FIELDS(FIELD_INDEX) NAME_N_FIELDS };
-#define GUID_FIELDS(X) X(GUID_GUID, F_STR("guid", "", 0, "GUID as the kernel writes it"))
-enum { GUID_FIELDS(FIELD_INDEX) GUID_N_FIELDS };
-#define UUID_FIELDS(X) X(UUID_UUID, F_STR("uuid", "", 0, "UUID as the kernel writes it"))
+/* drivers/platform/x86/wmi.c wmi_dev_uevent(): "wmi:%pUL" */
+#define WMI_FIELDS(X) X(WMI_GUID, F_STR("guid", "", FF_UPPER, "GUID with dashes (written upper-case)"))
+enum { WMI_FIELDS(FIELD_INDEX) WMI_N_FIELDS };
+/* drivers/hv/vmbus_drv.c vmbus_uevent(): "vmbus:%*phN", the 16 bytes */
+#define VMBUS_FIELDS(X) X(VMBUS_GUID, F_STR("guid", "", FF_LOWER, "GUID as 32 hex digits, no dashes (written lower-case)"))
+enum { VMBUS_FIELDS(FIELD_INDEX) VMBUS_N_FIELDS };
+/* drivers/tee/tee_core.c tee_client_device_uevent(): "tee:%pUb" */
+#define UUID_FIELDS(X) X(UUID_UUID, F_STR("uuid", "", FF_LOWER, "UUID with dashes (written lower-case)"))
 enum { UUID_FIELDS(FIELD_INDEX) UUID_N_FIELDS };
 #define PNP_FIELDS(X) X(PNP_ID, F_STR("id", "d", 0, "PNP id"))
 enum { PNP_FIELDS(FIELD_INDEX) PNP_N_FIELDS };
@@ -277,7 +287,7 @@ enum { DECTYPE_FIELDS(FIELD_INDEX) DECTYPE_N_FIELDS };
 /* ---- mei: drivers/misc/mei/bus.c mei_cl_device_uevent() --------------- */
 #define MEI_FIELDS(X)                                                                           \
 	X(MEI_NAME, F_STR("name", "", FF_EMPTY_OK, "client name (may be empty)"))               \
-	X(MEI_UUID, F_STR("uuid", "", 0, "client UUID, lower-case"))                            \
+	X(MEI_UUID, F_STR("uuid", "", FF_LOWER, "client UUID (written lower-case)"))            \
 	X(MEI_VERSION, F_HEX("version", "", 2, "client protocol version (hex)"))
 enum { MEI_FIELDS(FIELD_INDEX) MEI_N_FIELDS };
 
@@ -408,7 +418,7 @@ enum { SSAM_FIELDS(FIELD_INDEX) SSAM_N_FIELDS };
 enum { DFL_FIELDS(FIELD_INDEX) DFL_N_FIELDS };
 
 /* drivers/hid/intel-ish-hid/ishtp/bus.c: the device's name, "{%pUL}" */
-#define ISHTP_FIELDS(X) X(ISHTP_GUID, F_STR("guid", "", 0, "client GUID, upper-case, without the braces"))
+#define ISHTP_FIELDS(X) X(ISHTP_GUID, F_STR("guid", "", FF_UPPER, "client GUID without the braces (written upper-case)"))
 enum { ISHTP_FIELDS(FIELD_INDEX) ISHTP_N_FIELDS };
 
 /* drivers/cdx/cdx.c modalias_show() (also the vfio_cdx: form of its aliases) */

@@ -119,6 +119,9 @@ int dev_put_pci_class(struct modalias_dev *dev, uint64_t class_code);
  * first bus_name_len bytes of bus_name (the others' is NULL). */
 int dev_new(struct modalias_ctx *ctx, const struct bus_desc *bus,
 	    const char *bus_name, size_t bus_name_len, struct modalias_dev **ret);
+/* A device made to be built starts as today's kernels write it: each
+ * field FF_OLD_OPTIONAL (left out only by old kernels) at zero. */
+int dev_put_today(struct modalias_dev *dev);
 /* Frees the device and its values, whatever its reference count. */
 void dev_free(struct modalias_dev *dev);
 /* Where the first C0 control or DEL of the LEN bytes at S is, LEN when

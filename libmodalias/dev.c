@@ -7,6 +7,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@ MODALIAS_EXPORT int modalias_dev_new(struct modalias_ctx *ctx, const char *bus,
 				     struct modalias_dev **ret)
 {
 	const struct bus_desc *b;
+	struct modalias_dev *dev;
+	int r;
 
 	if (!ctx || !bus || !ret)
 		return -EINVAL;
@@ -27,7 +30,12 @@ MODALIAS_EXPORT int modalias_dev_new(struct modalias_ctx *ctx, const char *bus,
 		err(ctx, "unknown bus '%.*s'\n", LOG_ECHO(bus));
 		return -ENOENT;
 	}
-	return dev_new(ctx, b, NULL, 0, ret);
+	r = dev_new(ctx, b, NULL, 0, &dev);
+	if (r == 0 && (r = dev_put_today(dev)) < 0)
+		modalias_dev_unref(dev);
+	if (r == 0)
+		*ret = dev;
+	return r;
 }
 
 MODALIAS_EXPORT struct modalias_dev *modalias_dev_ref(struct modalias_dev *dev)
@@ -87,6 +95,16 @@ static int set_error(const struct modalias_dev *dev, const struct field_desc *fd
 	return r;
 }
 
+/* A GUID set in the case its bus writes it (FF_UPPER, FF_LOWER). */
+static void fold_case(const struct field_desc *fd, char *text)
+{
+	if (!(fd->flags & (FF_UPPER | FF_LOWER)))
+		return;
+	for (; *text; text++)
+		*text = (char)((fd->flags & FF_UPPER) ? toupper((unsigned char)*text) :
+							 tolower((unsigned char)*text));
+}
+
 static int set_one(struct modalias_dev *dev, unsigned int f, const char *value,
 		   size_t len, bool append)
 {
@@ -107,7 +125,10 @@ static int set_one(struct modalias_dev *dev, unsigned int f, const char *value,
 	default:
 		if (len == 0 && !(fd->flags & FF_EMPTY_OK))
 			return -EINVAL;
-		return dev_put_text(dev, f, value, len, append);
+		r = dev_put_text(dev, f, value, len, append);
+		if (r == 0)
+			fold_case(fd, dev->values[f].items[dev->values[f].n - 1].text);
+		return r;
 	}
 }
 
@@ -125,6 +146,11 @@ static int dev_set_value(struct modalias_dev *dev, const char *field,
 		return -ENOENT;
 	fd = &dev->bus->fields[f];
 	len = strlen(value);
+	if (len == 0 && (fd->flags & FF_OPTIONAL) && !(fd->flags & FF_EMPTY_OK)) {
+		/* FIELD= : left out of the string, as the kernel may */
+		dev_clear(dev, (unsigned int)f);
+		return 0;
+	}
 	if (text_ctrl_at(value, len) < len)
 		return set_error(dev, fd, value, -EINVAL);
 	if (fd->flags & FF_SETTER)

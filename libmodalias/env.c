@@ -445,7 +445,12 @@ static int env_of_text(const struct env *e, struct modalias_dev *dev, const char
 	return r == -EINVAL ? env_bad(e, var, value, "has a control character", r) : r;
 }
 
-static int env_of(const struct env *e, struct modalias_dev **ret)
+/* The OF variables, which drivers/base/core.c dev_uevent() adds to the
+ * event of every device with a devicetree node (drivers/of/device.c
+ * of_device_uevent()): OF_TYPE only when the node has a device_type, where
+ * the modalias has "T(null)" (drivers/of/module.c of_modalias() prints
+ * of_node_get_device_type()'s NULL with %s: of_format()'s default). */
+static int env_of(const struct env *e, const char *subsystem, struct modalias_dev **ret)
 {
 	const char *name = env_get(e, "OF_NAME"), *type = env_get(e, "OF_TYPE");
 	const char *ncompat = env_get(e, "OF_COMPATIBLE_N");
@@ -454,7 +459,8 @@ static int env_of(const struct env *e, struct modalias_dev **ret)
 	int r;
 
 	if (!name)
-		return env_missing(e, "of", "OF_NAME");
+		return strcmp(subsystem, "of") == 0 ? env_missing(e, subsystem, "OF_NAME") :
+						      env_absent(e, subsystem, "OF_NAME");
 	if (ncompat && (r = parse_dec(ncompat, strlen(ncompat), 1024, &n)) < 0)
 		return env_bad(e, "OF_COMPATIBLE_N", ncompat, "is not a small decimal number", r);
 	if ((r = dev_new(e->ctx, env_bus("of"), NULL, 0, &dev)) < 0)
@@ -468,7 +474,7 @@ static int env_of(const struct env *e, struct modalias_dev **ret)
 
 		snprintf(var, sizeof(var), "OF_COMPATIBLE_%llu", (unsigned long long)i);
 		c = env_get(e, var);
-		r = c ? env_of_text(e, dev, var, OF_COMPATIBLE, c, true) : env_missing(e, "of", var);
+		r = c ? env_of_text(e, dev, var, OF_COMPATIBLE, c, true) : env_missing(e, subsystem, var);
 	}
 	if (r < 0) {
 		modalias_dev_unref(dev);
@@ -477,6 +483,22 @@ static int env_of(const struct env *e, struct modalias_dev **ret)
 	*ret = dev;
 	return 0;
 }
+
+/* The subsystems whose uevent writes an of: MODALIAS for a device with a
+ * devicetree node, from the OF variables: those whose bus_type's uevent
+ * calls of_device_uevent_modalias() (Linux 6.12: drivers/base/platform.c
+ * platform_uevent(), drivers/i2c/i2c-core-base.c i2c_device_uevent() (since
+ * 4.18; i2c: before), drivers/spmi/spmi.c, drivers/tty/serdev/core.c (bus
+ * "serial"), drivers/net/phy/mdio_bus.c, drivers/usb/common/ulpi.c,
+ * drivers/rpmsg/rpmsg_core.c, drivers/gpu/drm/drm_mipi_dsi.c,
+ * arch/powerpc/platforms/pseries/ibmebus.c, drivers/macintosh/macio_asic.c),
+ * 2.6's of_platform bus, and "of" asked for by name.  Every other bus writes
+ * its own string though its events carry the OF variables too (spi's is
+ * spi:NAME, vio's vio:T…S…, amba's amba:d…). */
+static const char *const of_subsystems[] = {
+	"of", "of_platform", "platform", "i2c", "spmi", "serial", "mdio_bus", "ulpi", "rpmsg",
+	"mipi-dsi", "ibmebus", "macio",
+};
 
 /* The subsystems with legacy variables: a builder of their own, or the
  * variables of a bus, read by env_vars(). */
@@ -521,10 +543,15 @@ MODALIAS_EXPORT int modalias_dev_new_from_env_fn(struct modalias_ctx *ctx, const
 			return env_builders[i].build(&e, ret);
 		return env_vars(&e, env_builders[i].vars, ret);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(of_subsystems); i++)
+		if (strcmp(subsystem, of_subsystems[i]) == 0)
+			return env_of(&e, subsystem, ret);
 	if (env_get(&e, "OF_NAME"))
-		return env_of(&e, ret);
-	info(ctx, "%.*s event: no MODALIAS, and no legacy variables known for this subsystem\n",
-	     LOG_ECHO(subsystem));
+		info(ctx, "%.*s event: no MODALIAS, and its OF_ variables are not its modalias "
+		     "(this bus writes its own, not of:)\n", LOG_ECHO(subsystem));
+	else
+		info(ctx, "%.*s event: no MODALIAS, and no legacy variables known for this subsystem\n",
+		     LOG_ECHO(subsystem));
 	return -ENOENT;
 }
 

@@ -45,6 +45,16 @@ int dev_new(struct modalias_ctx *ctx, const struct bus_desc *bus,
 	return 0;
 }
 
+int dev_put_today(struct modalias_dev *dev)
+{
+	for (unsigned int f = 0; f < dev->bus->n_fields; f++) {
+		int r = (dev->bus->fields[f].flags & FF_OLD_OPTIONAL) ? dev_put_num(dev, f, 0, false) : 0;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 void dev_clear(struct modalias_dev *dev, unsigned int field)
 {
 	struct fval *v = &dev->values[field];

@@ -260,8 +260,21 @@ int modalias_bus_field_is_list(const char *bus, const char *field);
  * cpu features) hold several values: modalias_dev_add() appends one (or, for
  * numeric lists, a comma-separated list), modalias_dev_set() replaces them
  * all.  A field that is not set is left out of the string where the kernel
- * leaves it out (the USB interface number of pre-3.x kernels, the HID group
- * of old kernels), and written as zero or empty elsewhere.
+ * leaves it out (the DMI fields, the x86 cpu's vendor, family and model,
+ * the i3c part id), and written as zero or empty elsewhere.
+ *
+ * A device made with modalias_dev_new() starts as today's kernels write it
+ * (since 4): the fields only old kernels left out, the USB interface number
+ * (before 3.x) and the HID group, are zero until set, so that "in00" and
+ * "g0000" are written, as every USB and HID alias of today's tables expects
+ * (version 3 and before left them out).  An empty value leaves such a field
+ * out, as those kernels did (modalias_dev_set(dev, "bInterfaceNumber", "")),
+ * as modalias_dev_unset() does.  A modalias parsed without them keeps them
+ * unset, and formats back without them, byte for byte.
+ *
+ * GUIDs and UUIDs are set in the case their bus writes them (since 4): wmi
+ * and ishtp upper case ("%pUL"), tee, mei and vmbus lower case ("%pUb",
+ * "%pUl", "%*phN"); a parsed one is kept as it was written.
  *
  * Every function below that takes a field name returns -ENOENT for a name
  * the device's bus does not have, and logs it as "unknown field 'NAME' of
@@ -287,7 +300,10 @@ struct modalias_dev;
  * modalias_dev_new:
  * @ctx: a context.
  * @bus: a bus name (see modalias_bus_name()).
- * @ret: (out): the new device, with one reference and no field set.
+ * @ret: (out): the new device, with one reference and no field set but
+ *   those today's kernels always write and old ones left out (USB's
+ *   bInterfaceNumber, HID's group), which are zero (since 4; see the
+ *   section introduction).
  *
  * Returns: 0, -EINVAL for a NULL argument, -ENOENT for an unknown bus,
  * -ENOMEM.
@@ -333,7 +349,10 @@ const char *modalias_dev_get_bus(const struct modalias_dev *dev);
  * @field: a field name of its bus.
  * @value: the value as text (see the section introduction).
  *
- * Sets a field, replacing every value it had.
+ * Sets a field, replacing every value it had.  An empty @value leaves
+ * out a field the kernel may leave out (bInterfaceNumber, HID's group, the
+ * x86 cpu's vendor, family and model, …), as modalias_dev_unset() does
+ * (since 4), where empty is not itself a value (the DMI fields).
  *
  * Returns: 0; -ENOENT for a field the bus does not have (logged as an
  * unknown field); -EINVAL for a
@@ -491,11 +510,17 @@ typedef const char *(*modalias_getenv_fn)(void *data, const char *name);
  * $SYSFS_ROOT$DEVPATH/bInterfaceNumber, else from the ":C.I" end of
  * DEVPATH, else a wildcard; pci takes PCI_ID, PCI_SUBSYS_ID and PCI_CLASS;
  * ieee1394 takes VENDOR_ID, MODEL_ID, SPECIFIER_ID and VERSION; scsi reads
- * $SYSFS_ROOT$DEVPATH/type; of takes OF_NAME, OF_TYPE, OF_COMPATIBLE_N and
- * OF_COMPATIBLE_<n>; input takes PRODUCT (four fields) and the EV, KEY,
- * REL, ABS, MSC, LED, SND, FF and SW bitmaps; serio takes SERIO_TYPE,
- * SERIO_PROTO, SERIO_ID and SERIO_EXTRA; sdio takes SDIO_CLASS and SDIO_ID;
- * ccw takes CU_TYPE, CU_MODEL, DEV_TYPE and DEV_MODEL.
+ * $SYSFS_ROOT$DEVPATH/type; the buses whose kernel writes an of: modalias
+ * for a device with a devicetree node (platform, i2c, spmi, serial (serdev),
+ * mdio_bus, ulpi, rpmsg, mipi-dsi, ibmebus, macio, 2.6's of_platform) and
+ * "of" named as @subsystem take OF_NAME, OF_TYPE (absent: "T(null)", as
+ * the kernel writes a node without a device_type), OF_COMPATIBLE_N and
+ * OF_COMPATIBLE_<n>, and no other bus does (since 4; before, any event
+ * with OF_NAME did, though spi writes spi:, vio vio:, amba amba:, whatever
+ * OF variables their events carry); input takes PRODUCT (four fields) and
+ * the EV, KEY, REL, ABS, MSC, LED, SND, FF and SW bitmaps; serio takes
+ * SERIO_TYPE, SERIO_PROTO, SERIO_ID and SERIO_EXTRA; sdio takes SDIO_CLASS
+ * and SDIO_ID; ccw takes CU_TYPE, CU_MODEL, DEV_TYPE and DEV_MODEL.
  *
  * Returns: 0; -ENOENT when a variable the subsystem needs is missing (or
  * the subsystem is not one of those above and there is no MODALIAS);

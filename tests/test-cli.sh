@@ -1048,5 +1048,25 @@ else
 	n=$((n + 1))
 	echo "ok $n - load --dry-run equals kmod 34's modprobe -n -v # SKIP no sid kmod (tests/data/fetch-sid-kmod.sh)"
 fi
+# build writes what today's kernels write, so piped into resolve it finds the
+# driver: USB's in00 and HID's g0000 unless given (FIELD= leaves one out, as
+# old kernels did), a wmi GUID in upper case whatever it was given in
+D="$data/linux-6.12.118+deb13-amd64"
+check "build | resolve: today's strings find their drivers" 0 build-today-resolve "" -- sh -c "{
+	'$cli' build usb idVendor=0bda idProduct=8153 bcdDevice=3000 bInterfaceClass=ff bInterfaceSubClass=ff
+	'$cli' build usb idVendor=0bda idProduct=8153 bcdDevice=3000 bInterfaceClass=ff bInterfaceSubClass=ff \
+		bInterfaceNumber=
+	'$cli' build hid bus=3 vendor=46d product=c52b
+	'$cli' build hid bus=3 vendor=46d product=c52b group=
+	'$cli' build wmi guid=05901221-d566-11d1-b2f0-00a0c9062910
+	} | '$cli' resolve -m '$D' -C /dev/null - 2>&1"
+# every device with a devicetree node has the OF variables, but spi writes
+# spi:, not of: (the brief's mram): no modalias from them, named; a platform
+# device's are its modalias
+check "build --env: a spi event's OF variables are no modalias" 2 - \
+	"spi event: no MODALIAS, and its OF_ variables are not its modalias" -- env -i SUBSYSTEM=spi \
+	OF_NAME=mram OF_COMPATIBLE_0=everspin,mr25h40 OF_COMPATIBLE_N=1 "$cli" build --env --sysfs /nonexistent
+check "build --env: a platform event's OF variables" 0 build-env-of "" -- env -i SUBSYSTEM=platform \
+	OF_NAME=mram OF_COMPATIBLE_0=everspin,mr25h40 OF_COMPATIBLE_N=1 "$cli" build --env --sysfs /nonexistent
 echo "1..$n"
 exit $fail

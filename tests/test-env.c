@@ -182,8 +182,9 @@ static void test_of(void)
 		if (!uevent_get(ev, "OF_NAME") || !want || !g_str_has_prefix(want, "of:"))
 			continue;
 		env = legacy_env(ev);
-		/* the OF variables ride on platform, i2c, … events */
-		g_assert_cmpint(modalias_dev_new_from_env(ctx, "of-node", (const char *const *)env->pdata, &dev), ==, 0);
+		/* the OF variables of the event's own subsystem: platform, i2c, mdio_bus, … */
+		if (modalias_dev_new_from_env(ctx, NULL, (const char *const *)env->pdata, &dev) < 0)
+			g_error("%s (%s): no modalias from the OF variables: %s", ev->source, want, test_log_text());
 		got = test_format(dev);
 		modalias_dev_unref(dev);
 		modern = modernize(ctx, want, got);
@@ -193,6 +194,58 @@ static void test_of(void)
 	}
 	g_test_message("of: %u real events agree", n);
 	g_assert_cmpuint(n, >=, 250);
+	modalias_ctx_unref(ctx);
+}
+
+/* Every device with a devicetree node has the OF variables in its events,
+ * but only some buses write of: strings: a spi, vio, amba or cpu event
+ * without its MODALIAS has none (an of: string made of its variables was
+ * one its kernel never wrote, and loaded nothing). */
+static void test_of_not_written(void)
+{
+	g_autoptr(GPtrArray) events = uevents_load();
+	g_autoptr(GHashTable) counts = g_hash_table_new(g_str_hash, g_str_equal);
+	struct modalias_ctx *ctx = test_ctx_new();
+
+	modalias_ctx_set_log_priority(ctx, LOG_DEBUG);
+	for (guint i = 0; i < events->len; i++) {
+		const struct uevent *ev = g_ptr_array_index(events, i);
+		const char *want = uevent_get(ev, "MODALIAS"), *sub = uevent_get(ev, "SUBSYSTEM");
+		g_autoptr(GPtrArray) env = NULL;
+		g_autofree char *got = NULL;
+		struct modalias_dev *dev = NULL;
+		int r;
+
+		/* usb and pci: their own legacy variables (test_family) */
+		if (!uevent_get(ev, "OF_NAME") || !want || g_str_has_prefix(want, "of:") || !sub ||
+		    strcmp(sub, "usb") == 0 || strcmp(sub, "pci") == 0)
+			continue;
+		env = legacy_env(ev);
+		test_log_clear();
+		r = modalias_dev_new_from_env(ctx, NULL, (const char *const *)env->pdata, &dev);
+		if (strcmp(sub, "i2c") == 0) {
+			/* kernels before 4.18 wrote i2c: for a node's device, today's of: */
+			g_assert_cmpint(r, ==, 0);
+			got = test_format(dev);
+			g_assert_true(g_str_has_prefix(got, "of:"));
+			modalias_dev_unref(dev);
+		} else if (r != -ENOENT) {
+			got = r == 0 ? test_format(dev) : NULL;
+			g_error("%s: %s event without MODALIAS gives %d %s; the kernel sent %s", ev->source, sub, r,
+				got ? got : "", want);
+		} else {
+			g_assert_nonnull(strstr(test_log_text(), "OF_ variables are not its modalias"));
+		}
+		g_hash_table_insert(counts, (gpointer)sub,
+				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(counts, sub)) + 1));
+	}
+	g_test_message("spi %u, vio %u, amba %u, cpu %u events with OF variables and their own modalias",
+		       GPOINTER_TO_UINT(g_hash_table_lookup(counts, "spi")),
+		       GPOINTER_TO_UINT(g_hash_table_lookup(counts, "vio")),
+		       GPOINTER_TO_UINT(g_hash_table_lookup(counts, "amba")),
+		       GPOINTER_TO_UINT(g_hash_table_lookup(counts, "cpu")));
+	g_assert_cmpuint(GPOINTER_TO_UINT(g_hash_table_lookup(counts, "spi")), >=, 6);
+	g_assert_cmpuint(GPOINTER_TO_UINT(g_hash_table_lookup(counts, "vio")), >=, 5);
 	modalias_ctx_unref(ctx);
 }
 
@@ -346,6 +399,16 @@ static const struct bad_env bad_envs[] = {
 	  -ENOENT, "DEVTYPE=scsi_host is not a scsi_device", LOG_INFO },
 	{ "scsi", { "DEVPATH=/devices/pci0000:00/0000:00:01.1/ata1/host0/target0:0:0", NULL },
 	  -ENOENT, "target0:0:0/type: not a SCSI device", LOG_INFO },
+	/* the OF variables of a bus that writes no of: string; of a bus that
+	 * does, without OF_NAME; asked for by name, without OF_NAME */
+	{ "spi", { "OF_NAME=mram", "OF_COMPATIBLE_0=everspin,mr25h40", "OF_COMPATIBLE_N=1", NULL }, -ENOENT,
+	  "spi event: no MODALIAS, and its OF_ variables are not its modalias", LOG_INFO },
+	{ "vio", { "OF_NAME=l-lan", "OF_TYPE=network", "OF_COMPATIBLE_0=IBM,l-lan", "OF_COMPATIBLE_N=1", NULL },
+	  -ENOENT, "vio event: no MODALIAS, and its OF_ variables are not its modalias", LOG_INFO },
+	{ "platform", { "DRIVER=serial8250", NULL }, -ENOENT, "OF_NAME is not set", LOG_INFO },
+	{ "of", { "OF_TYPE=serial", NULL }, -ENOENT, "OF_NAME is not set", LOG_ERR },
+	{ "i2c", { "OF_NAME=rtc", "OF_COMPATIBLE_N=2", "OF_COMPATIBLE_0=nxp,pca85073a", NULL }, -ENOENT,
+	  "OF_COMPATIBLE_1 is not set", LOG_ERR },
 	/* some of it: a broken event */
 	{ "sdio", { "SDIO_CLASS=07", NULL }, -ENOENT, "SDIO_ID is not set", LOG_ERR },
 	{ "serio", { "SERIO_TYPE=01", "SERIO_PROTO=00", "SERIO_EXTRA=00", NULL }, -ENOENT, "SERIO_ID is not set", LOG_ERR },
@@ -406,6 +469,7 @@ int main(int argc, char **argv)
 	}
 	g_test_add_func("/env/real/of", test_of);
 	g_test_add_func("/env/word-bits", test_word_bits);
+	g_test_add_func("/env/real/of-not-written", test_of_not_written);
 	g_test_add_func("/env/modalias-wins", test_modalias_wins);
 	g_test_add_func("/env/usb/device-event", test_usb_device_event);
 	g_test_add_func("/env/usb/interface-from-sysfs", test_usb_interface_from_sysfs);

@@ -27,10 +27,15 @@ static const struct golden goldens[] = {
 	    "bDeviceSubClass=0", "bDeviceProtocol=0", "bInterfaceClass=0a",
 	    "bInterfaceSubClass=0", "bInterfaceProtocol=0", "bInterfaceNumber=0a" },
 	  "usb:v0BDBp1926d0000dc00dsc00dp00ic0Aisc00ip00in0A", UEV " (LENOVO_T430S)" },
+	/* today's kernels always write the interface number: 00 unless given */
+	{ "usb/in-unless-given", "usb",
+	  { "idVendor=0bda", "idProduct=8153", "bcdDevice=3100", "bInterfaceClass=ff", "bInterfaceSubClass=ff" },
+	  "usb:v0BDAp8153d3100dc00dsc00dp00icFFiscFFip00in00", UEV },
+	/* an empty value leaves it out, as kernels before 3.x did */
 	{ "usb/pre-3.x-no-in", "usb",
 	  { "idVendor=1d6b", "idProduct=2", "bcdDevice=305", "bDeviceClass=9",
 	    "bDeviceSubClass=0", "bDeviceProtocol=1", "bInterfaceClass=9",
-	    "bInterfaceSubClass=0", "bInterfaceProtocol=0" },
+	    "bInterfaceSubClass=0", "bInterfaceProtocol=0", "bInterfaceNumber=" },
 	  "usb:v1D6Bp0002d0305dc09dsc00dp01ic09isc00ip00", UEV " (a pre-3.x kernel)" },
 	{ "pci/virtio-net", "pci",
 	  { "vendor=1af4", "device=1041", "subvendor=1af4", "subdevice=1041", "class=0x020000" },
@@ -64,7 +69,9 @@ static const struct golden goldens[] = {
 	  "serio:ty05pr00id00ex00", UEV },
 	{ "hid/with-group", "hid", { "bus=3", "group=1", "vendor=0461", "product=4d22" },
 	  "hid:b0003g0001v00000461p00004D22", UEV },
-	{ "hid/old-no-group", "hid", { "bus=3", "vendor=0461", "product=4d80" },
+	{ "hid/group-unless-given", "hid", { "bus=3", "vendor=46d", "product=c52b" },
+	  "hid:b0003g0000v0000046Dp0000C52B", UEV },
+	{ "hid/old-no-group", "hid", { "bus=3", "group=", "vendor=0461", "product=4d80" },
 	  "hid:b0003v00000461p00004D80", UEV " (an old kernel)" },
 	{ "of/null-type", "of", { "name=optee", "compatible=linaro,optee-tz" },
 	  "of:NopteeT(null)Clinaro,optee-tz", UEV },
@@ -83,6 +90,9 @@ static const struct golden goldens[] = {
 	{ "spi", "spi", { "name=spi-nor" }, "spi:spi-nor", UEV },
 	{ "auxiliary", "auxiliary", { "name=mlx5_core.eth" }, "auxiliary:mlx5_core.eth", UEV },
 	{ "wmi", "wmi", { "guid=05901221-D566-11D1-B2F0-00A0C9062910" },
+	  "wmi:05901221-D566-11D1-B2F0-00A0C9062910", UEV },
+	/* GUIDs given in either case are written in their bus's ("%pUL", "%pUb") */
+	{ "wmi/lower-case-given", "wmi", { "guid=05901221-d566-11d1-b2f0-00a0c9062910" },
 	  "wmi:05901221-D566-11D1-B2F0-00A0C9062910", UEV },
 	{ "virtio/balloon", "virtio", { "device=5", "vendor=1af4" }, "virtio:d00000005v00001AF4",
 	  "this machine's /sys" },
@@ -138,6 +148,10 @@ static const struct golden goldens[] = {
 	{ "vio", "vio", { "type=network", "compatible=IBM,l-lan" }, "vio:TnetworkSIBM,l-lan", UEV },
 	{ "tee", "tee", { "uuid=ab7a617c-b8e7-4d8f-8301-d09b61036b64" },
 	  "tee:ab7a617c-b8e7-4d8f-8301-d09b61036b64", UEV },
+	{ "tee/upper-case-given", "tee", { "uuid=AB7A617C-B8E7-4D8F-8301-D09B61036B64" },
+	  "tee:ab7a617c-b8e7-4d8f-8301-d09b61036b64", UEV },
+	{ "mei/upper-case-given", "mei", { "name=", "uuid=01E88543-8050-4380-9D6F-4F9CEC704917", "version=1" },
+	  "mei::01e88543-8050-4380-9d6f-4f9cec704917:01:", UEV },
 	{ "pnp", "pnp", { "id=PNP0b00" }, "pnp:dPNP0b00", UEV },
 	/* the buses of file2alias.c (6.12) with named fields: no recorded device
 	 * string; each is the driver's format string (Linux 6.12), and where a
@@ -178,6 +192,11 @@ static const struct golden goldens[] = {
 	{ "ishtp", "ishtp", { "guid=33AECD58-B679-4E54-9BD9-A04D34F0C226" },
 	  "ishtp:{33AECD58-B679-4E54-9BD9-A04D34F0C226}",
 	  "drivers/hid/intel-ish-hid/ishtp/bus.c (\"{%pUL}\"); matches amd64 6.12's alias (intel_ishtp_hid)" },
+	{ "vmbus/upper-case-given", "vmbus", { "guid=635161F83EDFC546913FF2D2F965ED0E" },
+	  "vmbus:635161f83edfc546913ff2d2f965ed0e",
+	  "drivers/hv/vmbus_drv.c vmbus_uevent() (\"%*phN\"); matches 6.12's alias (hv_netvsc)" },
+	{ "ishtp/lower-case-given", "ishtp", { "guid=33aecd58-b679-4e54-9bd9-a04d34f0c226" },
+	  "ishtp:{33AECD58-B679-4E54-9BD9-A04D34F0C226}", "drivers/hid/intel-ish-hid/ishtp/bus.c (\"{%pUL}\")" },
 	{ "cdx", "cdx", { "vendor=10ee", "device=8084", "subvendor=0", "subdevice=0", "class=0" },
 	  "cdx:v10EEd8084sv0000sd0000c000000", "drivers/cdx/cdx.c modalias_show()" },
 	{ "vfio_cdx", "vfio_cdx", { "vendor=10ee", "device=8084", "subvendor=0", "subdevice=0", "class=0" },
@@ -224,7 +243,7 @@ static void test_every_bus_has_golden(void)
 		bool found = false;
 		static const char *const no_real_string[] = {
 			/* buses whose devices we have no real string of: covered by parse tests */
-			"rpmsg", "mhi", "mhi_ep", "vchiq", "serdev", "mmc", "vmbus", "eisa", "ssb", "ap", "idxd",
+			"rpmsg", "mhi", "mhi_ep", "vchiq", "serdev", "mmc", "eisa", "ssb", "ap", "idxd",
 		};
 		for (size_t k = 0; k < G_N_ELEMENTS(goldens); k++)
 			if (strcmp(goldens[k].bus, bus) == 0)
@@ -357,6 +376,52 @@ static void test_setters(void)
 	g_free(s);
 	s = test_format(dev);
 	g_assert_cmpstr(s, ==, "of:NfooT(null)Cacme,a_b");
+	modalias_dev_unref(dev);
+	modalias_ctx_unref(ctx);
+}
+
+/* A device made to be built starts as today's kernels write it: the
+ * fields only old kernels left out (USB's interface number, HID's group)
+ * are zero unless given, and an empty value leaves them out; a string
+ * parsed without them keeps them out (test-parse). */
+static void test_today(void)
+{
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_dev *dev;
+	const char *v;
+	char *s;
+
+	g_assert_cmpint(modalias_dev_new(ctx, "usb", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_get(dev, "bInterfaceNumber", 0, &v), ==, 0);
+	g_assert_cmpstr(v, ==, "00");
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v0000p0000d0000dc00dsc00dp00ic00isc00ip00in00");
+	free(s);
+	g_assert_cmpint(modalias_dev_set(dev, "bInterfaceNumber", ""), ==, 0);
+	g_assert_cmpint(modalias_dev_get_count(dev, "bInterfaceNumber"), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "usb:v0000p0000d0000dc00dsc00dp00ic00isc00ip00");
+	free(s);
+	/* a field the kernel always writes is not left out */
+	g_assert_cmpint(modalias_dev_set(dev, "idVendor", ""), ==, -EINVAL);
+	modalias_dev_unref(dev);
+
+	g_assert_cmpint(modalias_dev_new(ctx, "hid", &dev), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "hid:b0000g0000v00000000p00000000");
+	free(s);
+	g_assert_cmpint(modalias_dev_add(dev, "group", ""), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "hid:b0000v00000000p00000000");
+	free(s);
+	modalias_dev_unref(dev);
+
+	/* where empty is a value (a DMI field), it is one */
+	g_assert_cmpint(modalias_dev_new(ctx, "dmi", &dev), ==, 0);
+	g_assert_cmpint(modalias_dev_set(dev, "product_version", ""), ==, 0);
+	s = test_format(dev);
+	g_assert_cmpstr(s, ==, "dmi:pvr:");
+	free(s);
 	modalias_dev_unref(dev);
 	modalias_ctx_unref(ctx);
 }
@@ -502,6 +567,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/format/every-bus", test_every_bus_has_golden);
 	g_test_add_func("/format/api", test_api_misuse);
 	g_test_add_func("/format/setters", test_setters);
+	g_test_add_func("/format/today", test_today);
 	g_test_add_func("/format/long-cpu", test_long_cpu);
 	g_test_add_func("/format/unknown-field", test_unknown_field);
 	g_test_add_func("/format/field-is-list", test_field_is_list);

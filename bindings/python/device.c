@@ -834,7 +834,8 @@ PyTypeObject DeviceType = {
 		  "with device[field] (str, or list for list fields), set(), add() and unset();\n"
 		  "numbers are hex text or int.  Build one from IDs (Device('usb', idVendor='046d')),\n"
 		  "from a modalias (Device.parse), an event environment (Device.from_env) or sysfs\n"
-		  "(Device.from_sysfs).",
+		  "(Device.from_sysfs).  Built from IDs, the fields today's kernels always write\n"
+		  "(USB's bInterfaceNumber, HID's group) are 0 unless given; None leaves one out.",
 	.tp_methods = Device_methods,
 	.tp_getset = Device_getset,
 	.tp_new = Device_new,

@@ -131,7 +131,8 @@ static PyMethodDef module_methods[] = {
 	{ "build", (PyCFunction)(void (*)(void))mod_build, METH_VARARGS | METH_KEYWORDS,
 	  "build(bus, /, **fields) -> str\n\nThe kernel's modalias for these IDs: build('usb', "
 	  "idVendor='046d', idProduct=0xc52b).\nValues are hex text, int, or lists for list fields.  "
-	  "InputError (a ValueError)\nnames a bad field or value." },
+	  "Fields today's kernels\nalways write (USB's bInterfaceNumber, HID's group) are 0 unless given; "
+	  "None leaves\none out, as old kernels did.  InputError (a ValueError) names a bad field or value." },
 	{ "parse", mod_parse, METH_VARARGS,
 	  "parse(modalias) -> Device\n\nThe bus and named fields of a modalias string (Device.parse())." },
 	{ "from_env", (PyCFunction)(void (*)(void))mod_from_env, METH_VARARGS | METH_KEYWORDS,

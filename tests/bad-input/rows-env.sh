@@ -70,7 +70,7 @@ envrow env-ev-wide '`EV=1ffffffffffffffff` (a 65-bit word)' "variable EV='1fffff
 	'Numerical result out of range' SUBSYSTEM=input PRODUCT=3/46d/c52b/111 EV=1ffffffffffffffff
 envrow env-of-count '`OF_COMPATIBLE_N=99999`' "variable OF_COMPATIBLE_N='99999' is not a small decimal number" \
 	'Numerical result out of range' SUBSYSTEM=platform OF_NAME=timer OF_COMPATIBLE_N=99999
-envrow env-of-missing '`OF_COMPATIBLE_N=2` and only `OF_COMPATIBLE_0`' "of event: variable OF_COMPATIBLE_1 is not set" \
+envrow env-of-missing '`OF_COMPATIBLE_N=2` and only `OF_COMPATIBLE_0`' "platform event: variable OF_COMPATIBLE_1 is not set" \
 	'No such file or directory' SUBSYSTEM=platform OF_NAME=timer OF_COMPATIBLE_N=2 OF_COMPATIBLE_0=arm,smp-twd
 envrow env-no-subsystem 'neither `MODALIAS` nor `SUBSYSTEM`' "event has neither MODALIAS nor SUBSYSTEM" \
 	'No such file or directory' PRODUCT=46d/c52b/1200 TYPE=0/0/0

@@ -19,6 +19,25 @@ class TestBuild(unittest.TestCase):
                            bInterfaceNumber=0)
         self.assertEqual(s, "usb:v046DpC52Bd1200dc00dsc00dp00ic03isc01ip01in00")
 
+    def test_today_by_default(self):
+        """Unless told, a build writes what today's kernels write: USB's in00, HID's g0000
+        (every alias of today's tables has them); None or "" leaves one out, as old kernels did."""
+        usb = dict(idVendor="0bda", idProduct="8153", bcdDevice="3100", bInterfaceClass="ff",
+                   bInterfaceSubClass="ff")
+        self.assertEqual(modalias.build("usb", **usb), "usb:v0BDAp8153d3100dc00dsc00dp00icFFiscFFip00in00")
+        for old in (None, ""):
+            self.assertEqual(modalias.build("usb", **usb, bInterfaceNumber=old),
+                             "usb:v0BDAp8153d3100dc00dsc00dp00icFFiscFFip00")
+        self.assertEqual(modalias.build("hid", bus=3, vendor=0x46d, product=0xc52b),
+                         "hid:b0003g0000v0000046Dp0000C52B")
+        self.assertEqual(modalias.build("hid", bus=3, group=None, vendor=0x46d, product=0xc52b),
+                         "hid:b0003v0000046Dp0000C52B")
+        # a GUID given in either case is written in its bus's
+        self.assertEqual(modalias.build("wmi", guid="05901221-d566-11d1-b2f0-00a0c9062910"),
+                         "wmi:05901221-D566-11D1-B2F0-00A0C9062910")
+        self.assertEqual(modalias.build("tee", uuid="AB7A617C-B8E7-4D8F-8301-D09B61036B64"),
+                         "tee:ab7a617c-b8e7-4d8f-8301-d09b61036b64")
+
     def test_ints_hex_and_0x(self):
         a = modalias.build("pci", vendor=0x8086, device="0x1E31", **{"class": "0c0330"})
         self.assertEqual(a, "pci:v00008086d00001E31sv00000000sd00000000bc0Csc03i30")
@@ -35,6 +54,9 @@ class TestBuild(unittest.TestCase):
         d["idProduct"] = 0xC52B
         d.set("bcdDevice", "1200")
         self.assertIn("idVendor", d)
+        # made from IDs: what today's kernels always write is there, 00 unless given
+        self.assertEqual(d["bInterfaceNumber"], "00")
+        d["bInterfaceNumber"] = None
         self.assertNotIn("bInterfaceNumber", d)
         self.assertEqual(d.bus, "usb")
         self.assertEqual(d["idVendor"], "046D")
@@ -172,7 +194,10 @@ class TestBuild(unittest.TestCase):
         import pickle
         self.assertEqual(d.fields, dict(d.fields))
         self.assertIs(type(pickle.loads(pickle.dumps(d.fields))), dict)
-        self.assertEqual(modalias.build("usb", **d.fields), str(d))
+        # a pre-3.x string (no interface number) is built back as today's kernels write
+        # it, unless its absence is asked for
+        self.assertEqual(modalias.build("usb", **d.fields), str(d) + "in00")
+        self.assertEqual(modalias.build("usb", **d.fields, bInterfaceNumber=None), str(d))
 
     def test_one_value_where_one_number_is_meant(self):
         """A list (or any non-scalar) for a scalar field is refused, naming it (issue 13, item 9)."""
@@ -208,10 +233,12 @@ class TestParse(unittest.TestCase):
             self.assertEqual(str(d), m)
             self.assertEqual(d.bus, m.split(":", 1)[0])
             buses.add(d.bus)
-            # the fields rebuild it
+            # the fields rebuild it, None for those it leaves out (a build
+            # otherwise writes today's in00 where a pre-3.x kernel wrote none)
             if modalias.bus_fields(d.bus):
+                fields = {f: d.fields.get(f) for f in modalias.bus_fields(d.bus)}
                 # (2.6 kernels wrote the pci interface byte in lower case)
-                self.assertEqual(modalias.build(d.bus, **d.fields).lower(), m.lower(), m)
+                self.assertEqual(modalias.build(d.bus, **fields).lower(), m.lower(), m)
             n += 1
         diag("%d recorded modaliases parsed and rebuilt, %d buses" % (n, len(buses)))
         self.assertGreater(n, 2000)
