@@ -33,6 +33,7 @@
 #include "cli-exit.h"
 #include "cli-devices.h"
 #include "cli-output.h"
+#include "cli-state.h"
 #include "cli-tables.h"
 #include "libmodalias.h"
 #include "uevent.h"
@@ -126,6 +127,11 @@ void modules_load_alias(const char *devpath, const char *alias);
 /* Loads MODULE by name, as modprobe NAME (once, as above); it is not
  * counted as wanted by a device */
 void modules_load_name(const char *module);
+/* The devices a dry run asks whether a module is loaded or built in (the
+ * coldplug walk's: a snapshot, a captured tree), and whose bound drivers
+ * it reads; NULL: the sysfs root's.  A dry run says "loaded M" or
+ * "builtin M" for those instead of "load M". */
+void modules_set_devices(const struct cli_devices *dv);
 /* The modules a device's modalias named that are loaded (inserted or found
  * live): those of the shallowest devices first (a controller's before the
  * devices' behind it), then by name; the caller frees the array */

@@ -374,6 +374,7 @@ int coldplug_until_quiet(void)
 	say(LOG_INFO, "coldplug (resolve, to a fixed point)");
 	watching = &fp;
 	modules_on_insert(fixed_point_inserted);
+	modules_set_devices(&dv);
 	/* a walk; then the uevents until quiet; walked again when they cannot
 	 * be trusted to tell everything (lost, unannounced insertions) */
 	do {
@@ -396,6 +397,7 @@ int coldplug_until_quiet(void)
 		done = !fp.walk_again || (nl < 0 && fp.fresh == 0);
 	} while (!done);
 	modules_on_insert(NULL);
+	modules_set_devices(NULL);
 	watching = NULL;
 	hear_stop(ear);
 	if (nl >= 0)

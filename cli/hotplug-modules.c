@@ -20,6 +20,11 @@
 
 static struct modalias_ctx *ctx;
 static struct cli_tables tables;
+/* What a dry run asks whether a module is in the kernel already: the
+ * devices being walked (modules_set_devices(): a snapshot's, a captured
+ * tree's), else those of the sysfs root */
+static struct cli_devices sysfs_devices;
+static const struct cli_devices *walked;
 /* libkmod's contexts are not thread-safe: each load takes a loader of its
  * own from this pool (up to the online CPUs, made as libcli makes the
  * tables' one), so that unrelated modules are inserted at once.
@@ -144,6 +149,7 @@ int modules_open(void)
 	modalias_ctx_set_log_priority(ctx, settings.log_level);
 	if (settings.sysfs)
 		modalias_ctx_set_sysfs_root(ctx, settings.sysfs);
+	cli_devices_open(&sysfs_devices, ctx, NULL); /* no snapshot: nothing to fail */
 	pool_clear();
 	cli_tables_close(&tables);
 	r = cli_tables_open(ctx, &settings.tables, NULL, &config, CLI_TABLES_LOADER | CLI_TABLES_GO_ON, report_say, NULL,
@@ -158,6 +164,7 @@ void modules_close(void)
 {
 	pool_clear();
 	cli_tables_close(&tables);
+	cli_devices_close(&sysfs_devices);
 	modalias_ctx_unref(ctx);
 	ctx = NULL;
 	if (loads)
@@ -182,6 +189,24 @@ bool modules_ready(void)
 	return tables.table != NULL;
 }
 
+/* A dry run's line for MODULE, what would happen to it: inserted ("load
+ * M"), an install command run ("install M COMMAND"), or nothing, as it is
+ * in the kernel ("loaded M", "builtin M") or blacklisted ("blacklisted M") */
+static void dry_module(const char *module, const char *detail, enum modalias_load_state state)
+{
+	static const char *const verbs[] = {
+		[MODALIAS_LOAD_WOULD_INSERT] = "load",
+		[MODALIAS_LOAD_LIVE] = "loaded",
+		[MODALIAS_LOAD_BUILTIN] = "builtin",
+		[MODALIAS_LOAD_BLACKLISTED] = "blacklisted",
+	};
+
+	if (state == MODALIAS_LOAD_COMMAND)
+		dry_line("install %s %s", cli_shown(module), cli_shown(detail));
+	else if ((unsigned int)state < G_N_ELEMENTS(verbs) && verbs[state])
+		dry_line("%s %s", verbs[state], cli_shown(module));
+}
+
 static void on_module(void *data, const char *module, const char *detail, const char *options,
 		      enum modalias_load_state state, int err)
 {
@@ -198,10 +223,7 @@ static void on_module(void *data, const char *module, const char *detail, const 
 		return;
 	}
 	if (settings.dry_run) {
-		if (state == MODALIAS_LOAD_WOULD_INSERT)
-			dry_line("load %s", cli_shown(module));
-		else if (state == MODALIAS_LOAD_COMMAND)
-			dry_line("install %s %s", cli_shown(module), cli_shown(detail));
+		dry_module(module, detail, state);
 		return;
 	}
 	if (state == MODALIAS_LOAD_INSERTED && inserted_fn)
@@ -269,11 +291,12 @@ static void want_loaded(const struct module_load *st, const char *m, guint depth
 		g_hash_table_insert(wanted, g_strdup(m), GUINT_TO_POINTER(depth));
 }
 
-/* Loads module M (BUILTIN: the table says it is built in) once, as
- * modules_load_alias() says; one a device at DEPTH wanted (1 + the depth
- * of its path; 0: no device, a name) is counted as wanted when it ends up
- * loaded, whoever loaded it. */
-static void load_one(const char *m, bool builtin, guint depth)
+/* Loads module M once, as modules_load_alias() says, unless KNOWN says it
+ * is in the kernel already (MODALIAS_LOAD_BUILTIN, MODALIAS_LOAD_LIVE;
+ * else MODALIAS_LOAD_INSERTED: to be loaded); one a device at DEPTH wanted
+ * (1 + the depth of its path; 0: no device, a name) is counted as wanted
+ * when it ends up loaded, whoever loaded it. */
+static void load_one(const char *m, enum modalias_load_state known, guint depth)
 {
 	struct attempt a = { .module = m, .state = MODALIAS_LOAD_INSERTED };
 	struct module_load *st;
@@ -296,9 +319,11 @@ static void load_one(const char *m, bool builtin, guint depth)
 	pthread_mutex_unlock(&loads_lock);
 	if (!mine)
 		return; /* loaded (or given up) for an earlier event */
-	if (builtin) {
-		say(LOG_DEBUG, "%s: builtin", m);
-		a.state = MODALIAS_LOAD_BUILTIN;
+	if (known == MODALIAS_LOAD_BUILTIN || known == MODALIAS_LOAD_LIVE) {
+		say(LOG_DEBUG, "%s: %s", m, modalias_load_state_name(known));
+		a.state = known;
+		if (settings.dry_run)
+			dry_module(m, "", known);
 	} else {
 		unsigned int flags = settings.dry_run ? MODALIAS_LOAD_DRY_RUN : 0;
 		struct modalias_loader *l = pool_get();
@@ -328,8 +353,36 @@ static void load_one(const char *m, bool builtin, guint depth)
 	pthread_mutex_unlock(&loads_lock);
 }
 
+void modules_set_devices(const struct cli_devices *dv)
+{
+	walked = dv;
+}
+
+static const struct cli_devices *dry_devices(void)
+{
+	return walked ? walked : &sysfs_devices;
+}
+
+/* Module I of RES, for a device bound to DRIVER of DRIVER_MODULE (either
+ * NULL): built in as the table says; for a dry run, built in or loaded as
+ * the devices' machine says (cli_module_state(); a real run's loader asks
+ * the kernel itself) */
+static enum modalias_load_state known_state(const struct modalias_result *res, unsigned int i, const char *driver,
+					    const char *driver_module)
+{
+	const char *st;
+
+	if (!settings.dry_run)
+		return modalias_result_is_builtin(res, i) ? MODALIAS_LOAD_BUILTIN : MODALIAS_LOAD_INSERTED;
+	st = cli_module_state(dry_devices(), &tables, res, i, driver, driver_module);
+	if (strcmp(st, "builtin") == 0)
+		return MODALIAS_LOAD_BUILTIN;
+	return strcmp(st, "loaded") == 0 ? MODALIAS_LOAD_LIVE : MODALIAS_LOAD_INSERTED;
+}
+
 void modules_load_alias(const char *devpath, const char *alias)
 {
+	g_autofree char *driver = NULL, *driver_module = NULL;
 	struct modalias_result *res;
 	guint depth = 1;
 	int n;
@@ -341,15 +394,18 @@ void modules_load_alias(const char *devpath, const char *alias)
 	n = modalias_table_lookup(tables.table, alias, res);
 	if (n < 0)
 		say(LOG_ERR, "'%s': cannot look it up: %s", alias, strerror(-n));
+	/* a dry run tells a module the device's bound driver is as loaded */
+	if (n > 0 && settings.dry_run && devpath)
+		cli_devices_get_driver(dry_devices(), devpath, &driver, &driver_module, NULL);
 	for (int i = 0; i < n; i++)
-		load_one(modalias_result_get_module(res, (unsigned int)i), modalias_result_is_builtin(res, (unsigned int)i),
-			 depth);
+		load_one(modalias_result_get_module(res, (unsigned int)i),
+			 known_state(res, (unsigned int)i, driver, driver_module), depth);
 	modalias_result_unref(res);
 }
 
 void modules_load_name(const char *module)
 {
-	load_one(module, false, 0);
+	load_one(module, MODALIAS_LOAD_INSERTED, 0);
 }
 
 struct wanted_one {

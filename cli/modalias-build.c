@@ -153,7 +153,7 @@ int cmd_build(int argc, char **argv)
 	struct modalias_dev *dev = NULL;
 	int ret;
 
-	parse_options("build", "BUS [FIELD=VALUE…] | --env [BUS]",
+	parse_options("build", "BUS FIELD=VALUE… | --env [BUS]",
 		      "Print the modalias the kernel writes for a device with these IDs.\n"
 		      "Numbers are hexadecimal; a list field may be given several times.\n"
 		      "A field today's kernels always write (USB's bInterfaceNumber, HID's group) is 0\n"
@@ -195,6 +195,14 @@ int cmd_build(int argc, char **argv)
 			usage_error("build", "a BUS is needed");
 			modalias_ctx_unref(ctx);
 			return CLI_EXIT_USAGE;
+		}
+		/* every field at 0 (or empty) is no device, whatever the bus */
+		if (argc == 2 && modalias_bus_field_name(argv[1], 0)) {
+			g_autofree char *hint = fields_hint(argv[1]);
+
+			modalias_ctx_unref(ctx);
+			return usage_error("build", "%s: no FIELD=VALUE: give the device's IDs, e.g. %s=…; %s", argv[1],
+					   modalias_bus_field_name(argv[1], 0), hint);
 		}
 		dev = dev_from_args(ctx, "build", argv[1], argv + 2, argc - 2);
 		if (!dev) {

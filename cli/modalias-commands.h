@@ -21,6 +21,7 @@
 #include "cli-devices.h"
 #include "cli-exit.h"
 #include "cli-output.h"
+#include "cli-state.h"
 #include "cli-tables.h"
 #include "libmodalias.h"
 
@@ -204,19 +205,8 @@ char *dev_name_text(struct modalias_ctx *ctx, const struct modalias_dev *dev);
  * "vendor_name", "device_name", "class_name" (each only when known) */
 void dev_names_json(GString *j, struct modalias_ctx *ctx, const struct modalias_dev *dev);
 
-/* ---- modalias-state.c: modules and drivers as the system stands ------------- */
+/* ---- modalias-state.c: what is told of a module besides its state ---------- */
 
-/* Module I of RES for a device whose bound driver is DRIVER (its module
- * DRIVER_MODULE; either NULL): "loaded" (DV's machine says so, or DRIVER
- * is bound under the module's name where the machine's record says
- * nothing of it: a captured tree without /sys/module), "builtin" (the
- * machine says so, or TABLES' modules.builtin when they are its kernel's),
- * "blacklisted" (TABLES' modprobe.d), else "available", or "not-loaded"
- * when TABLES are not its kernel's (foreign: whether it has the module is
- * not known) */
-const char *module_state(const struct cli_devices *dv, const struct cli_tables *tables,
-			 const struct modalias_result *res, unsigned int i, const char *driver,
-			 const char *driver_module);
 /* The line "    weak dependencies: A B (not loaded with it)" of --explain
  * (resolve, explain) for a module that has some (modules.weakdep, kmod >=
  * 33); nothing when it has none or the file cannot be read (the library

@@ -124,7 +124,7 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 			const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
 
 			g_string_append_printf(v, "%s matches this modalias%s", m, e->n > 1 ? ", and others" : "");
-			if (strcmp(module_state(&e->dv, tables, e->res, 0, NULL, NULL), "blacklisted") == 0 && bl && bl_line)
+			if (strcmp(cli_module_state(&e->dv, tables, e->res, 0, NULL, NULL), "blacklisted") == 0 && bl && bl_line)
 				g_string_append_printf(v, ", but is blacklisted by %s:%u (not loaded for it by its alias)", bl,
 						       bl_line);
 			g_string_append(v, ". ");
@@ -152,7 +152,7 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (!e->driver && e->n > 0) {
 		const char *m = modalias_result_get_module(e->res, 0);
-		const char *st = module_state(&e->dv, tables, e->res, 0, e->driver, e->driver_module);
+		const char *st = cli_module_state(&e->dv, tables, e->res, 0, e->driver, e->driver_module);
 
 		unsigned int bl_line = 0;
 		const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
@@ -199,7 +199,7 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 
-		const char *state = module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
+		const char *state = cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
 		unsigned int bl_line = 0;
 		const char *bl = strcmp(state, "blacklisted") == 0
 					 ? modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi), &bl_line)
@@ -283,7 +283,7 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, const 
 		g_string_append(j, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 		json_string(j, modalias_result_get_module(e->res, mi));
 		g_string_append(j, ", \"state\": ");
-		json_string(j, module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module));
+		json_string(j, cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module));
 		{
 			unsigned int bl_line = 0;
 			const char *bl = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),

@@ -82,7 +82,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 			g_string_append(st->out, i ? ", {\"name\": " : "{\"name\": ");
 			json_string(st->out, modalias_result_get_module(st->res, (unsigned int)i));
 			g_string_append(st->out, ", \"state\": ");
-			json_string(st->out, module_state(&st->dv, st->tables, st->res, (unsigned int)i, driver, driver_module));
+			json_string(st->out, cli_module_state(&st->dv, st->tables, st->res, (unsigned int)i, driver, driver_module));
 			g_string_append_c(st->out, '}');
 		}
 		g_string_append(st->out, "]}");
@@ -95,7 +95,7 @@ static int list_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		for (int i = 0; i < n; i++)
 			g_string_append_printf(mods, i ? " %s:%s" : "%s:%s",
 					       cli_shown(modalias_result_get_module(st->res, (unsigned int)i)),
-					       module_state(&st->dv, st->tables, st->res, (unsigned int)i, driver, driver_module));
+					       cli_module_state(&st->dv, st->tables, st->res, (unsigned int)i, driver, driver_module));
 	}
 	if (st->rows) {
 		struct list_row *row = g_new(struct list_row, 1);

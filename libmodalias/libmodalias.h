@@ -2147,8 +2147,10 @@ int modalias_map_type_field_kind(int type, const char *field);
  * (vendor, function) pairs and trailing spaces, ofmap fields with embedded
  * spaces in their 20-column slots and "*" for empty.  A bad row (a wrong
  * number of columns, a number that is not 0x-prefixed hexadecimal or is
- * too wide for its field) is logged as FILE:LINE:COLUMN with the field and
- * the reason and skipped; the rows after it are read.
+ * too wide for its field, or, since 4, a module that is not a module name
+ * as modalias_loader_load_module() says: a '/' or a control character in
+ * it) is logged as FILE:LINE:COLUMN with the field and the reason and
+ * skipped; the rows after it are read.
  *
  * Returns: the number of rows skipped (0: all good), or a negative errno:
  * -EINVAL for a bad argument or a type that cannot be guessed, -ENOMEM.

@@ -246,6 +246,7 @@ static int parse_row(struct parser *p, const char *s, size_t len)
 	struct map_entry e = { .line = p->line };
 	struct tokens *tk = &p->tk;
 	unsigned int want = td->n_cols, c, t;
+	const char *why;
 	int r;
 
 	r = tokenize(s, len, tk);
@@ -273,6 +274,15 @@ static int parse_row(struct parser *p, const char *s, size_t len)
 			tk->t[0].len = nl;
 			tk->t[1] = glued;
 		}
+	}
+	/* the module: a name kmod takes (module_name_check()), as the table
+	 * and the loader will want it */
+	r = module_name_check(tk->t[0].s, tk->t[0].len, &why);
+	if (r < 0) {
+		r = row_error(p, tk->t[0].col, "module", "'%.*s' is not a module name: %s",
+			      (int)(tk->t[0].len > 40 ? 40 : tk->t[0].len), tk->t[0].s,
+			      why ? why : "longer than 255 bytes");
+		goto fail;
 	}
 	if (map->type == MODALIAS_MAP_OF) {
 		r = parse_of(p, &e, s, len);

@@ -24,6 +24,18 @@ check "build: unknown field" 2 - "unknown field 'colour' of bus usb" -- "$cli" b
 check "build: not FIELD=VALUE" 2 - "is not FIELD=VALUE" -- "$cli" build usb idVendor
 check "build: unknown bus" 2 - "unknown bus 'nosuch'" -- "$cli" build nosuch a=b
 check "build: no bus" 2 - "a BUS is needed" -- "$cli" build
+# a bus and no field: every ID 0, no device; a usage error naming what to give
+check "build pci: no field at all" 2 - "^modalias build: pci: no FIELD=VALUE: give the device's IDs, e.g. vendor=…; its fields: vendor, device, " -- "$cli" build pci
+pointed "build pci: no field at all" build
+n=$((n + 1))
+why=""
+for b in $("$cli" build --buses); do
+	"$cli" build "$b" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ "$st" = 2 ] && [ ! -s "$tmp/out" ] && grep -q "^modalias build: $b: no FIELD=VALUE" "$tmp/err" ||
+		why="${why:+$why, }$b (exit $st, $(head -c 60 "$tmp/out"))"
+done
+report "build BUS with no field: a usage error on every bus" "$why"
 check "build: bad option" 2 - "unknown option --frobnicate" -- "$cli" build --frobnicate
 # a real recorded event (LENOVO_T430S, tests/data/uevents), legacy variables only
 check "build --env usb" 0 build-env-usb "" -- env -i SUBSYSTEM=usb PRODUCT=bdb/1926/0 TYPE=0/0/0 \

@@ -231,6 +231,40 @@ run $hp/default/00-default.hotplug usb
 run $hp/default/zz.hotplug usb" "$(cat "$tmp/out")"
 expect "dry run runs nothing" "" "$(cat "$log")"
 
+# a dry run says what would happen to each module: "load M" only for one
+# to insert; one in the kernel already is "loaded M" (the machine's
+# /sys/module, or a device bound to its driver in a captured tree) or
+# "builtin M" (the table's modules.builtin, or the machine's word)
+env -i "$cache_env" ACTION=add MODALIAS=pci:v00008086d000010D3sv00008086sd00000000bc02sc00i00 \
+	DEVPATH=/devices/pci0000:00/0000:00:02.0 "$agent" --dry-run --moddir "$D" -C /dev/null \
+	--hotplug-dir /nonexistent --sysfs "$data/sysfs/qemu-q35" pci >"$tmp/out"
+expect "dry run: the NIC bound to e1000e in the tree is loaded, not to load" \
+"event - add pci /devices/pci0000:00/0000:00:02.0
+loaded e1000e" "$(cat "$tmp/out")"
+env -i "$cache_env" ACTION=add MODALIAS=test:dev:black DEVPATH=/devices/x "$agent" --dry-run -d "$data/load" \
+	-S 9.9.9-test -C "$data/load/modprobe.d" --hotplug-dir /nonexistent --sysfs /nonexistent test >"$tmp/out"
+expect "dry run: a blacklisted module is said so" "event - add test /devices/x
+blacklisted mod_black" "$(cat "$tmp/out")"
+"$agent" --dry-run --coldplug --moddir "$D" -C /dev/null --hotplug-dir /nonexistent --log-level=crit \
+	--sysfs "$data/sysfs/host-vm" >"$tmp/out"
+expect "dry run --coldplug: loaded, builtin and to load told apart, in the walk's order" \
+"loaded virtio_pci
+loaded virtio_balloon
+loaded virtio_blk
+loaded virtio_net
+loaded vmw_vsock_virtio_transport
+loaded virtio_rng
+load pcspkr
+builtin rtc_cmos
+load aesni_intel
+load sha1_ssse3
+load sha256_ssse3
+load sha512_ssse3
+load ghash_clmulni_intel
+load crc32c_intel
+load crc32_pclmul
+load crct10dif_pclmul" "$(grep -v '^coldplug ' "$tmp/out")"
+
 # a modprobe.d alias to a module that does not exist: the library reports it
 # through the callback alone (at info in its own log), the agent logs it once
 printf 'alias test:dev:missing nosuchmod\n' >"$tmp/missing.conf"
@@ -277,7 +311,7 @@ while IFS="$(printf '\t')" read -r sub modalias legacy; do
 	got=$(env -i "$cache_env" ACTION=add $legacy "$agent" --dry-run --moddir "$D" -C /dev/null --hotplug-dir /nonexistent \
 		--sysfs /nonexistent "$sub" | grep '^load ' | sort)
 	want=$(env -i "$cache_env" ACTION=add "MODALIAS=$modalias" "$agent" --dry-run --moddir "$D" -C /dev/null \
-		--hotplug-dir /nonexistent "$sub" | grep '^load ' | sort)
+		--hotplug-dir /nonexistent --sysfs /nonexistent "$sub" | grep '^load ' | sort)
 	if [ "$got" != "$want" ]; then
 		bad=$((bad + 1))
 		echo "# $sub $modalias: legacy gives [$got], MODALIAS gives [$want]"

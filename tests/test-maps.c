@@ -268,6 +268,11 @@ static void test_bad_rows(void)
 		  "bad:2:26: 2 columns, expected 4 (module, name, type, compatible), row skipped\n" },
 		{ MODALIAS_MAP_CCW, "ccw                  0x0003      0x3990  0x1e9      0x0000  0x00",
 		  "bad:2:42: cu_model: '0x1e9' is out of range (8 bits at most), row skipped\n" },
+		/* the module column: a name kmod would take (no '/', no control character) */
+		{ MODALIAS_MAP_PCI, "a/b                  0x00008086 0x000010d3 0xffffffff 0xffffffff 0x00000000 0x00000000 0x0",
+		  "bad:2:1: module: 'a/b' is not a module name: it has a '/', row skipped\n" },
+		{ MODALIAS_MAP_OF, "../of                timer * arm,smp-twd",
+		  "bad:2:1: module: '../of' is not a module name: empty (kmod's names end at the first '.'), row skipped\n" },
 	};
 	static const char *const good[] = {
 		[MODALIAS_MAP_USB] = "good 0x0003 0x046d 0xc52b 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0",

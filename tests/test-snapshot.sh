@@ -116,6 +116,21 @@ for tree in qemu-q35 host-vm; do
 		--hotplug-dir "$tmp/none"
 done
 
+# a dry run over a snapshot: what it recorded loaded or built in is not
+# to load ("loaded M", "builtin M"); the tree's bound drivers too
+sed 's/"modules": \[\]/"modules": ["xhci_pci"], "builtin": ["bochs"], "builtin_drivers": []/' "$tmp/qemu-q35.json" \
+	>"$tmp/recorded.json"
+"$agent" --dry-run --coldplug --snapshot "$tmp/recorded.json" -m "$D61" -C /dev/null --log-level=crit \
+	--hotplug-dir "$tmp/none" >"$tmp/out" 2>"$tmp/err"
+n=$((n + 1))
+why=""
+for line in "loaded xhci_pci" "builtin bochs" "loaded e1000e" "load i2c_i801"; do
+	grep -qx "$line" "$tmp/out" || why="${why:+$why; }no '$line'"
+done
+! grep -qE "^load (xhci_pci|bochs|e1000e)$" "$tmp/out" || why="${why:+$why; }a recorded module to load"
+report "hotplug --dry-run --coldplug --snapshot: the snapshot's loaded and builtin modules are not to load" "$why" \
+	"$tmp/out" out "$tmp/err" err
+
 # A snapshot keeps its kernel: given with --kernel/--arch for a captured
 # tree; the readers take it as the version of -d ROOT (-S wins), say which
 # kernel and which options when its tables are not there, and warn when the

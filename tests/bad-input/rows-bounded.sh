@@ -113,7 +113,7 @@ minisys
 row read-coldplug-uevent-fifo in: '`hotplug --coldplug --dry-run` of a tree where one `uevent` is a FIFO' \
 	err: "hotplug: cannot read @TMP@/r/sys/devices/platform/serial8250/uevent: not a regular file" exit: 0 \
 	out: "coldplug /devices/platform/pcspkr platform:pcspkr
-load pcspkr" also: 'the other device handled; the walk goes on' \
+builtin pcspkr" also: 'the other device handled (its module/pcspkr without initstate: built in); the walk goes on' \
 	-- t10 "$agent" --coldplug --dry-run --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
 minisys
 row read-python-walk-sysfs-fifo in: 'Python `walk_sysfs()` of the same tree' \

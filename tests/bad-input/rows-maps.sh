@@ -99,6 +99,11 @@ maprow map-of-columns of '2 of 4 columns (its fields are strings: no numbers to 
 fresh
 printf '%s\nbad 0x0003 0x04\0006d 0xc52b 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0 0x0\n%s\n' "$H_USB" "$G_USB" >"$r/bad.usbmap"
 maprow map-nul usb 'a NUL byte inside idVendor' "2:16: NUL byte in the row" "$O_USB" bad.usbmap
+# the module column: a name kmod would take, or the row is malformed
+mapfile bad.pcimap "$H_PCI" "$(printf 'ev\033[31mil') 0x00008086 0x000010d3 0xffffffff 0xffffffff 0x00000000 0x00000000 0x0" "$G_PCI"
+maprow map-module-control pci 'module `ev\x1b[31mil` (an escape sequence)' "2:1: module: 'ev\\x1b[31mil' is not a module name: it has a control character" "$O_PCI" bad.pcimap
+mapfile bad.pcimap "$H_PCI" 'ev/il 0x00008086 0x000010d3 0xffffffff 0xffffffff 0x00000000 0x00000000 0x0' "$G_PCI"
+maprow map-module-slash pci 'module `ev/il`' "2:1: module: 'ev/il' is not a module name: it has a '/'" "$O_PCI" bad.pcimap
 fresh
 row map-dev-zero in: '`map /dev/zero`' err: "modalias map: cannot open /dev/zero: not a regular file" exit: 2 out: '' also: 'returns at once' \
 	-- "$cli" map /dev/zero
