@@ -76,6 +76,10 @@ enum cli_tables_flags {
 	 * reported and the rest used (the agent: an event still runs its
 	 * handlers); without it, any failure fails the whole */
 	CLI_TABLES_GO_ON = 1 << 1,
+	/* modules are to be inserted from them (load): never the bundled
+	 * table where no module directory is, which has no modules and is no
+	 * kernel's here */
+	CLI_TABLES_INSERT = 1 << 2,
 };
 
 /* A libkmod loader of DIR as the tables' one is made (modprobe.d as SPEC

@@ -359,6 +359,12 @@ int open_machine_tables(struct modalias_ctx *ctx, const struct cli_devices *dv, 
 				cmd, cli_shown(devices_kernel), cli_shown(dir), cli_shown(devices_kernel));
 			return -ENOENT;
 		}
+		if (bundled && (flags & CLI_TABLES_INSERT)) {
+			fprintf(stderr, "modalias %s: no %s here: no module to insert (the bundled table has none): give "
+					"-m DIR, or -d ROOT -S VERSION for ROOT/lib/modules/VERSION\n",
+				cmd, cli_shown(dir));
+			return -ENOENT;
+		}
 		/* the bundled table is the machine's only for a snapshot of its kernel */
 		foreign = dv && bundled && (!of_snapshot || (base && !named_as_release(base, devices_kernel)));
 		if (bundled && !quiet)

@@ -498,6 +498,12 @@ for c in "list" "diff 6.1.0-57-amd64 6.1.0-57-amd64" "explain 0000:00:03.0" "fir
 done
 check "list --sysfs FILE: not a directory (exit 2)" 2 - "the sysfs root .*q35.json: Not a directory: give the sysfs root" -- \
 	"$cli" list --sysfs "$tmp/q35.json" -C /dev/null
+# load with no module directory: no bundled table (it has no module)
+if [ ! -d "/lib/modules/$(uname -r)" ]; then
+	check "load here, no module directory: nothing to insert, the bundled table has no module (exit 2)" 2 - \
+		"no /lib/modules/$(uname -r) here: no module to insert (the bundled table has none): give -m DIR" -- \
+		"$cli" load -n -C /dev/null pci:v00008086d0000100Esv00000000sd00000000bc02sc00i00
+fi
 # this machine without /lib/modules/$(uname -r): the bundled table, and /sys/module's word
 if [ ! -d "/lib/modules/$(uname -r)" ] && [ -d /sys/module ]; then
 	check "list here, no module directory: the bundled table, said once" 0 - "bundled Debian 6.1 table .*, not this kernel's" -- \
