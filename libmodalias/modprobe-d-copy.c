@@ -331,14 +331,17 @@ static bool trusted_path(const char *path)
  * system's configuration (root's or this user's, and nobody else may write
  * them or a directory above them: trust_open()): nobody else can change
  * them between the check and libkmod's reading, so they need no copy (and
- * no writable /tmp, which early in a boot there may not be). */
+ * no writable /tmp, which early in a boot there may not be).  A path that
+ * holds a control anywhere (a directory's name too) is copied all the
+ * same: libkmod prints the path of a file it cannot parse as it is, and
+ * the copy's is /proc/self/fd/N. */
 static bool trusted(const char *const *paths, const struct modprobe_d_file *files, size_t n)
 {
 	for (size_t i = 0; paths[i]; i++)
-		if (!trusted_path(paths[i]))
+		if (has_control(paths[i], strlen(paths[i])) || !trusted_path(paths[i]))
 			return false;
 	for (size_t i = 0; i < n; i++)
-		if (!trusted_path(files[i].path))
+		if (has_control(files[i].path, strlen(files[i].path)) || !trusted_path(files[i].path))
 			return false;
 	return true;
 }

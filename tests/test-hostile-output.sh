@@ -279,6 +279,14 @@ unescaped "MODALIAS_LOG: the library's default log escapes U+202E and C1"
 printf 'fo\342\200\256o bar\n' >"$tmp/bidi.conf"
 "$cli" resolve -m "$D61" -C "$tmp/bidi.conf" pci:v1 >"$tmp/out" 2>"$tmp/err"
 unescaped "modprobe.d: a first word with U+202E refused before libkmod prints it"
+# a trusted directory whose name holds an escape sequence and U+202E:
+# libkmod prints the path of a line it cannot parse as it is, so the
+# configuration is copied (libkmod sees /proc/self/fd/N) however trusted
+hd="$tmp/d${ESC}[31mir$(printf '\342\200\256')"
+mkdir -p "$hd"
+echo 'frobnicate x' >"$hd/a.conf"
+"$cli" load --dry-run -m "$D61" -C "$hd" "$E1000E" >"$tmp/out" 2>"$tmp/err"
+unescaped "modprobe.d: a trusted directory named with ESC and U+202E: libkmod's message does not print it raw"
 printf '# caf\351, a Latin-1 comment\nalias foo bar\n' >"$tmp/latin1.conf"
 n=$((n + 1))
 [ "$("$cli" resolve -m "$D61" -C "$tmp/latin1.conf" foo 2>/dev/null)" = bar ] &&
