@@ -703,7 +703,9 @@ int modalias_sysfs_is_module_builtin(struct modalias_ctx *ctx, const char *modul
  * caller knows what it asked.
  *
  * Returns: 0; -EXDEV when @path or a link on the way leads out of the
- * sysfs root; -ELOOP for more than 40 links; -ENOENT when a component is
+ * sysfs root; -ELOOP for more than 40 links, or more than 4096 directories
+ * entered on the way (each ".." is walked again from the root: links of
+ * "../" by the thousand); -ENOENT when a component is
  * not there (a dangling link); -ENOTDIR when one that must be walked into,
  * or the last, is not a directory (a file, a FIFO); -ENODEV when @path
  * leads to a directory of the root that is not below its devices/;

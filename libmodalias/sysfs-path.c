@@ -9,7 +9,8 @@
  * target put in place of it, as text, so that every ".." is taken against
  * the path walked so far.  A step above the root (a ".." at the root, an
  * absolute target) is refused, whatever it would lead back to; so is a
- * chain of more than SYSFS_LINKS_MAX links.  This file resolves; it may not
+ * chain of more than SYSFS_LINKS_MAX links, or a walk of more than
+ * SYSFS_STEPS_MAX directories entered (-ELOOP).  This file resolves; it may not
  * read attributes (sysfs.c, sysfs-driver.c) nor print.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -26,12 +27,17 @@
 
 /* as the kernel's own bound (MAXSYMLINKS) */
 #define SYSFS_LINKS_MAX 40
+/* directories entered in all, re-walks for ".." included: a real sysfs
+ * path takes a few hundred; links of "../" by the thousand would take
+ * minutes of re-walking (-ELOOP) */
+#define SYSFS_STEPS_MAX 4096
 
 /* The directory the walk has reached: its descriptor and its path below
  * the root ("" for the root, else "/a/b") */
 struct walk {
 	int root;
 	int dir;
+	unsigned int steps;
 	char path[PATH_MAX];
 	size_t len;
 };
@@ -43,6 +49,8 @@ static int walk_enter(struct walk *w, const char *name)
 
 	if (w->len + 1 + n >= sizeof(w->path))
 		return -ENAMETOOLONG;
+	if (++w->steps > SYSFS_STEPS_MAX)
+		return -ELOOP;
 	fd = openat(w->dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

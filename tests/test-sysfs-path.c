@@ -47,6 +47,11 @@ static const char tree[] =
 /* class/chain/cN -> cN+1, c40 -> the xhci controller: c1 is 40 links
  * away from it, the bound; c0 one more */
 #define CHAIN 40
+/* class/yoyo/yN -> "../yoyo/" YOYO times, then yN+1; the last to the xhci
+ * controller: each link costs 2 * YOYO directories entered (each ".."
+ * walked again from the root), y0 more than the bound of 4096, y3 fewer */
+#define YOYO 480
+#define YOYO_LINKS 5
 
 struct row {
 	const char *path;
@@ -66,6 +71,7 @@ static const struct row rows[] = {
 	{ "devices/pci0000:00/./0000:00:03.0//", 0, XHCI },
 	{ "devices/../bus/pci/devices/0000:00:03.0", 0, XHCI },
 	{ "class/chain/c1", 0, XHCI },
+	{ "class/yoyo/y3", 0, XHCI },
 	/* inside the root, but no device */
 	{ "bus/pci", -ENODEV, NULL },
 	{ "bus/pci/drivers/xhci_hcd", -ENODEV, NULL },
@@ -83,6 +89,7 @@ static const struct row rows[] = {
 	{ "class/loop/a", -ELOOP, NULL },
 	{ "class/loop/self", -ELOOP, NULL },
 	{ "class/chain/c0", -ELOOP, NULL },
+	{ "class/yoyo/y0", -ELOOP, NULL },
 	/* not there; not a directory */
 	{ "class/net/eth8", -ENOENT, NULL },
 	{ "class/net/eth9", -ENOENT, NULL },
@@ -134,6 +141,18 @@ static void make_tree(void)
 		g_autofree char *line = i < CHAIN ? g_strdup_printf("l sys/class/chain/c%d c%d", i, i + 1)
 						  : g_strdup_printf("l sys/class/chain/c%d ../..%s", i, XHCI);
 		make_node(line);
+	}
+	for (int i = 0; i < YOYO_LINKS; i++) {
+		g_autoptr(GString) line = g_string_new(NULL);
+
+		g_string_printf(line, "l sys/class/yoyo/y%d ", i);
+		for (int k = 0; k < YOYO; k++)
+			g_string_append(line, "../yoyo/");
+		if (i + 1 < YOYO_LINKS)
+			g_string_append_printf(line, "y%d", i + 1);
+		else
+			g_string_append(line, "../.." XHCI);
+		make_node(line->str);
 	}
 }
 
