@@ -12,7 +12,10 @@
  * directory), is left.  The file removed is the one read: its device and
  * inode are compared with the name's just before unlinkat(); a cache
  * renamed over it in between by another process is lost, and rebuilt by
- * its next open, which is all a cache can lose.
+ * its next open, which is all a cache can lose.  "Gone" is as this
+ * process sees the file system: a process in a mount namespace of its own
+ * that hides a module directory removes its cache, which the host then
+ * rebuilds (tens of milliseconds) at its next open.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -84,6 +87,9 @@ void cache_prune(struct modalias_ctx *ctx, int dirfd, const char *shown, const c
 		int f, r;
 
 		if (strcmp(e->d_name, keep) == 0 || !cache_named(e->d_name))
+			continue;
+		/* a regular file before it is opened (a device's open acts) */
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		f = openat(dirfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (f < 0)
