@@ -8,6 +8,19 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "shown.h"
+
+/* "\uXXXX" of the UTF-16 unit U into O */
+static char *put_u(char *o, unsigned int u)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	*o++ = '\\';
+	*o++ = 'u';
+	for (int shift = 12; shift >= 0; shift -= 4)
+		*o++ = hex[(u >> shift) & 15];
+	return o;
+}
 
 size_t json_utf8_sequence(const unsigned char *s)
 {
@@ -44,7 +57,20 @@ size_t json_quote(char *out, const char *str)
 		 * terminal may obey, as its two bytes */
 		if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
 			n = 0;
-		if (n > 1) {
+		if (n > 2 && terminal_control((const char *)s, n) == n) {
+			/* not seen but changes what is (a bidirectional override,
+			 * a zero-width character: shown.h): as its code point, the
+			 * same string to any reader */
+			unsigned int cp = n == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+						 : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
+
+			if (cp >= 0x10000) {
+				o = put_u(o, 0xd800 + ((cp - 0x10000) >> 10));
+				o = put_u(o, 0xdc00 + ((cp - 0x10000) & 0x3ff));
+			} else {
+				o = put_u(o, cp);
+			}
+		} else if (n > 1) {
 			for (size_t i = 0; i < n; i++)
 				*o++ = (char)s[i];
 		} else if (n == 0 || *s < 0x20 || *s == 0x7f) {

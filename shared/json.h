@@ -7,7 +7,11 @@
  * sequence (RFC 3629: no overlong form, no surrogate, nothing past
  * U+10FFFF), each control character and DEL, and each byte of a C1 control
  * (U+0080 … U+009F, which a terminal may obey), is written as "\u00XX", XX
- * its byte value; '"' and '\' get a backslash.  A reader that knows this
+ * its byte value; a character not seen that changes what is (shown.h's
+ * terminal_control(): a bidirectional override, a zero-width character,
+ * a line separator) as "\uXXXX", its code point (a surrogate pair past
+ * U+FFFF), the same string to any JSON reader; '"' and '\' get a
+ * backslash.  A reader that knows this
  * convention (the snapshot reader does) turns "\u0080" … "\u00ff" back into
  * those bytes, so that any byte string survives a round trip.
  *

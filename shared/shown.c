@@ -12,8 +12,11 @@
 
 /* Whether the character CP is not seen but changes what is: Unicode
  * 15.1's formats (Cf: bidirectional overrides and isolates reorder a line,
- * zero-width characters make two names look alike) and the separators of
- * lines and paragraphs (U+2028, U+2029: they end a line for some readers).
+ * zero-width characters make two names look alike), the other default
+ * ignorable code points (fillers shown blank: U+3164, U+115F, U+FFA0;
+ * variation selectors; the combining grapheme joiner) and the separators
+ * of lines and paragraphs (U+2028, U+2029: they end a line for some
+ * readers).
  * A table, not the C library's or GLib's, so that the same bytes are shown
  * the same whatever they know. */
 static bool unseen(unsigned long cp)
@@ -21,11 +24,13 @@ static bool unseen(unsigned long cp)
 	static const struct {
 		unsigned long lo, hi;
 	} ranges[] = {
-		{ 0xad, 0xad },         { 0x600, 0x605 },       { 0x61c, 0x61c },     { 0x6dd, 0x6dd },
-		{ 0x70f, 0x70f },       { 0x890, 0x891 },       { 0x8e2, 0x8e2 },     { 0x180e, 0x180e },
-		{ 0x200b, 0x200f },     { 0x2028, 0x202e },     { 0x2060, 0x206f },   { 0xfeff, 0xfeff },
-		{ 0xfff9, 0xfffb },     { 0x110bd, 0x110bd },   { 0x110cd, 0x110cd }, { 0x13430, 0x1343f },
-		{ 0x1bca0, 0x1bca3 },   { 0x1d173, 0x1d17a },   { 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f },
+		{ 0xad, 0xad },         { 0x34f, 0x34f },       { 0x600, 0x605 },     { 0x61c, 0x61c },
+		{ 0x6dd, 0x6dd },       { 0x70f, 0x70f },       { 0x890, 0x891 },     { 0x8e2, 0x8e2 },
+		{ 0x115f, 0x1160 },     { 0x17b4, 0x17b5 },     { 0x180b, 0x180f },   { 0x200b, 0x200f },
+		{ 0x2028, 0x202e },     { 0x2060, 0x206f },     { 0x3164, 0x3164 },   { 0xfe00, 0xfe0f },
+		{ 0xfeff, 0xfeff },     { 0xffa0, 0xffa0 },     { 0xfff0, 0xfffb },   { 0x110bd, 0x110bd },
+		{ 0x110cd, 0x110cd },   { 0x13430, 0x1343f },   { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+		{ 0xe0000, 0xe0fff },
 	};
 
 	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]) && ranges[i].lo <= cp; i++)

@@ -49,6 +49,12 @@ static const struct json_row rows[] = {
 	{ "c1-csi", "\xc2\x9b" "2J", "\"\\u00c2\\u009b2J\"" },
 	{ "c1-first-last", "\xc2\x80\xc2\x9f", "\"\\u00c2\\u0080\\u00c2\\u009f\"" },
 	{ "after-c1", "\xc2\xa0", "\"\xc2\xa0\"" },
+	/* not seen, but they change what is (a terminal reorders a line of
+	 * JSON too): as the code point, the same string to a reader */
+	{ "bidi-override", "a\xe2\x80\xae" "b", "\"a\\u202eb\"" },
+	{ "line-separator", "\xe2\x80\xa8", "\"\\u2028\"" },
+	{ "tag-beyond-bmp", "x\xf3\xa0\x80\x81", "\"x\\udb40\\udc01\"" },
+	{ "hangul-filler", "e1000e\xe3\x85\xa4", "\"e1000e\\u3164\"" },
 };
 
 static void test_row(gconstpointer data)
@@ -87,6 +93,11 @@ static const struct json_row shown_rows[] = {
 	{ "zero-width", "e1\xe2\x80\x8b" "000e", "e1\\u200b000e" },
 	{ "tag-beyond-bmp", "x\xf3\xa0\x80\x81", "x\\U000e0001" },
 	{ "soft-hyphen", "e1000\xc2\xad" "e", "e1000\\u00ad" "e" },
+	/* default ignorable, shown blank or not at all: two names alike */
+	{ "hangul-filler", "W\xe3\x85\xa4X", "W\\u3164X" },
+	{ "variation-selector", "Y\xef\xb8\x8fZ", "Y\\ufe0fZ" },
+	{ "variation-selector-supplement", "Y\xf3\xa0\x84\x80Z", "Y\\U000e0100Z" },
+	{ "grapheme-joiner", "a\xcd\x8f" "b", "a\\u034f" "b" },
 	{ "backslash-escape-or-esc", "\\x1b\x1b", "\\\\x1b\\x1b" },
 };
 
