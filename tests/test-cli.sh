@@ -53,13 +53,17 @@ check "parse usb, of, dmi, unknown" 0 parse "" -- "$cli" parse \
 	'dmi:bvnDellInc.:bvr0.4.7:bd11/14/2017:svnDellInc.:pnLatitude3590:pvr:' \
 	'somebus:some:thing'
 check "parse: malformed" 2 - "field idProduct" -- "$cli" parse usb:v046DpC5
-# parse's lines after the modalias are build's arguments: each alias back
-# byte for byte (hid's field "bus" beside its bus)
+# parse's lines after the modalias are build's arguments, as modalias(1)
+# says: each alias back byte for byte (hid's field "bus" beside its bus; a
+# blank and a '*' in a value, with a file of that name here)
+: >"$tmp/name=xAy"
 for a in 'usb:v0BDAp8153d3000dc00dsc00dp00icFFiscFFip00in00' 'hid:b0003g0001v0000046Dp0000C52B' \
-	'pci:v00008086d00001E31sv00001028sd0000052Dbc0Csc03i30' 'of:Ni2c-busT<NULL>Cibm,power8-i2c-portCibm,opal-i2c'; do
+	'pci:v00008086d00001E31sv00001028sd0000052Dbc0Csc03i30' 'of:Ni2c-busT<NULL>Cibm,power8-i2c-portCibm,opal-i2c' \
+	'platform:Fixed MDIO bus' 'platform:x*y'; do
 	# shellcheck disable=SC2016 # expanded by that shell
 	check "parse | build: $a back" 0 - "" -- sh -c \
-		'got=$("$0" build $("$0" parse "$1" | sed 1d)) && [ "$got" = "$1" ] || { echo "got $got" >&2; exit 1; }' "$cli" "$a"
+		'cd "$2" && got=$("$0" parse "$1" | sed "1d; s/^\t//" | xargs -d "\n" "$0" build) && [ "$got" = "$1" ] ||
+		{ echo "got $got" >&2; exit 1; }' "$cli" "$a" "$tmp"
 done
 check "parse: one good, one bad" 2 parse-partial "not a valid modalias" -- "$cli" parse \
 	platform:pcspkr usb:v046DpC5
