@@ -119,26 +119,27 @@ void raise_unknown_field(int r)
 	log_reset();
 }
 
-int warn_skipped(int skipped, const char *what)
-{
-	int r = 0;
-
-	if (skipped > 0)
-		r = PyErr_WarnFormat(ParseWarning, 2, "%s: %d malformed line(s) skipped%s%s", what, skipped,
-				     tls_log.count ? ": " : "", tls_log.count ? tls_log.text : "");
-	log_reset();
-	return r;
-}
-
-int warn_no_alias(int count, const char *what)
+/* A ParseWarning "WHAT: COUNT THINGS" when COUNT > 0, with the messages
+ * the library logged meanwhile; the log emptied either way */
+static int warn_count(int count, const char *what, const char *things)
 {
 	int r = 0;
 
 	if (count > 0)
-		r = PyErr_WarnFormat(ParseWarning, 2, "%s: %d row(s) give no alias%s%s", what, count,
-				     tls_log.count ? ": " : "", tls_log.count ? tls_log.text : "");
+		r = PyErr_WarnFormat(ParseWarning, 2, "%s: %d %s%s%s", what, count, things, tls_log.count ? ": " : "",
+				     tls_log.count ? tls_log.text : "");
 	log_reset();
 	return r;
+}
+
+int warn_skipped(int skipped, const char *what)
+{
+	return warn_count(skipped, what, "malformed line(s) skipped");
+}
+
+int warn_no_alias(int count, const char *what)
+{
+	return warn_count(count, what, "row(s) give no alias");
 }
 
 PyObject *none_or_raise(int rc, int r, enum err_kind kind)
