@@ -224,6 +224,8 @@ static const struct {
 PyMODINIT_FUNC PyInit_modalias(void);
 PyMODINIT_FUNC PyInit_modalias(void)
 {
+	/* the trust walk once: where it is, else where it would be installed */
+	const char *bundled = bundled_table_dir();
 	PyObject *m;
 
 	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
@@ -243,7 +245,7 @@ PyMODINIT_FUNC PyInit_modalias(void)
 	if (errors_add_exceptions(m) < 0)
 		goto fail;
 	if (PyModule_AddStringConstant(m, "__version__", MODALIAS_VERSION) < 0 ||
-	    PyModule_AddStringConstant(m, "BUNDLED_TABLE", bundled_table_dir() ? bundled_table_dir() : BUNDLED_MODDIR) < 0 ||
+	    PyModule_AddStringConstant(m, "BUNDLED_TABLE", bundled ? bundled : BUNDLED_MODDIR) < 0 ||
 	    PyModule_AddIntConstant(m, "MAP_USB", MODALIAS_MAP_USB) < 0 ||
 	    PyModule_AddIntConstant(m, "MAP_PCI", MODALIAS_MAP_PCI) < 0 ||
 	    PyModule_AddIntConstant(m, "MAP_IEEE1394", MODALIAS_MAP_IEEE1394) < 0 ||
