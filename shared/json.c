@@ -11,7 +11,7 @@
 #include "shown.h"
 
 /* "\uXXXX" of the UTF-16 unit U into O */
-static char *put_u(char *o, unsigned int u)
+static char *put_u(char *o, unsigned long u)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -61,8 +61,8 @@ size_t json_quote(char *out, const char *str)
 			/* not seen but changes what is (a bidirectional override,
 			 * a zero-width character: shown.h): as its code point, the
 			 * same string to any reader */
-			unsigned int cp = n == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
-						 : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
+			size_t len;
+			unsigned long cp = shown_code_point((const char *)s, n, &len);
 
 			if (cp >= 0x10000) {
 				o = put_u(o, 0xd800 + ((cp - 0x10000) >> 10));

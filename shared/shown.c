@@ -39,11 +39,9 @@ static bool unseen(unsigned long cp)
 	return false;
 }
 
-/* The code point of the valid UTF-8 character at S (N bytes there) and its
- * length in *LEN; *LEN is 0 when the bytes there start none (overlong
- * forms, surrogates and code points past U+10FFFF are none) */
-static unsigned long utf8_char(const unsigned char *u, size_t n, size_t *len)
+unsigned long shown_code_point(const char *s, size_t n, size_t *len)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t l = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3 :
 		   u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
 	unsigned long cp;
@@ -66,7 +64,7 @@ static unsigned long utf8_char(const unsigned char *u, size_t n, size_t *len)
 size_t terminal_control(const char *s, size_t n)
 {
 	size_t len;
-	unsigned long cp = utf8_char((const unsigned char *)s, n, &len);
+	unsigned long cp = shown_code_point(s, n, &len);
 
 	if (len == 0)
 		return 1; /* no UTF-8 */
@@ -81,7 +79,7 @@ size_t shown_plain(const char *s)
 
 	/* a NUL ends the string: the 4 bytes asked for are never read past it */
 	while (s[i] && s[i] != '\\' && !terminal_control(s + i, 4)) {
-		utf8_char((const unsigned char *)s + i, 4, &len);
+		shown_code_point(s + i, 4, &len);
 		i += len;
 	}
 	return i;
@@ -111,7 +109,7 @@ size_t shown_quote(char *out, const char *s)
 		if (!*s)
 			break;
 		k = *s == '\\' ? 1 : terminal_control(s, 4);
-		cp = utf8_char((const unsigned char *)s, 4, &len);
+		cp = shown_code_point(s, 4, &len);
 		if (len && cp > 0x9f && unseen(cp)) /* as C writes a universal character name */
 			o += sprintf(o, cp > 0xffff ? "\\U%08lx" : "\\u%04lx", cp);
 		else if (named_escape((unsigned char)*s))

@@ -30,6 +30,11 @@
  * only the escaping below shows it otherwise. */
 size_t terminal_control(const char *s, size_t n);
 
+/* The code point of the valid UTF-8 character at S (N bytes there, N > 0)
+ * and its length in *LEN; *LEN is 0 when the bytes there start none
+ * (overlong forms, surrogates and code points past U+10FFFF are none) */
+unsigned long shown_code_point(const char *s, size_t n, size_t *len);
+
 /* The length of the start of S that is shown as it is (strlen(S) when all
  * of it is) */
 size_t shown_plain(const char *s);
