@@ -172,11 +172,17 @@ static void test_prune(void)
 	g_assert_cmpint(chdir(cwd), ==, 0);
 	g_assert_true(g_file_set_contents(other, "not a cache", -1, NULL));
 	g_assert_cmpint(symlink(ca, link), ==, 0);
-	/* A gone, B made again (another inode), R's relative path gone from here */
+	/* A gone, B made again (another inode: the new one is made while the
+	 * old one, moved aside, still holds its inode, which a file system
+	 * would otherwise give again), R's relative path gone from here */
 	remove_tree(a);
-	rm_b = g_build_filename(tmp, "b", NULL);
-	remove_tree(rm_b);
+	rm_b = g_build_filename(tmp, "b-old", NULL);
+	{
+		g_autofree char *old_b = g_build_filename(tmp, "b", NULL);
+		g_assert_cmpint(rename(old_b, rm_b), ==, 0);
+	}
 	g_free(copy_moddir_in(tmp, "b"));
+	remove_tree(rm_b);
 	modalias_ctx_set_log_priority(ctx, LOG_INFO);
 	test_log_clear();
 	open_and_drop(ctx, d, cache);
