@@ -61,6 +61,14 @@ static void near_clear(void *p)
 	g_free(it->differs);
 }
 
+/* What is told of a module matched, asked once for every sentence and
+ * line that tells it */
+struct module_facts {
+	const char *state;          /* cli_module_state() */
+	const char *blacklisted_by; /* modalias_table_get_blacklist_origin(); NULL when not */
+	unsigned int blacklisted_line; /* 0 when not known */
+};
+
 struct explain {
 	const char *arg;
 	char *devpath;       /* below the sysfs root, "/devices/…"; NULL for a bare modalias */
@@ -73,6 +81,7 @@ struct explain {
 	struct modalias_dev *dev; /* the alias parsed, for field values */
 	struct modalias_result *res;
 	int n;               /* modules matched */
+	struct module_facts *mods; /* n of them, as the result orders them */
 	struct nearest near;
 	int near_r;          /* modalias_table_find_nearest()'s answer */
 	GString *verdict;    /* the plain sentence */
@@ -106,8 +115,23 @@ static const char *field_value(const struct explain *e, const char *field)
 	return v;
 }
 
+/* Each module's state and where it is blacklisted, asked once, after the
+ * lookup and the driver bound are known */
+static void ask_modules(struct explain *e, const struct cli_tables *tables)
+{
+	e->mods = g_new0(struct module_facts, (gsize)e->n);
+	for (int i = 0; i < e->n; i++) {
+		unsigned int mi = (unsigned int)i;
+		struct module_facts *f = &e->mods[i];
+
+		f->state = cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
+		f->blacklisted_by = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
+									 &f->blacklisted_line);
+	}
+}
+
 /* The plain sentence: what the aliases say against what sysfs shows */
-static void judge(struct explain *e, const struct cli_tables *tables)
+static void judge(struct explain *e)
 {
 	GString *v = e->verdict;
 	bool bound_matches = e->driver && (is_module(e->res, e->n, e->driver) || is_module(e->res, e->n, e->driver_module));
@@ -120,13 +144,12 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 	if (!e->devpath) {
 		if (e->n > 0) {
 			const char *m = modalias_result_get_module(e->res, 0);
-			unsigned int bl_line = 0;
-			const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
+			const struct module_facts *f = &e->mods[0];
 
 			g_string_append_printf(v, "%s matches this modalias%s", m, e->n > 1 ? ", and others" : "");
-			if (strcmp(cli_module_state(&e->dv, tables, e->res, 0, NULL, NULL), "blacklisted") == 0 && bl && bl_line)
-				g_string_append_printf(v, ", but is blacklisted by %s:%u (not loaded for it by its alias)", bl,
-						       bl_line);
+			if (strcmp(f->state, "blacklisted") == 0 && f->blacklisted_by && f->blacklisted_line)
+				g_string_append_printf(v, ", but is blacklisted by %s:%u (not loaded for it by its alias)",
+						       f->blacklisted_by, f->blacklisted_line);
 			g_string_append(v, ". ");
 		}
 		else if (not_a_modalias(e))
@@ -152,14 +175,12 @@ static void judge(struct explain *e, const struct cli_tables *tables)
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
 	else if (!e->driver && e->n > 0) {
 		const char *m = modalias_result_get_module(e->res, 0);
-		const char *st = cli_module_state(&e->dv, tables, e->res, 0, e->driver, e->driver_module);
+		const struct module_facts *f = &e->mods[0];
+		const char *st = f->state;
 
-		unsigned int bl_line = 0;
-		const char *bl = modalias_table_get_blacklist_origin(tables->table, m, &bl_line);
-
-		if (strcmp(st, "blacklisted") == 0 && bl && bl_line)
-			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m, bl,
-					       bl_line);
+		if (strcmp(st, "blacklisted") == 0 && f->blacklisted_by && f->blacklisted_line)
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m,
+					       f->blacklisted_by, f->blacklisted_line);
 		else if (strcmp(st, "blacklisted") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by modprobe.d. ", m);
 		else if (strcmp(st, "available") == 0)
@@ -199,11 +220,11 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 
-		const char *state = cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
-		unsigned int bl_line = 0;
-		const char *bl = strcmp(state, "blacklisted") == 0
-					 ? modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi), &bl_line)
-					 : NULL;
+		const char *state = e->mods[i].state;
+		unsigned int bl_line = e->mods[i].blacklisted_line;
+		/* where, when that is its state (a module loaded all the same is
+		 * told loaded; --json tells where it is blacklisted) */
+		const char *bl = strcmp(state, "blacklisted") == 0 ? e->mods[i].blacklisted_by : NULL;
 
 		if (bl && bl_line)
 			printf("  %s: %s (%s:%u)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, cli_shown(bl),
@@ -283,17 +304,11 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, const 
 		g_string_append(j, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 		json_string(j, modalias_result_get_module(e->res, mi));
 		g_string_append(j, ", \"state\": ");
-		json_string(j, cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module));
-		{
-			unsigned int bl_line = 0;
-			const char *bl = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
-									      &bl_line);
-
-			if (bl) {
-				g_string_append(j, ", \"blacklisted_by\": {\"file\": ");
-				json_string(j, bl);
-				g_string_append_printf(j, ", \"line\": %u}", bl_line);
-			}
+		json_string(j, e->mods[i].state);
+		if (e->mods[i].blacklisted_by) {
+			g_string_append(j, ", \"blacklisted_by\": {\"file\": ");
+			json_string(j, e->mods[i].blacklisted_by);
+			g_string_append_printf(j, ", \"line\": %u}", e->mods[i].blacklisted_line);
 		}
 		g_string_append(j, ", \"patterns\": [");
 		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
@@ -645,7 +660,8 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (e.n == 0)
 		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
-	judge(&e, &tables);
+	ask_modules(&e, &tables);
+	judge(&e);
 	if (json)
 		print_json(&e, ctx, &tables);
 	else
@@ -663,6 +679,7 @@ out:
 	modalias_dev_unref(e.dev);
 	g_array_unref(e.near.items);
 	g_string_free(e.verdict, TRUE);
+	g_free(e.mods);
 	modalias_result_unref(e.res);
 	cli_tables_close(&tables);
 	cli_devices_close(&e.dv);

@@ -71,6 +71,13 @@ void cache_file_name(char *buf, size_t size, const char *dir);
  * or another directory now, removed (cache-prune.c) */
 void cache_prune(struct modalias_ctx *ctx, int dirfd, const char *shown, const char *keep);
 
+/* Whether a file of SIZE bytes whose first bytes are H is a cache this
+ * library reads, as far as its header's magic, version and byte order
+ * tell: NULL when it is, else why not (a static string: the one wording
+ * of the loader and of pruning).  A file shorter than a header is no
+ * cache: H is not read then, and may be NULL. */
+const char *cache_header_why_not(const struct cache_header *h, uint64_t size);
+
 enum {
 	CACHE_NO_CHECKSUM = 1u << 0, /* for the fuzz target: skip it, check the structure */
 };

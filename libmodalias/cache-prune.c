@@ -46,15 +46,14 @@ static bool cache_named(const char *name)
 }
 
 /* The module directory the cache open on FD records (into DIR), and its
- * stamp: false when it is no cache of this version, or records no
- * absolute path */
+ * stamp: false when it is no cache of this version (the loader's own
+ * check: cache_header_why_not()), or records no absolute path */
 static bool cache_records(int fd, char *dir, size_t size, struct dir_id *id)
 {
 	struct cache_header h;
-	ssize_t n;
+	ssize_t n = pread(fd, &h, sizeof(h), 0);
 
-	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || memcmp(h.magic, CACHE_MAGIC, sizeof(CACHE_MAGIC)) != 0 ||
-	    h.version != CACHE_VERSION || h.bom != CACHE_BOM || h.dir >= h.pool_len ||
+	if (n < 0 || cache_header_why_not(&h, (uint64_t)n) || h.dir >= h.pool_len ||
 	    h.off[TABLE_ARRAY_POOL] > h.file_size || h.pool_len > h.file_size - h.off[TABLE_ARRAY_POOL])
 		return false;
 	n = pread(fd, dir, size - 1, (off_t)(h.off[TABLE_ARRAY_POOL] + h.dir));

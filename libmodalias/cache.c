@@ -585,10 +585,20 @@ static bool contents_ok(struct check *c, const struct cache_header *h)
 	return true;
 }
 
+const char *cache_header_why_not(const struct cache_header *h, uint64_t size)
+{
+	if (!h || size < sizeof(*h) || memcmp(h->magic, CACHE_MAGIC, sizeof(CACHE_MAGIC)) != 0)
+		return "not an index cache";
+	if (h->version != CACHE_VERSION || h->bom != CACHE_BOM)
+		return "an index cache of another library version or machine";
+	return NULL;
+}
+
 int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int flags,
 		 struct modalias_table **ret, const char **why, char *whybuf, size_t whylen)
 {
 	const struct cache_header *h;
+	const char *foreign;
 	struct check c = { .why = whybuf, .why_len = whylen };
 	struct modalias_table *t = NULL;
 	struct stat st;
@@ -603,8 +613,8 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 		*why = "not a regular file";
 		return -EINVAL;
 	}
-	if ((uint64_t)st.st_size < sizeof(*h)) {
-		*why = "not an index cache";
+	if ((uint64_t)st.st_size < sizeof(*h)) { /* not mapped: its header is not there to read */
+		*why = cache_header_why_not(NULL, (uint64_t)st.st_size);
 		return -EINVAL;
 	}
 	mem = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -622,13 +632,9 @@ int cache_map_fd(struct modalias_ctx *ctx, int fd, const char *dir, unsigned int
 	h = mem;
 	c.mem = mem;
 	c.size = (uint64_t)st.st_size;
-	if (memcmp(h->magic, CACHE_MAGIC, sizeof(CACHE_MAGIC)) != 0) {
-		*why = "not an index cache";
-		r = -EINVAL;
-		goto fail;
-	}
-	if (h->version != CACHE_VERSION || h->bom != CACHE_BOM) {
-		*why = "an index cache of another library version or machine";
+	foreign = cache_header_why_not(h, c.size);
+	if (foreign) {
+		*why = foreign;
 		r = -EINVAL;
 		goto fail;
 	}

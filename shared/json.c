@@ -22,27 +22,6 @@ static char *put_u(char *o, unsigned long u)
 	return o;
 }
 
-size_t json_utf8_sequence(const unsigned char *s)
-{
-	unsigned char c = s[0], lo, hi;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		lo = c == 0xe0 ? 0xa0 : 0x80;
-		hi = c == 0xed ? 0x9f : 0xbf;
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		lo = c == 0xf0 ? 0x90 : 0x80;
-		hi = c == 0xf4 ? 0x8f : 0xbf;
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 && (s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
-
 size_t json_quote(char *out, const char *str)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -51,7 +30,10 @@ size_t json_quote(char *out, const char *str)
 
 	*o++ = '"';
 	while (*s) {
-		size_t n = json_utf8_sequence(s);
+		/* the length of the valid UTF-8 character here, 0 when none
+		 * starts here (shown.h's decoder: a NUL ends its test early) */
+		size_t n;
+		unsigned long cp = shown_code_point((const char *)s, 4, &n);
 
 		/* a C1 control (U+0080 … U+009F: CSI is U+009B), which a
 		 * terminal may obey, as its two bytes */
@@ -61,9 +43,6 @@ size_t json_quote(char *out, const char *str)
 			/* not seen but changes what is (a bidirectional override,
 			 * a zero-width character: shown.h): as its code point, the
 			 * same string to any reader */
-			size_t len;
-			unsigned long cp = shown_code_point((const char *)s, n, &len);
-
 			if (cp >= 0x10000) {
 				o = put_u(o, 0xd800 + ((cp - 0x10000) >> 10));
 				o = put_u(o, 0xdc00 + ((cp - 0x10000) & 0x3ff));

@@ -4,8 +4,8 @@
  * writes, compiled into the library and into both front ends.
  *
  * A string is written as UTF-8; each byte that does not start a valid UTF-8
- * sequence (RFC 3629: no overlong form, no surrogate, nothing past
- * U+10FFFF), each control character and DEL, and each byte of a C1 control
+ * sequence (as shown.h's shown_code_point() decodes it, RFC 3629: no
+ * overlong form, no surrogate, nothing past U+10FFFF), each control character and DEL, and each byte of a C1 control
  * (U+0080 … U+009F, which a terminal may obey), is written as "\u00XX", XX
  * its byte value; a character not seen that changes what is (shown.h's
  * terminal_control(): a bidirectional override, a zero-width character,
@@ -22,10 +22,6 @@
 #pragma once
 
 #include <stddef.h>
-
-/* The length of the valid UTF-8 sequence at S (1 to 4), or 0 when the byte
- * there starts none.  A NUL byte ends every test early. */
-size_t json_utf8_sequence(const unsigned char *s);
 
 /* The longest escaped form of a LEN-byte string, quotes and NUL included */
 #define JSON_QUOTED_MAX(len) ((len) * 6 + 3)

@@ -9,7 +9,8 @@
  *    and origins included, from the cache as from the text;
  *  - stale: each source file changed makes the cache rebuilt;
  *  - prune: a cache written removes those of module directories gone or
- *    made again, and nothing else;
+ *    made again, and nothing else (not another version's, another byte
+ *    order's, or a file cut short inside its header);
  *  - another directory: a cache is not used for a module directory other
  *    than the one it was built for, though its sources have the same
  *    inode numbers, sizes and times (hard links; two tmpfs mounts, in a
@@ -198,6 +199,58 @@ static void test_prune(void)
 	test_log_clear();
 	open_and_drop(ctx, c, cache);
 	g_assert_null(strstr(test_log_text(), "removed"));
+	modalias_ctx_unref(ctx);
+	remove_tree(tmp);
+}
+
+/* A gone directory's file of a cache's name is removed only when its
+ * header is this version's, as the loader reads it
+ * (cache_header_why_not()): another version's, another byte order's and
+ * one cut short inside its header are left; the one left as written goes. */
+static void test_prune_foreign(void)
+{
+	static const char *const names[] = { "plain", "version", "byte-order", "short" };
+	struct modalias_ctx *ctx = test_ctx_new();
+	g_autofree char *tmp = g_dir_make_tmp("cache-XXXXXX", NULL);
+	g_autofree char *cache = g_build_filename(tmp, "cache", NULL);
+	g_autofree char *keep = copy_moddir_in(tmp, "keep");
+	char *files[G_N_ELEMENTS(names)];
+
+	/* all written before any directory goes: each write prunes */
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *dir = copy_moddir_in(tmp, names[i]);
+
+		open_and_drop(ctx, dir, cache);
+		files[i] = cache_file(cache, dir);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		g_autofree char *top = g_build_filename(tmp, names[i], NULL);
+		uint32_t version = CACHE_VERSION + 1, bom = 0x04030201u;
+		int fd = open(files[i], O_WRONLY | O_CLOEXEC);
+
+		g_assert_cmpint(fd, >=, 0);
+		if (i == 1)
+			g_assert_cmpint(pwrite(fd, &version, sizeof(version), offsetof(struct cache_header, version)), ==,
+					sizeof(version));
+		else if (i == 2)
+			g_assert_cmpint(pwrite(fd, &bom, sizeof(bom), offsetof(struct cache_header, bom)), ==, sizeof(bom));
+		else if (i == 3)
+			g_assert_cmpint(ftruncate(fd, sizeof(struct cache_header) - 1), ==, 0);
+		close(fd);
+		remove_tree(top);
+	}
+	modalias_ctx_set_log_priority(ctx, LOG_INFO);
+	test_log_clear();
+	open_and_drop(ctx, keep, cache);
+	if (!strstr(test_log_text(), ": 1 index caches of module directories that are gone removed"))
+		g_error("log: %s", test_log_text());
+	g_assert_false(g_file_test(files[0], G_FILE_TEST_EXISTS));
+	for (size_t i = 1; i < G_N_ELEMENTS(names); i++) {
+		if (!g_file_test(files[i], G_FILE_TEST_IS_REGULAR))
+			g_error("%s: removed", names[i]);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		g_free(files[i]);
 	modalias_ctx_unref(ctx);
 	remove_tree(tmp);
 }
@@ -882,6 +935,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/cache/round-trip", test_round_trip);
 	g_test_add_func("/cache/stale", test_stale);
 	g_test_add_func("/cache/prune", test_prune);
+	g_test_add_func("/cache/prune/foreign", test_prune_foreign);
 	g_test_add_func("/cache/name", test_name);
 	g_test_add_func("/cache/other-directory/path", test_other_path);
 	g_test_add_func("/cache/other-directory/mount", test_other_mount);

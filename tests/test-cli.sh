@@ -312,6 +312,16 @@ n=$((n + 1))
 [ "$(tail -1 "$tmp/out")" = "bochs matches this modalias, but is blacklisted by @DATA@/explain/modprobe.conf:3 (not loaded \
 for it by its alias)." ] && report "explain: the blacklisted verdict of a bare modalias" "" ||
 	report "explain: the blacklisted verdict of a bare modalias" "not that verdict" "$tmp/out" out
+check "explain --json: a match blacklisted by modprobe.d, and where" 0 explain-blacklisted-json "" -- "$cli" explain \
+	--sysfs "$Q" -m "$D" -C "$data/explain/modprobe.conf" --json /devices/pci0000:00/0000:00:01.0
+# a module blacklisted but loaded: its state is loaded, and --json alone
+# tells where it is blacklisted
+printf '# ftdi_sio is bound all the same\nblacklist ftdi_sio\n' >"$tmp/blacklist-ftdi.conf"
+check "explain: a bound module that is blacklisted shows loaded" 0 explain-agree "" -- "$cli" explain --sysfs "$Q" \
+	-m "$D" -C "$tmp/blacklist-ftdi.conf" devices/pci0000:00/0000:00:03.0/usb1/1-6/1-6.2/1-6.2:1.0
+check "explain --json: a bound module that is blacklisted, loaded, and where" 0 explain-loaded-blacklisted-json "" -- \
+	"$cli" explain --sysfs "$Q" -m "$D" -C "$tmp/blacklist-ftdi.conf" --json \
+	devices/pci0000:00/0000:00:03.0/usb1/1-6/1-6.2/1-6.2:1.0
 check "explain: no match, the nearest patterns (Intel host bridge)" 1 explain-nearest "" -- "$cli" explain \
 	--sysfs "$Q" -m "$D" -C /dev/null --json /devices/pci0000:00/0000:00:00.0
 check "explain: no match for a bare modalias, the nearest by idVendor" 1 explain-nearest-usb "" -- "$cli" explain \

@@ -44,6 +44,17 @@ static const struct json_row rows[] = {
 	{ "truncated-four-at-end", "x\xf0\x9f\x98", "\"x\\u00f0\\u009f\\u0098\"" },
 	{ "truncated-then-ascii", "\xc3" "a", "\"\\u00c3a\"" },
 	{ "invalid-then-valid", "\xfe\xc3\xa9", "\"\\u00fe\xc3\xa9\"" },
+	{ "utf8-first-four", "\xf0\x90\x80\x80", "\"\xf0\x90\x80\x80\"" },
+	{ "utf8-first-after-surrogates", "\xee\x80\x80", "\"\xee\x80\x80\"" },
+	{ "overlong-three-lowest", "\xe0\x80\x80", "\"\\u00e0\\u0080\\u0080\"" },
+	{ "surrogate-last", "\xed\xbf\xbf", "\"\\u00ed\\u00bf\\u00bf\"" },
+	{ "surrogate-pair-as-utf8", "\xed\xa0\xbd\xed\xb8\x80",
+	  "\"\\u00ed\\u00a0\\u00bd\\u00ed\\u00b8\\u0080\"" },
+	{ "past-10ffff-f7", "\xf7\xbf\xbf\xbf", "\"\\u00f7\\u00bf\\u00bf\\u00bf\"" },
+	{ "five-byte-form", "\xf8\x88\x80\x80\x80", "\"\\u00f8\\u0088\\u0080\\u0080\\u0080\"" },
+	{ "truncated-three-then-ascii", "\xe2\x82" "a", "\"\\u00e2\\u0082a\"" },
+	{ "truncated-four-then-ascii", "\xf0\x9f\x98" "(", "\"\\u00f0\\u009f\\u0098(\"" },
+	{ "lead-then-lead", "\xc3\xc3\xa9", "\"\\u00c3\xc3\xa9\"" },
 	/* C1 controls (U+0080 … U+009F; U+009B is CSI) as their bytes, not as
 	 * UTF-8 a terminal obeys; U+00A0 is the first that is not one */
 	{ "c1-csi", "\xc2\x9b" "2J", "\"\\u00c2\\u009b2J\"" },
