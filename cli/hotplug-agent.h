@@ -169,8 +169,9 @@ void event_load(const char *subsystem, char *const *envp);
 
 /* Every device under the sysfs root, parents first: handed to FOUND with
  * its modalias (resolve: the daemon queues its loading), or "add" written
- * to its uevent (trigger, where FOUND may be NULL), as the settings say. */
-void coldplug(void (*found)(const char *devpath, const char *alias));
+ * to its uevent (trigger, where FOUND may be NULL: only on sysfs), as the
+ * settings say.  False when it could not walk (logged). */
+bool coldplug(void (*found)(const char *devpath, const char *alias));
 /* One-shot coldplug (no daemon) to a fixed point: the walk, then the
  * devices that appear because of the modules it loaded (from the uevent
  * socket), until no uevent came for a quiet while (longer after a bus

@@ -27,7 +27,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -47,11 +49,21 @@ static int coldplug_resolve_one(void *data, const char *devpath, struct modalias
 	return 0;
 }
 
+/* Whether FD is on sysfs: "add" is written only there (where the kernel
+ * replays the device's event); anywhere else, a captured tree or a user's
+ * directory given as --sysfs, it would only overwrite a file. */
+static bool on_sysfs(int fd)
+{
+	struct statfs fs;
+
+	return fstatfs(fd, &fs) == 0 && (unsigned long)fs.f_type == SYSFS_MAGIC;
+}
+
 /* DEVPATH's uevent file under the sysfs root, opened for writing without
  * following a symlink anywhere below the root: each directory opened with
  * O_NOFOLLOW from the one before, the file itself a regular one (a FIFO
- * cannot block: O_NONBLOCK).  Returns the descriptor, or -errno with *why
- * set. */
+ * cannot block: O_NONBLOCK) on sysfs.  Returns the descriptor, or -errno
+ * with *why set. */
 static int uevent_open(int rootfd, const char *devpath, const char **why)
 {
 	g_auto(GStrv) parts = g_strsplit(devpath, "/", -1);
@@ -95,6 +107,11 @@ static int uevent_open(int rootfd, const char *devpath, const char **why)
 		fd = -1;
 		r = -EINVAL;
 		*why = "not a regular file";
+	} else if (fd >= 0 && !on_sysfs(fd)) {
+		close(fd);
+		fd = -1;
+		r = -EMEDIUMTYPE;
+		*why = "not on sysfs (nothing written)";
 	}
 	close(dfd);
 	return fd < 0 ? r : fd;
@@ -122,7 +139,7 @@ static int coldplug_trigger_one(void *data, const char *devpath, struct modalias
 	return 0;
 }
 
-void coldplug(void (*found)(const char *devpath, const char *alias))
+bool coldplug(void (*found)(const char *devpath, const char *alias))
 {
 	bool trigger = g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0;
 	struct modalias_ctx *ctx = modules_ctx();
@@ -133,7 +150,14 @@ void coldplug(void (*found)(const char *devpath, const char *alias))
 	/* the sysfs root itself may be a symlink: what is below it may not */
 	if (trigger && (rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		say(LOG_ERR, "coldplug: cannot open %s: %s", root, strerror(errno));
-		return;
+		return false;
+	}
+	if (trigger && !settings.dry_run && !on_sysfs(rootfd)) {
+		say(LOG_ERR, "coldplug: --coldplug=trigger writes \"add\" only to sysfs, and %s is not (a captured tree "
+			     "cannot replay its events; --coldplug=resolve loads what its devices want): nothing written",
+		    root);
+		close(rootfd);
+		return false;
 	}
 	r = trigger ? modalias_sysfs_foreach(ctx, coldplug_trigger_one, &rootfd)
 		    : modalias_sysfs_foreach(ctx, coldplug_resolve_one, &found);
@@ -141,6 +165,7 @@ void coldplug(void (*found)(const char *devpath, const char *alias))
 		close(rootfd);
 	if (r < 0)
 		say(LOG_ERR, "coldplug: cannot walk %s/devices: %s", root, strerror(-r));
+	return r >= 0;
 }
 
 /* ---- one-shot, to a fixed point ------------------------------------------------- */
@@ -353,9 +378,10 @@ int coldplug_until_quiet(void)
 	int nl, r;
 
 	if (g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0) {
-		coldplug(NULL); /* the replayed events are the daemon's to handle */
+		/* the replayed events are the daemon's to handle */
+		r = coldplug(NULL) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 		fixed_point_clear(&fp);
-		return CLI_EXIT_OK;
+		return r;
 	}
 	r = cli_devices_open(&dv, ctx, settings.snapshot);
 	if (r < 0) {

@@ -72,7 +72,11 @@ confrow conf-coldplug-timeout-big '`--settings`: `[agent] coldplug-timeout=99999
 	"@TMP@/r/c.conf:2: [agent] coldplug-timeout: not a number of seconds from 1 to 3600"
 
 # --coldplug=trigger writes "add" only to regular uevent files reached
-# without a symlink below the sysfs root; the old agent followed both
+# without a symlink below the sysfs root, on sysfs; the old agent followed
+# both, and wrote to any file.  The stand-in kernel's shim tells the copied
+# tree as sysfs (FAKE_KERNEL_SYSFS), where the checks below are the ones
+# that hold.
+assysfs() { env LD_PRELOAD="$G_TEST_BUILDDIR/shim/.libs/fake-kernel.so" FAKE_KERNEL_SYSFS="$r/sys" "$@"; }
 trigtree() { # a sysfs tree with one good device, and a file that is no uevent
 	fresh
 	mkdir -p "$r/sys/devices/platform/good"
@@ -89,7 +93,7 @@ row trigger-uevent-symlink in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`
 	check: 'test "$(cat "$r/victim")" = precious && test "$(cat "$r/sys/devices/platform/good/uevent")" = add' \
 	also: 'the other file unchanged; the good device'"'"'s `uevent` gets `add`' \
 	fixed: 'cli/hotplug.c `coldplug_trigger_one`: `add` was written through a `uevent` symlink to whatever file it named' \
-	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+	-- assysfs "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
 trigtree
 mkdir "$r/sys/devices/platform/fifo"
 echo platform:fifo >"$r/sys/devices/platform/fifo/modalias"
@@ -98,7 +102,7 @@ row trigger-uevent-fifo in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`: o
 	err: 'hotplug: @TMP@/r/sys/devices/platform/fifo/uevent: cannot trigger: not a regular file' exit: 0 out: '' \
 	check: 'test "$(cat "$r/sys/devices/platform/good/uevent")" = add' also: 'no hang; the good device'"'"'s `uevent` gets `add`' \
 	fixed: 'cli/hotplug.c `coldplug_trigger_one`: opening a FIFO `uevent` for writing waited for a reader for ever' \
-	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+	-- assysfs "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
 trigtree
 mkdir -p "$r/elsewhere/devices/platform/x"
 echo platform:x >"$r/elsewhere/devices/platform/x/modalias"
@@ -109,6 +113,16 @@ row trigger-devices-symlink in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys
 	err: 'hotplug: @TMP@/r/sys/devices/platform/x/uevent: cannot trigger: a symlink on the way (not followed)' exit: 0 out: '' \
 	check: 'test "$(cat "$r/elsewhere/devices/platform/x/uevent")" = precious' also: 'the file out of the tree unchanged' \
 	fixed: 'cli/hotplug.c `coldplug_trigger_one`: `add` was written through any symlink on the way to `uevent`, out of the sysfs tree' \
+	-- assysfs "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+trigtree
+mkdir "$r/sys/devices/platform/linked"
+echo platform:linked >"$r/sys/devices/platform/linked/modalias"
+ln "$r/victim" "$r/sys/devices/platform/linked/uevent"
+row trigger-not-sysfs in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`, a tree that is not sysfs (a captured one), one device'"'"'s `uevent` a hard link to another file (@TMP@/r/victim)' \
+	err: 'hotplug: coldplug: --coldplug=trigger writes "add" only to sysfs, and @TMP@/r/sys is not (a captured tree cannot replay its events; --coldplug=resolve loads what its devices want): nothing written' exit: 2 out: '' \
+	check: 'test "$(cat "$r/victim")" = precious && test ! -s "$r/sys/devices/platform/good/uevent"' \
+	also: 'the other file and the tree unchanged' \
+	fixed: 'cli/hotplug-coldplug.c `uevent_open`: `add` was written into every regular `uevent` file under the root, a captured tree'"'"'s own (475 of them in qemu-q35) or a hard link to any file' \
 	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
 
 # ---- the index cache: whose it is, and damage ---------------------------------------

@@ -20,7 +20,8 @@
  * $FAKE_KERNEL_ROOT/uevents ("MICROSECONDS DEVPATH", monotonic).
  * $FAKE_KERNEL_SLOW_DIR ("NAME:MS") makes opendir() of a directory named
  * NAME take MS (a long sysfs walk), recorded in the times file as
- * "opendir:NAME START END".
+ * "opendir:NAME START END".  $FAKE_KERNEL_SYSFS=DIR: the files under DIR
+ * are on sysfs, as fstatfs() tells.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -37,9 +38,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <linux/netlink.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -203,6 +206,37 @@ static void name_of_fd(int fd, char *name, size_t size)
 	for (char *p = name; *p; p++)
 		if (*p == '-')
 			*p = '_';
+}
+
+/* $FAKE_KERNEL_SYSFS=DIR: a file under DIR (a copied tree standing in for
+ * /sys) is on sysfs, as fstatfs() tells it, where the agent writes
+ * "add" only on sysfs (--coldplug=trigger) */
+static void as_sysfs(int fd, struct statfs *fs)
+{
+	const char *dir = getenv("FAKE_KERNEL_SYSFS");
+	char link[64], path[PATH_MAX];
+	size_t n = dir ? strlen(dir) : 0;
+	ssize_t len;
+
+	if (!n)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len <= 0)
+		return;
+	path[len] = '\0';
+	if (strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		fs->f_type = SYSFS_MAGIC;
+}
+
+int fstatfs(int fd, struct statfs *fs)
+{
+	NEXT(int, "fstatfs", int, struct statfs *);
+	int r = next(fd, fs);
+
+	if (r == 0)
+		as_sysfs(fd, fs);
+	return r;
 }
 
 /* An add uevent of DEVPATH (SUBSYSTEM, ALIAS or NULL) to
