@@ -32,9 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cache-private.h"
@@ -269,20 +267,6 @@ static int build_image(const struct modalias_table *t, struct strbuf *img)
 	return 0;
 }
 
-/* A fresh name for the temporary file beside NAME. */
-static void temp_name(char *buf, size_t size, const char *name)
-{
-	uint64_t r;
-
-	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		r = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)getpid() << 40;
-	}
-	snprintf(buf, size, ".%s.%016llx", name, (unsigned long long)r);
-}
-
 /* Writes T's cache as NAME in the directory DIRFD (already checked; SHOWN
  * is its path, for messages): a new file made there without following
  * anything, renamed over NAME.  *DENIED: the directory is not writable for
@@ -303,7 +287,7 @@ static int save_at(struct modalias_table *t, int dirfd, const char *shown, const
 	if (r < 0)
 		goto out;
 	for (int tries = 0; fd < 0 && tries < 8; tries++) {
-		temp_name(tmp, sizeof(tmp), name);
+		write_temp_name(tmp, sizeof(tmp), name);
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0 && errno != EEXIST)
 			break;

@@ -9,9 +9,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "write-file.h"
@@ -67,17 +70,30 @@ static int check_existing(const struct trust_parent *at, struct trust_why *why)
 	return 0;
 }
 
-/* A new file in AT's directory holding DATA, flushed; its name in TMP. */
+void write_temp_name(char *buf, size_t size, const char *name)
+{
+	uint64_t r;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)getpid() << 40;
+	}
+	snprintf(buf, size, ".%.200s.%016llx", name, (unsigned long long)r);
+}
+
+/* A new file in AT's directory holding DATA, flushed; its name in TMP
+ * (NAME_MAX + 1 bytes). */
 static int write_temp(const struct trust_parent *at, const char *data, size_t len, mode_t mode, char *tmp)
 {
-	static unsigned int serial;
 	int fd = -1, r;
 
+	/* a name taken is another writer's (random: nobody can take them all) */
 	for (unsigned int tries = 0; fd < 0; tries++) {
-		/* ".NAME.PID-N", the name cut to fit */
-		snprintf(tmp, NAME_MAX + 1, ".%.200s.%ld-%u", at->name, (long)getpid(), serial++);
+		write_temp_name(tmp, NAME_MAX + 1, at->name);
 		fd = openat(at->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-		if (fd < 0 && (errno != EEXIST || tries >= 100))
+		if (fd < 0 && (errno != EEXIST || tries >= 8))
 			return -errno;
 	}
 	r = write_all(fd, data, len);

@@ -36,3 +36,9 @@ int write_file_replace(const char *path, const void *data, size_t len, mode_t mo
 /* The LEN bytes of DATA written to FD whole (again after EINTR and a
  * short write): 0, or the errno of write() (-EIO when it wrote nothing) */
 int write_all(int fd, const void *data, size_t len);
+
+/* A name for a temporary file beside NAME, in BUF (SIZE bytes, NAME cut to
+ * fit): ".NAME.XXXXXXXXXXXXXXXX", 64 random bits (getrandom(); the clock
+ * and the pid when it has none), so that nobody can make the names first
+ * and have the write give up (a shared sticky directory) */
+void write_temp_name(char *buf, size_t size, const char *name);

@@ -271,6 +271,36 @@ static void test_write_row(gconstpointer data)
 	remove_tree(dir);
 }
 
+/* The temporary file's name cannot be foretold: names another user made
+ * first in a shared directory (the old ".NAME.PID-N", N up to 999, for
+ * this very process) do not make the write give up. */
+static void test_write_names_taken(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("trust-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "f", NULL), *got = NULL;
+	struct trust_why why = { { 0 } };
+	char name[64];
+
+	g_assert_cmpint(chmod(dir, 01777), ==, 0);
+	for (int i = 0; i < 1000; i++) {
+		g_autofree char *taken = NULL;
+
+		snprintf(name, sizeof(name), ".f.%ld-%d", (long)getpid(), i);
+		taken = g_build_filename(dir, name, NULL);
+		g_assert_true(g_file_set_contents(taken, "", 0, NULL));
+	}
+	g_assert_cmpint(write_file_replace(path, "new\n", 4, 0644, &why), ==, 0);
+	g_assert_true(g_file_get_contents(path, &got, NULL, NULL));
+	g_assert_cmpstr(got, ==, "new\n");
+	/* the names taken are left; no temporary file of ours beside them */
+	{
+		g_autofree char *cmd = g_strdup_printf("test $(find '%s' -name '.f.*' | wc -l) -eq 1000", dir);
+
+		g_assert_cmpint(system(cmd), ==, 0);
+	}
+	remove_tree(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -286,5 +316,6 @@ int main(int argc, char **argv)
 	}
 	g_test_add_func("/path-trust/relative", test_relative);
 	g_test_add_func("/path-trust/openat", test_openat);
+	g_test_add_func("/write-file/names-taken", test_write_names_taken);
 	return g_test_run();
 }
