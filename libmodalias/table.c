@@ -152,17 +152,24 @@ static uint32_t origin_add(struct modalias_table *t, const char *name)
 	return t->n_origins++;
 }
 
-/* Adds pattern → module to a layer, normalised; logs a bad pattern with
- * where it came from. */
+/* Adds pattern → module to a layer, normalised; logs a bad module name or
+ * pattern with where it came from.  The module name is checked first: in
+ * modules.dep, modules.builtin and a blacklist line the pattern is the
+ * module name, and a name such as "evil\x1b[31m" is not a module name, not
+ * a pattern with an unbalanced bracket. */
 static int add_pattern(struct modalias_table *t, enum layer_id l, const char *pattern,
 		       size_t plen, const char *module, size_t mlen, uint32_t origin, uint32_t line)
 {
-	char stackbuf[512], *norm = plen < sizeof(stackbuf) ? stackbuf : malloc(plen + 1);
+	char stackbuf[512], *norm = NULL;
 	const char *why = NULL;
 	uint32_t mod;
 	size_t nlen;
 	int r;
 
+	r = module_name_check(module, mlen, &why);
+	if (r < 0)
+		goto bad_module;
+	norm = plen < sizeof(stackbuf) ? stackbuf : malloc(plen + 1);
 	if (!norm)
 		return -ENOMEM;
 	r = alias_normalize(pattern, plen, norm, &nlen);
@@ -172,21 +179,22 @@ static int add_pattern(struct modalias_table *t, enum layer_id l, const char *pa
 		goto out;
 	}
 	r = module_id(t, module, mlen, &mod, &why);
-	if (r < 0) {
-		if (r == -ENAMETOOLONG)
-			why = "longer than " STRINGIFY(NAME_MAX) " bytes";
-		if (line)
-			err(t->ctx, "%s:%u: bad module name '%.*s': %s\n", table_origin_name(t, origin), line,
-			    LOG_ECHO_LEN(module, mlen), why ? why : strerror(-r));
-		else
-			err(t->ctx, "%s: bad module name '%.*s': %s\n", table_origin_name(t, origin),
-			    LOG_ECHO_LEN(module, mlen), why ? why : strerror(-r));
-		r = -EINVAL;
-		goto out;
-	}
+	if (r < 0)
+		goto bad_module;
 	if (l == LAYER_BUILTIN_ALIAS || l == LAYER_BUILTIN_NAME)
 		t->modules[mod].builtin = true;
 	r = layer_add(t, l, norm, nlen, mod, origin, line);
+	goto out;
+bad_module:
+	if (r == -ENAMETOOLONG)
+		why = "longer than " STRINGIFY(NAME_MAX) " bytes";
+	if (line)
+		err(t->ctx, "%s:%u: bad module name '%.*s': %s\n", table_origin_name(t, origin), line,
+		    LOG_ECHO_LEN(module, mlen), why ? why : strerror(-r));
+	else
+		err(t->ctx, "%s: bad module name '%.*s': %s\n", table_origin_name(t, origin),
+		    LOG_ECHO_LEN(module, mlen), why ? why : strerror(-r));
+	r = -EINVAL;
 out:
 	if (norm != stackbuf)
 		free(norm);

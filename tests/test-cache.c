@@ -903,10 +903,14 @@ static void test_user_quiet(void)
 
 			if (setgid(NOBODY) < 0 || setuid(NOBODY) < 0)
 				_exit(3);
+			/* a checkout below a directory closed to others (a
+			 * clone in a 0700 mktemp -d): nobody cannot read the
+			 * fixture, and the test cannot be made */
+			if (access(moddir, R_OK | X_OK) < 0)
+				_exit(77);
 			ctx = test_ctx_new();
 			modalias_ctx_set_log_priority(ctx, LOG_WARNING);
-			/* a table not opened is not there to free (nobody cannot
-			 * read a tree cloned into a 0700 directory) */
+			/* a table not opened is not there to free */
 			ok = modalias_table_open(ctx, moddir, cache, &t) == 0 && !t->mapping;
 			if (ok)
 				modalias_table_unref(t);
@@ -921,7 +925,14 @@ static void test_user_quiet(void)
 		}
 		g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 		g_assert_true(WIFEXITED(status));
-		g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+		if (WEXITSTATUS(status) == 77) {
+			g_autofree char *why = g_strdup_printf(
+				"nobody may not read %s (is the checkout below a directory closed to others, "
+				"as a 0700 mktemp -d?)", moddir);
+			g_test_skip(why);
+		} else {
+			g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+		}
 	}
 	remove_tree(tmp);
 }

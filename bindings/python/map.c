@@ -67,18 +67,34 @@ static PyObject *map_finish_new(PyTypeObject *type, struct modalias_map *map, in
 	return (PyObject *)self;
 }
 
+/* A context for reading a map, with the word size of its bitmaps when
+ * given (word_bits= as Device.from_env()'s, modalias map --word-bits). */
+static struct modalias_ctx *map_ctx(unsigned int word_bits)
+{
+	struct modalias_ctx *ctx = new_ctx(NULL);
+
+	if (ctx && modalias_ctx_set_word_bits(ctx, word_bits) < 0) {
+		PyErr_Format(InputError, "word_bits is 32 or 64 (or 0: the bitmaps tell, else this machine's), not %u",
+			     word_bits);
+		modalias_ctx_unref(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
 static PyObject *Map_from_file(PyObject *cls, PyObject *args, PyObject *kwargs)
 {
-	static const char *kwlist[] = { "path", "type", NULL };
+	static const char *kwlist[] = { "path", "type", "word_bits", NULL };
 	PyObject *path = NULL, *typeo = Py_None, *ret;
 	struct modalias_ctx *ctx;
 	struct modalias_map *map = NULL;
+	unsigned int word_bits = 0;
 	int type, r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O:from_file", (char **)kwlist, PyUnicode_FSConverter, &path,
-					 &typeo))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O$I:from_file", (char **)kwlist, PyUnicode_FSConverter,
+					 &path, &typeo, &word_bits))
 		return NULL;
-	if (map_type_arg(typeo, &type) < 0 || !(ctx = new_ctx(NULL))) {
+	if (map_type_arg(typeo, &type) < 0 || !(ctx = map_ctx(word_bits))) {
 		Py_DECREF(path);
 		return NULL;
 	}
@@ -92,17 +108,19 @@ static PyObject *Map_from_file(PyObject *cls, PyObject *args, PyObject *kwargs)
 
 static PyObject *Map_from_string(PyObject *cls, PyObject *args, PyObject *kwargs)
 {
-	static const char *kwlist[] = { "text", "name", "type", NULL };
+	static const char *kwlist[] = { "text", "name", "type", "word_bits", NULL };
 	const char *text, *name = NULL;
 	Py_ssize_t len;
 	PyObject *typeo = Py_None;
 	struct modalias_ctx *ctx;
 	struct modalias_map *map = NULL;
+	unsigned int word_bits = 0;
 	int type, r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|zO:from_string", (char **)kwlist, &text, &len, &name, &typeo))
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s#|zO$I:from_string", (char **)kwlist, &text, &len, &name,
+					 &typeo, &word_bits))
 		return NULL;
-	if (map_type_arg(typeo, &type) < 0 || !(ctx = new_ctx(NULL)))
+	if (map_type_arg(typeo, &type) < 0 || !(ctx = map_ctx(word_bits)))
 		return NULL;
 	log_reset();
 	r = modalias_map_new_from_buffer(ctx, name, text, (size_t)len, type, &map);
@@ -431,11 +449,14 @@ static PyObject *Map_match(MapObject *self, PyObject *arg)
 
 static PyMethodDef Map_methods[] = {
 	{ "from_file", (PyCFunction)(void (*)(void))Map_from_file, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-	  "from_file(path, type=None) -> Map\n\nReads a legacy modules.*map file (or a hotplug user map).  "
-	  "type: 'usb', 'pci',\n'ieee1394', 'ccw', 'isapnp', 'input', 'of', 'serio' (or MAP_*), None to take "
-	  "it\nfrom the header or the file name.  Bad rows are skipped with a ParseWarning." },
+	  "from_file(path, type=None, *, word_bits=0) -> Map\n\nReads a legacy modules.*map file (or a hotplug "
+	  "user map).  type: 'usb', 'pci',\n'ieee1394', 'ccw', 'isapnp', 'input', 'of', 'serio' (or MAP_*), None to "
+	  "take it\nfrom the header or the file name.  word_bits: 32 or 64, the word size of the kernel\nthe map was "
+	  "written for, which its inputmap bitmaps do not say (0: the bitmaps tell\nwhere they can, else this "
+	  "machine's), as modalias map --word-bits.  Bad rows are\nskipped with a ParseWarning." },
 	{ "from_string", (PyCFunction)(void (*)(void))Map_from_string, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-	  "from_string(text, name=None, type=None) -> Map\n\nA map from its text." },
+	  "from_string(text, name=None, type=None, *, word_bits=0) -> Map\n\nA map from its text (word_bits as "
+	  "from_file())." },
 	{ "aliases", (PyCFunction)(void (*)(void))Map_aliases, METH_VARARGS | METH_KEYWORDS,
 	  "aliases(index, dialect_2_6=False) -> list[str]\n\nThe modules.alias patterns of one row, as "
 	  "the kernel's file2alias writes them." },
@@ -476,7 +497,7 @@ PyTypeObject MapType = {
 	.tp_dealloc = (destructor)Map_dealloc,
 	.tp_as_sequence = &Map_as_sequence,
 	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-	.tp_doc = "Map(path, type=None)\n\n"
+	.tp_doc = "Map(path, type=None, *, word_bits=0)\n\n"
 		  "A legacy modules.*map file (module-init-tools' depmod until 2012, and hotplug\n"
 		  "user maps).  A sequence of MapEntry rows; match() devices against it, turn it\n"
 		  "into aliases with to_aliases(), or load it into a Table (Table.load_map()).\n"

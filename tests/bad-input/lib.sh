@@ -73,7 +73,7 @@ row() {
 	id=$1
 	shift
 	input="" want_err="" err_has="" has_mode="" want_status="" want_out="" out_mode="" out_file=""
-	stdin=/dev/null also="" check="" unchanged="" fixed="" skip_unless=""
+	stdin=/dev/null also="" check="" unchanged="" fixed="" skip_unless="" skip_why=""
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		case $1 in
 		in:) input=$2 ;;
@@ -96,7 +96,7 @@ row() {
 	n=$((n + 1))
 	result=pass
 	if [ -n "$skip_unless" ] && ! eval "$skip_unless" >/dev/null 2>&1; then
-		echo "ok $n - $id # SKIP $skip_unless does not hold here"
+		echo "ok $n - $id # SKIP ${skip_why:-$skip_unless does not hold here}"
 		result=skip
 	else
 		[ -n "$unchanged" ] && snap "$unchanged" >"$tmp/snap.before"
@@ -197,6 +197,33 @@ handler() { # PATH MODE
 }
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
 have_setpriv() { command -v setpriv && id nobody && getent group nogroup; }
+# nobody_reaches PATH…: setpriv, and nobody may run each PATH that is a
+# program (this build's) and read each other one (tests/data), as rows that
+# have nobody run a program of the build or read the fixtures need.  Where
+# the checkout is below a directory nobody cannot enter (a clone in a 0700
+# mktemp -d), those rows are skipped, not failed: skip_why says why.
+# (setpriv itself execs with root's capabilities, so a row that only has
+# setpriv start "$cli" runs even there; env, sh and cp as nobody do not.)
+nobody_reaches() {
+	if ! have_setpriv >/dev/null 2>&1; then
+		skip_why="no setpriv, or no user nobody or group nogroup"
+		return 1
+	fi
+	for p in "$@"; do
+		if [ -f "$p" ] && [ -x "$p" ]; then
+			as_nobody test -x "$p" && continue
+			skip_why="nobody may not run $p"
+		elif [ -d "$p" ]; then
+			as_nobody test -r "$p" -a -x "$p" && continue
+			skip_why="nobody may not read $p"
+		else
+			as_nobody test -r "$p" && continue
+			skip_why="nobody may not read $p"
+		fi
+		skip_why="$skip_why (is the checkout below a directory closed to others, as a 0700 mktemp -d?)"
+		return 1
+	done
+}
 
 # conf TEXT: @TMP@/r/c.conf, and a table @TMP@/r/t.alias (mode 644)
 conf() {

@@ -215,10 +215,11 @@ modalias resolve: cannot read the modprobe configuration: Bad message' \
 	exit: 2 out: '' also: 'no escape sequence on standard error' \
 	fixed: 'libmodalias/modprobe-d-copy.c read each line alone: line 2 was a comment, and libkmod printed `x#\x1b]0;pwned\x07` as the first word' \
 	skip-unless: have_setpriv -- "$cli" resolve -m "$D" -C "$r/nob" acme:x
-have_setpriv >/dev/null 2>&1 && nobdir && as_nobody sh -c 'cp -r "$2/." "$1/m" && chmod -R u+w "$1/m" && printf "\033]0;pwned\007 y\n" >"$1/m/modules.softdep"' - "$r/nob" "$D"
+# nobody copies tests/data's module directory
+nobody_reaches "$D" "$D/modules.alias" && nobdir && as_nobody sh -c 'cp -r "$2/." "$1/m" && chmod -R u+w "$1/m" && printf "\033]0;pwned\007 y\n" >"$1/m/modules.softdep"' - "$r/nob" "$D"
 row moddir-softdep-escape in: '`modalias resolve -m @TMP@/r/nob/m` (run by root): nobody'"'"'s module directory, its `modules.softdep` line 1 starting with `\x1b]0;pwned\x07`' \
 	err: 'modalias: @TMP@/r/nob/m/modules.softdep line 1: a control, invisible or bidirectional character, or a byte that is no UTF-8, in the first word: libkmod would print it as it is; the modprobe configuration is not read
 modalias resolve: cannot read the modprobe configuration: Bad message' \
 	exit: 2 out: '' also: 'no escape sequence on standard error' \
 	fixed: 'libkmod read it inside kmod_new(), with -C or without, and printed its first word as it was' \
-	skip-unless: have_setpriv -- "$cli" resolve --no-cache -m "$r/nob/m" acme:x
+	skip-unless: 'nobody_reaches "$D" "$D/modules.alias"' -- "$cli" resolve --no-cache -m "$r/nob/m" acme:x

@@ -29,6 +29,25 @@ row alias-bracket in: 'modules.alias line 1: `alias pci:v[00* foo`' \
 modalias resolve: @TMP@/r/m: 1 malformed line skipped" exit: 0 out: "battery
 fan" also: 'stdout: the other patterns answer' \
 	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir "$good2"
+printf 'kernel/drivers/acpi/battery.ko:\nkernel/evil\033[31m.ko:\n' >"$r/m/modules.dep"
+row dep-name-escape in: 'modules.dep line 2: `kernel/evil\x1b[31m.ko:` (a module name holding a terminal escape)' \
+	err: "modalias: @TMP@/r/m/modules.dep:2: bad module name 'evil\\x1b[31m': it has a control character" exit: 0 out: "battery
+fan" also: 'the line is named, escaped; stdout: the patterns answer' \
+	fixed: 'libmodalias/table.c `add_pattern`: the name was read as a pattern first, and the line reported as "unbalanced brackets in pattern"' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir "$good2"
+printf 'kernel/drivers/acpi/battery.ko\nkernel/evil\001[.ko\n' >"$r/m/modules.builtin"
+row builtin-name-control in: 'modules.builtin line 2: `kernel/evil\x01[.ko`' \
+	err: "modalias: @TMP@/r/m/modules.builtin:2: bad module name 'evil\\x01[': it has a control character" exit: 0 out: "battery
+fan" also: 'stdout: the patterns answer' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
+moddir "alias acpi:PNP0C0A:* battery\nalias acpi:PNP0C0B:* evil\033[31m\n"
+row alias-module-escape in: 'modules.alias line 2: `alias acpi:PNP0C0B:* evil\x1b[31m`' \
+	err: "modalias: @TMP@/r/m/modules.alias:2: bad module name 'evil\\x1b[31m': it has a control character
+modalias resolve: @TMP@/r/m: 1 malformed line skipped
+modalias resolve: acpi:PNP0C0B:: no module" exit: 1 out: "battery" also: 'stdout: the good pattern answers' \
+	-- "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A: acpi:PNP0C0B:
 moddir ''
 cp "$D/modules.alias.bin" "$r/m/modules.alias"
 row alias-binary in: "\`modules.alias.bin\` (kmod's binary index) copied over modules.alias" \

@@ -135,23 +135,25 @@ forged_by_nobody() {
 		as_nobody env MODALIAS_CACHE_DIR="$1" "$cli" --settings /dev/null resolve -m "$D" -C /dev/null "$E1000E" >/dev/null &&
 		as_nobody "$forge" "$1/$idx" e1000e evil_x >/dev/null
 }
+# nobody runs modalias (through env) and the forger, and reads tests/data
+nobody_forges() { nobody_reaches "$cli" "$forge" "$D" "$D/modules.alias"; }
 fresh
-have_setpriv >/dev/null 2>&1 && forged_by_nobody "$r/evil"
+nobody_forges && forged_by_nobody "$r/evil"
 row cache-dir-untrusted in: "\`MODALIAS_CACHE_DIR\` a directory of nobody's, holding nobody's forged cache (e1000e renamed evil_x, checksum good)" \
 	err: "modalias: index cache directory @TMP@/r/evil not used: @TMP@/r/evil: not owned by root" exit: 0 out: e1000e \
 	unchanged: "$r/evil" check: "as_nobody env MODALIAS_CACHE_DIR=$r/evil $cli --config /dev/null resolve -m $D -C /dev/null $E1000E | grep -qx evil_x" \
 	also: 'root answers from the text tables and writes nothing there; nobody, who trusts his own directory, is answered evil_x: the forged cache works wherever it is believed' \
 	fixed: 'libmodalias/cache.c `modalias_table_open`: any cache directory (`cache=`, `$MODALIAS_CACHE_DIR`, the default) was read, so whoever could write it chose what root resolved and loaded; caches are now used only where shared/path-trust allows' \
-	skip-unless: have_setpriv -- env MODALIAS_CACHE_DIR="$r/evil" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
+	skip-unless: nobody_forges -- env MODALIAS_CACHE_DIR="$r/evil" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
 fresh
 mkdir "$r/c"
-have_setpriv >/dev/null 2>&1 && forged_by_nobody "$r/evil" && cp -p "$r/evil/$idx" "$r/c/$idx"
+nobody_forges && forged_by_nobody "$r/evil" && cp -p "$r/evil/$idx" "$r/c/$idx"
 row cache-file-forged in: "root's cache directory holding a cache file of nobody's (forged: e1000e renamed evil_x, checksum good)" \
 	err: "modalias: index cache not used: @TMP@/r/c/@IDX@: not owned by root" exit: 0 out: e1000e \
 	check: "test \"\$(stat -c %u $r/c/$idx)\" = 0 && cmp -s $r/c/$idx $tmp/good.idx" \
 	also: "answers from the text tables; the forged file is not read, and is replaced (renamed over, not written through) by root's own cache, equal to a fresh one" \
 	fixed: 'libmodalias/cache.c: a cache file was read whoever owned it; now trust_openat() refuses a file not root'"'"'s alone (or the user'"'"'s own)' \
-	skip-unless: have_setpriv -- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
+	skip-unless: nobody_forges -- env MODALIAS_CACHE_DIR="$r/c" "$cli" resolve -m "$D" -C /dev/null "$E1000E"
 fresh
 mkdir "$r/c" "$r/f"
 env MODALIAS_CACHE_DIR="$r/f" "$cli" resolve -m "$D" -C /dev/null "$E1000E" >/dev/null

@@ -50,7 +50,9 @@ TESTS=tests/bad-input/test-bad-input.sh`), and the test's last check is that it 
 table. The sysfs rows that remove a device in the middle of a walk use
 `tests/bad-input/sysfs-vanish`, which wraps the library's `stat()` and `open()` (`ld --wrap`) to
 remove it at an exact moment. Rows run as `nobody` (setpriv) or in a network namespace of their
-own (unshare) are skipped where those are not available. The catalogue passes as it is in a
+own (unshare) are skipped where those are not available, and so are those where nobody runs a
+program of the build or reads `tests/data` where nobody may not (a checkout below a directory
+closed to others, as a 0700 `mktemp -d`: `nobody_reaches` in `lib.sh`). The catalogue passes as it is in a
 build with `./configure --enable-sanitizers` too, where a sanitizer report fails its row.
 
 | # | case | input | expected standard error (exact) | exit | also checked | result |

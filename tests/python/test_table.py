@@ -266,6 +266,36 @@ class TestMap(unittest.TestCase):
         m = modalias.Map.from_file(os.path.join(MAPS, "usb.usermap"))
         self.assertEqual(m.aliases(0), [p for p, mod in m.to_aliases() if mod == m[0].module][:len(m.aliases(0))])
 
+    def test_word_bits(self):
+        """word_bits= of Map.from_file() (and Map(), from_string()): the
+        32-bit inputmap read as modalias map --word-bits=32 reads it."""
+        path = os.path.join(MAPS, "modules.inputmap")
+        golden = os.path.join(SRCDIR, "tests", "golden", "map-aliases-input-32.out")
+        with open(golden) as f:
+            want = f.read().splitlines()
+        with open(path) as f:
+            text = f.read()
+        for m in (modalias.Map.from_file(path, word_bits=32), modalias.Map(path, word_bits=32),
+                  modalias.Map.from_file(path, "input", word_bits=32),
+                  modalias.Map.from_string(text, "modules.inputmap", word_bits=32)):
+            self.assertEqual(m.word_bits, 32)
+            self.assertEqual(["alias %s %s" % pm for pm in m.to_aliases()], want)
+        m64 = modalias.Map.from_file(path, word_bits=64)
+        self.assertEqual(m64.word_bits, 64)
+        got = ["alias %s %s" % pm for pm in m64.to_aliases()]
+        self.assertIn("alias input:b*v*p*e*-e*1,*k*D4,*r*a*m*l*s*f*w* a_very_long_input_module", got)
+        self.assertNotEqual(got, want)
+        # 0 (the default): the bitmaps tell, else this machine's
+        self.assertIn(modalias.Map.from_file(path, word_bits=0).word_bits, (32, 64))
+        for bad in (16, 48, 128):
+            with self.assertRaises(modalias.InputError) as cm:
+                modalias.Map.from_file(path, word_bits=bad)
+            self.assertIn("word_bits is 32 or 64", str(cm.exception))
+            with self.assertRaises(modalias.InputError):
+                modalias.Map.from_string(text, word_bits=bad)
+        with self.assertRaises(TypeError):
+            modalias.Map.from_file(path, "input", 32)  # keyword only, as Device.from_env()'s
+
     def test_rows_without_alias(self):
         """A pcimap class_mask not of whole bytes: file2alias makes no alias,
         and says so; so does to_aliases(), and counts them in .skipped."""
