@@ -542,7 +542,7 @@ static void print_failure(const struct fw_state *st, const struct fw_entry *e)
 	struct fw_version v, w;
 
 	if (e->count > 1)
-		printf("  kernel log: %s … %s failed to load (error %d)", cli_shown(e->file), version_said(e->last),
+		printf("  kernel log: %s … %s failed to load (error %d)", cli_shown(e->file), cli_shown(version_said(e->last)),
 		       e->error);
 	else
 		printf("  kernel log: %s failed to load (error %d)", cli_shown(e->file), e->error);
@@ -554,11 +554,11 @@ static void print_failure(const struct fw_state *st, const struct fw_entry *e)
 	/* tried first (newer, not released or not installed); or, older,
 	 * never reached now: a newer one is here */
 	if (file_version(e->file, &v) && file_version(e->other, &w) && w.number > v.number)
-		printf("\ta fallback, not reached now: %s %s, which the driver tries first: %s\n", version_said(e->other),
+		printf("\ta fallback, not reached now: %s %s, which the driver tries first: %s\n", cli_shown(version_said(e->other)),
 		       st->here ? "here" : "present now", cli_shown(path));
 	else
 		printf("\ta fallback: tried first, not released or not %s; %s %s: %s\n", st->here ? "here" : "installed",
-		       version_said(e->other), st->here ? "here" : "present now", cli_shown(path));
+		       cli_shown(version_said(e->other)), st->here ? "here" : "present now", cli_shown(path));
 }
 
 /* One entry of DEVPATH: counted, then printed (unless --missing and served) */
