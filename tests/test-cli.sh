@@ -759,6 +759,19 @@ EOF_ROW
 	check "firmware --snapshot: $what, exit $want" "$want" "$gold" "$said" -- "$cli" firmware \
 		--snapshot "$tmp/ax201-fallback-$log.json" -m "$DM" -C /dev/null -f "$tmp/$dir"
 done
+# --missing: what is not known is printed with what is missing, a fallback
+# (nothing missing) is not
+check "firmware --missing: AX201 with another chip's file: the not known module printed, exit 4" 4 - "" -- "$cli" firmware \
+	--missing --snapshot "$F/ax201.json" -m "$DM" -C /dev/null -f "$tmp/fw-other"
+n=$((n + 1))
+grep -qx '  iwlwifi: not known here (1 of its 57 files here; which one this device loads cannot be told from the module)' \
+	"$tmp/raw" && report "firmware --missing: iwlwifi's not known line printed" "" ||
+	report "firmware --missing: iwlwifi's not known line printed" "not printed" "$tmp/raw" out
+check "firmware --missing: -77…-73 failed, -72 here: no kernel log line printed, exit 0" 0 - "" -- "$cli" firmware \
+	--missing --snapshot "$tmp/ax201-fallback-newer.json" -m "$DM" -C /dev/null -f "$tmp/fw-72"
+n=$((n + 1))
+grep -q 'kernel log: iwlwifi\|iwlwifi:' "$tmp/raw" && report "firmware --missing: a fallback not printed" "printed" "$tmp/raw" out ||
+	report "firmware --missing: a fallback not printed" ""
 # the running machine (a tree given a kernel log) tells what the module
 # cannot: its driver bound to the device, and no failed load of it in the
 # log, is served; unbound, not known.  A tree made here: the AX201 bound to
