@@ -21,6 +21,8 @@ enum cli_exit {
 	CLI_EXIT_USAGE = 2,   /* a usage or input error, the message naming it */
 	CLI_EXIT_WRITE = 3,   /* standard output cannot be written (cli-output.h) */
 	CLI_EXIT_TIMEOUT = 4, /* hotplug: coldplug or settle did not finish in time */
+	CLI_EXIT_UNKNOWN = 4, /* modalias firmware: nothing known missing, but whether a
+			       * device has its file cannot be told */
 };
 
 /* A command's status: an input error wins over "nothing found", which wins

@@ -16,12 +16,21 @@
  * for here, on this machine, and said to be "here", never "served": its
  * machine's are not.
  *
- * A module that declares several files asks for one of them (iwlwifi
- * declares one per hardware family, a card loads its own): it is served
- * when at least one is present, missing when none is.  The files of a
- * module's dependencies (ccp's for kvm_amd) are reported apart and never
- * decide the exit status: 1 only when a device's own module is missing
- * all its files, or a load the kernel log says failed is still missing.
+ * A module that declares several files asks for some of them (iwlwifi
+ * declares one per hardware family, a card loads its own), and the module
+ * does not say which: it is served when all are present, missing when none
+ * is, and otherwise not known, unless the machine tells: the kernel log
+ * names the device's files (a failed load of a declared name, of another
+ * version of one, of a name a wildcard entry matches), or, on the running
+ * machine, the module's driver is bound to the device and the log names no
+ * failed load of it.  A failed load is a fallback, not a missing file, when
+ * another version of the same file is here (a name "STEM-N.EXT", declared
+ * once by the device's modules: iwlwifi asks for -77, -76, ... and loads
+ * the newest it finds).  The files of a module's dependencies (ccp's for
+ * kvm_amd) are reported apart and never decide the exit status: 1 when a
+ * device's own module is missing its files, or a load the kernel log says
+ * failed is still missing; else 4 when whether a device's own module has
+ * its file is not known.
  *
  * This file reads modinfo and looks for files; it may not load a module.
  *
@@ -80,6 +89,7 @@ static const char *const source_names[] = { "module", "dependency", "kernel log"
 
 struct fw_state {
 	struct modalias_ctx *ctx;
+	const struct cli_devices *dv;
 	struct modalias_table *table; /* NULL: the modules' declared files are not looked for */
 	struct modalias_loader *loader;
 	struct modalias_result *res;
@@ -93,10 +103,12 @@ struct fw_state {
 	GString *out;
 	unsigned int json_n, devices, entries;
 	unsigned int bad_devices, bad_modules_n; /* whose modalias, whose modinfo could not be read */
-	unsigned int served[2], missing[2]; /* by FROM_MODULE, FROM_DEPENDENCY */
-	unsigned int failed, failed_missing;
+	unsigned int served[2], missing[2], unknown[2]; /* by FROM_MODULE, FROM_DEPENDENCY */
+	unsigned int failed, failed_missing, fallbacks;
 	unsigned int walked;  /* devices with a modalias (none: exit 1) */
+	bool log_read;       /* the kernel log (or the snapshot's record) was read */
 	bool needed_missing; /* exit 1 */
+	bool needed_unknown; /* exit 4 (unless 1) */
 };
 
 static void group_free(void *p)
@@ -253,28 +265,205 @@ static GPtrArray *module_firmware(struct fw_state *st, const char *module)
 	return c.groups;
 }
 
+/* ---- versions: a failed load that is a driver's fallback ------------------ */
+
+/* A name with a version, "STEM-N.EXT" (iwlwifi-QuZ-a0-hr-b0-72.ucode: the
+ * digits right before the extension of its base name, after a '-', no
+ * leading zero): STEM's length (up to N), N and ".EXT" */
+struct fw_version {
+	size_t stem;
+	unsigned long number;
+	const char *ext;
+};
+
+static bool file_version(const char *file, struct fw_version *v)
+{
+	const char *base = strrchr(file, '/'), *ext, *p;
+
+	base = base ? base + 1 : file;
+	ext = strrchr(base, '.');
+	if (!ext || has_glob(file))
+		return false;
+	for (p = ext; p > base && g_ascii_isdigit(p[-1]); p--)
+		;
+	if (p == ext || p == base || p[-1] != '-' || ext - p > 6 || (*p == '0' && ext - p > 1))
+		return false;
+	v->stem = (size_t)(p - file);
+	v->number = strtoul(p, NULL, 10);
+	v->ext = ext;
+	return true;
+}
+
+/* A and B are versions of one file: the same STEM and EXT */
+static bool same_file(const char *a, const struct fw_version *va, const char *b, const struct fw_version *vb)
+{
+	return va->stem == vb->stem && strncmp(a, b, va->stem) == 0 && strcmp(va->ext, vb->ext) == 0;
+}
+
+/* A and B: versions of one file */
+static bool versions_of_one(const char *a, const char *b)
+{
+	struct fw_version va, vb;
+
+	return file_version(a, &va) && file_version(b, &vb) && same_file(a, &va, b, &vb);
+}
+
+/* A device walked: its modules' firmware and its failed loads */
+struct fw_device {
+	const char *devpath;
+	GPtrArray *groups;     /* struct fw_group, borrowed: its own modules' and their dependencies' */
+	char *driver_module;   /* the module of the driver bound to it, NULL when none or not known */
+	unsigned int failures; /* the kernel log's failed loads that name it */
+};
+
+/* Whether FILE (V) is a version of a file the device's modules declare,
+ * and of one only: two declared versions of one name (rtl8168d-1.fw,
+ * rtl8168d-2.fw) are two chips' files, not versions of one */
+static bool declared_once(const struct fw_device *d, const char *file, const struct fw_version *v)
+{
+	unsigned int n = 0;
+
+	for (guint i = 0; d && i < d->groups->len; i++) {
+		const struct fw_group *g = d->groups->pdata[i];
+
+		for (guint k = 0; k < g->files->len; k++) {
+			struct fw_version w;
+
+			n += file_version(g->files->pdata[k], &w) && same_file(file, v, g->files->pdata[k], &w);
+		}
+	}
+	return n == 1;
+}
+
+/* The newest version of FILE (V) at most TOP on the search path, NULL
+ * when none: what a driver asking for TOP, then TOP - 1, ... loads */
+static char *version_here(const struct fw_state *st, const char *file, const struct fw_version *v, unsigned long top)
+{
+	g_autofree char *sub = g_path_get_dirname(file);
+	const char *base = strrchr(file, '/');
+	size_t stem;
+	unsigned long best = 0;
+	bool found = false;
+
+	base = base ? base + 1 : file;
+	stem = v->stem - (size_t)(base - file);
+	for (guint d = 0; d < st->dirs->len; d++) {
+		const struct fw_dir *fd = &g_array_index(st->dirs, struct fw_dir, d);
+		g_autofree char *where = NULL;
+		struct dirent *de;
+		DIR *dir;
+
+		if (fd->left_out)
+			continue;
+		where = g_build_filename(fd->path, sub, NULL);
+		dir = opendir(where);
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			const char *n = de->d_name, *p = n + stem, *e;
+			unsigned long number;
+
+			if (strncmp(n, base, stem) != 0 || !g_ascii_isdigit(*p))
+				continue;
+			for (e = p; g_ascii_isdigit(*e); e++)
+				;
+			if (e - p > 6 || (*p == '0' && e - p > 1) || strncmp(e, v->ext, strlen(v->ext)) != 0)
+				continue;
+			number = strtoul(p, NULL, 10);
+			if (number > top || (found && number <= best))
+				continue;
+			for (size_t s = 0; s < G_N_ELEMENTS(fw_suffixes); s++)
+				if (strcmp(e + strlen(v->ext), fw_suffixes[s]) == 0) {
+					g_autofree char *path = g_build_filename(where, n, NULL);
+					struct stat sb;
+
+					if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+						best = number;
+						found = true;
+					}
+				}
+		}
+		closedir(dir);
+	}
+	return found ? g_strdup_printf("%.*s%lu%s", (int)v->stem, file, best, v->ext) : NULL;
+}
+
+/* The version of FILE that the device gets instead, FILE absent: a
+ * version of a file its modules declare once, the newest here at most the
+ * newest of that file the device asked for (the kernel log's failed loads
+ * of it, the declared one); NULL when none */
+static char *other_version(const struct fw_state *st, const struct fw_device *d, const char *file)
+{
+	struct fw_version v;
+	unsigned long top;
+
+	if (!d || !file_version(file, &v) || !declared_once(d, file, &v))
+		return NULL;
+	top = v.number;
+	for (guint i = 0; i < st->failures->len; i++) {
+		const struct fw_failure *f = &g_array_index(st->failures, struct fw_failure, i);
+		struct fw_version w;
+
+		if (f->devpath && strcmp(f->devpath, d->devpath) == 0 && file_version(f->file, &w) &&
+		    same_file(file, &v, f->file, &w) && w.number > top)
+			top = w.number;
+	}
+	return version_here(st, file, &v, top);
+}
+
+/* Whether the kernel log's failed load of FAILED is of the device's file
+ * DECLARED: the same name, a name the wildcard matches, another version of
+ * a name declared once */
+static bool asks_for(const struct fw_device *d, const char *declared, const char *failed)
+{
+	struct fw_version v, w;
+
+	if (strcmp(declared, failed) == 0)
+		return true;
+	if (has_glob(declared))
+		return fnmatch(declared, failed, FNM_PATHNAME | FNM_PERIOD) == 0;
+	return file_version(declared, &v) && file_version(failed, &w) && same_file(declared, &v, failed, &w) &&
+	       declared_once(d, declared, &v);
+}
+
 /* ---- output --------------------------------------------------------------- */
 
-/* A module's files (or a kernel log's one) with their paths, and whether
- * it is served: one of them present */
+/* What an entry comes to */
+enum fw_verdict {
+	SERVED,   /* present: all its files, the device's own, or another version of a failed load */
+	MISSING,  /* none of its files, the device's own absent, a failed load's file absent */
+	UNKNOWN,  /* some of its files, which one the device loads not told */
+	FALLBACK, /* a failed load, another version of its file here */
+};
+
+/* How a module's verdict is told beyond its files */
+enum fw_told { BY_FILES, BY_KERNEL_LOG, BY_DRIVER };
+
+/* A module's files (or a kernel log's one) with their paths, and what it
+ * comes to */
 struct fw_entry {
 	enum fw_source source;
 	const char *module, *for_module; /* NULL for the kernel log */
 	GPtrArray *files;                /* borrowed */
-	const char *file;                /* the kernel log's */
+	const char *file, *last;         /* the kernel log's; LAST: the last of a run of fallbacks */
+	char *other;                     /* the version here of the kernel log's file, or of a module's own */
 	int error;
-	unsigned int present;
+	unsigned int present, count;     /* COUNT: the kernel log's failed loads told */
+	enum fw_verdict verdict;
+	enum fw_told told;
+	bool *own;                       /* by file: the kernel log names it the device's; NULL: none */
 };
 
-/* What an entry comes to: for this machine's own devices, served or
- * missing; for a snapshot's or a captured tree's, only whether its files
- * are here, on this machine (or in --firmware-path), which says nothing of
- * its machine's */
-static const char *state_word(const struct fw_state *st, bool served)
+/* What an entry comes to, in words: for this machine's own devices,
+ * served or missing; for a snapshot's or a captured tree's, only whether
+ * its files are here, on this machine (or in --firmware-path), which says
+ * nothing of its machine's */
+static const char *state_word(const struct fw_state *st, enum fw_verdict v)
 {
-	if (st->here)
-		return served ? "present here" : "missing here";
-	return served ? "served" : "missing";
+	static const char *const live[] = { "served", "missing", "not known", "fallback" };
+	static const char *const here[] = { "present here", "missing here", "not known here", "fallback here" };
+
+	return st->here ? here[v] : live[v];
 }
 
 static void device_header(struct fw_state *st, const char *devpath, bool *header)
@@ -285,112 +474,261 @@ static void device_header(struct fw_state *st, const char *devpath, bool *header
 	printf("%s\n", devpath ? cli_shown(devpath) : "(no device: the kernel log's line names none found here)");
 }
 
+/* The version number of FILE as "-N" (the kernel log's fallback lines) */
+static const char *version_said(const char *file)
+{
+	struct fw_version v;
+
+	return file_version(file, &v) ? file + v.stem - 1 : file;
+}
+
+static void json_entry(struct fw_state *st, const char *devpath, const struct fw_entry *e)
+{
+	const unsigned int n = e->files ? e->files->len : 1;
+
+	g_string_append(st->out, st->json_n++ ? ",\n  {\"devpath\": " : "\n  {\"devpath\": ");
+	if (devpath)
+		json_string(st->out, devpath);
+	else
+		g_string_append(st->out, "null");
+	g_string_append_printf(st->out, ", \"source\": \"%s\", \"module\": ", source_names[e->source]);
+	if (e->module)
+		json_string(st->out, e->module);
+	else
+		g_string_append(st->out, "null");
+	g_string_append(st->out, ", \"for\": ");
+	if (e->for_module)
+		json_string(st->out, e->for_module);
+	else
+		g_string_append(st->out, "null");
+	g_string_append_printf(st->out, ", \"state\": \"%s\"", state_word(st, e->verdict));
+	if (e->source == FROM_KERNEL_LOG)
+		g_string_append_printf(st->out, ", \"errno\": %d", -e->error);
+	else
+		g_string_append_printf(st->out, ", \"told_by\": \"%s\"",
+				       e->told == BY_KERNEL_LOG ? "kernel log" : e->told == BY_DRIVER ? "driver" : "files");
+	g_string_append(st->out, ", \"files\": [");
+	for (unsigned int i = 0; i < n; i++) {
+		const char *file = e->files ? e->files->pdata[i] : e->file;
+		const char *path = firmware_path(st, file);
+
+		g_string_append(st->out, i ? ", {\"file\": " : "{\"file\": ");
+		json_string(st->out, file);
+		g_string_append(st->out, ", \"path\": ");
+		if (*path)
+			json_string(st->out, path);
+		else
+			g_string_append(st->out, "null");
+		if (e->own)
+			g_string_append_printf(st->out, ", \"this_device\": %s", e->own[i] ? "true" : "false");
+		g_string_append_c(st->out, '}');
+	}
+	g_string_append_c(st->out, ']');
+	if (e->other) {
+		g_string_append(st->out, ", \"other_version\": {\"file\": ");
+		json_string(st->out, e->other);
+		g_string_append(st->out, ", \"path\": ");
+		json_string(st->out, firmware_path(st, e->other));
+		g_string_append_c(st->out, '}');
+	}
+	g_string_append_c(st->out, '}');
+}
+
+/* The kernel log's line: a failed load (or a run of fallbacks: versions
+ * the driver tried before the one here) and what it comes to now */
+static void print_failure(const struct fw_state *st, const struct fw_entry *e)
+{
+	const char *path = firmware_path((struct fw_state *)st, e->other ? e->other : e->file);
+	struct fw_version v, w;
+
+	if (e->count > 1)
+		printf("  kernel log: %s … %s failed to load (error %d)", cli_shown(e->file), cli_shown(version_said(e->last)),
+		       e->error);
+	else
+		printf("  kernel log: %s failed to load (error %d)", cli_shown(e->file), e->error);
+	if (e->verdict != FALLBACK) {
+		printf("\t%s%s%s\n", *path ? (st->here ? "present here" : "present now") : state_word(st, MISSING),
+		       *path ? ": " : "", cli_shown(path));
+		return;
+	}
+	/* tried first (newer, not released or not installed); or, older,
+	 * never reached now: a newer one is here */
+	if (file_version(e->file, &v) && file_version(e->other, &w) && w.number > v.number)
+		printf("\ta fallback, not reached now: %s %s, which the driver tries first: %s\n", cli_shown(version_said(e->other)),
+		       st->here ? "here" : "present now", cli_shown(path));
+	else
+		printf("\ta fallback: tried first, not released or not %s; %s %s: %s\n", st->here ? "here" : "installed",
+		       cli_shown(version_said(e->other)), st->here ? "here" : "present now", cli_shown(path));
+}
+
 /* One entry of DEVPATH: counted, then printed (unless --missing and served) */
 static void report(struct fw_state *st, const char *devpath, const struct fw_entry *e, bool *header)
 {
 	const unsigned int n = e->files ? e->files->len : 1;
-	const bool served = e->present > 0;
+	const char *where = st->here ? "here" : "present";
 
 	st->entries++;
 	if (e->source == FROM_KERNEL_LOG) {
-		st->failed++;
-		st->failed_missing += !served;
-	} else if (served) {
+		st->failed += e->count;
+		st->failed_missing += e->verdict == MISSING ? e->count : 0;
+		st->fallbacks += e->verdict == FALLBACK ? e->count : 0;
+	} else if (e->verdict == SERVED) {
 		st->served[e->source]++;
-	} else {
+	} else if (e->verdict == MISSING) {
 		st->missing[e->source]++;
+	} else {
+		st->unknown[e->source]++;
 	}
-	if (!served && e->source != FROM_DEPENDENCY)
-		st->needed_missing = true;
-	if (st->missing_only && served)
+	if (e->source != FROM_DEPENDENCY) {
+		st->needed_missing |= e->verdict == MISSING;
+		st->needed_unknown |= e->verdict == UNKNOWN;
+	}
+	if (st->missing_only && (e->verdict == SERVED || e->verdict == FALLBACK))
 		return;
 	if (st->json) {
-		g_string_append(st->out, st->json_n++ ? ",\n  {\"devpath\": " : "\n  {\"devpath\": ");
-		if (devpath)
-			json_string(st->out, devpath);
-		else
-			g_string_append(st->out, "null");
-		g_string_append_printf(st->out, ", \"source\": \"%s\", \"module\": ", source_names[e->source]);
-		if (e->module)
-			json_string(st->out, e->module);
-		else
-			g_string_append(st->out, "null");
-		g_string_append(st->out, ", \"for\": ");
-		if (e->for_module)
-			json_string(st->out, e->for_module);
-		else
-			g_string_append(st->out, "null");
-		g_string_append_printf(st->out, ", \"state\": \"%s\"", state_word(st, served));
-		if (e->source == FROM_KERNEL_LOG)
-			g_string_append_printf(st->out, ", \"errno\": %d", -e->error);
-		g_string_append(st->out, ", \"files\": [");
-		for (unsigned int i = 0; i < n; i++) {
-			const char *file = e->files ? e->files->pdata[i] : e->file;
-			const char *path = firmware_path(st, file);
-
-			g_string_append(st->out, i ? ", {\"file\": " : "{\"file\": ");
-			json_string(st->out, file);
-			g_string_append(st->out, ", \"path\": ");
-			if (*path)
-				json_string(st->out, path);
-			else
-				g_string_append(st->out, "null");
-			g_string_append_c(st->out, '}');
-		}
-		g_string_append(st->out, "]}");
+		json_entry(st, devpath, e);
 		return;
 	}
 	device_header(st, devpath, header);
 	if (e->source == FROM_KERNEL_LOG) {
-		const char *path = firmware_path(st, e->file);
-
-		printf("  kernel log: %s failed to load (error %d)\t%s%s%s\n", cli_shown(e->file), e->error,
-		       *path ? (st->here ? "present here" : "present now") : state_word(st, false), *path ? ": " : "",
-		       cli_shown(path));
+		print_failure(st, e);
 		return;
 	}
 	if (e->source == FROM_DEPENDENCY)
-		printf("  %s (dependency of %s, not counted)", cli_shown(e->module), cli_shown(e->for_module));
+		printf("  %s (dependency of %s, not counted): %s", cli_shown(e->module), cli_shown(e->for_module),
+		       state_word(st, e->verdict));
 	else
-		printf("  %s", cli_shown(e->module));
-	if (n == 1)
-		printf(": %s\n", state_word(st, served));
-	else if (served)
-		printf(st->here ? ": present here (%u of its %u files)\n" : ": served (%u of its %u files present)\n",
-		       e->present, n);
+		printf("  %s: %s", cli_shown(e->module), state_word(st, e->verdict));
+	if (e->told == BY_KERNEL_LOG)
+		printf(" (the kernel log names this device's file%s; %u of its %u file%s %s)\n",
+		       e->verdict == MISSING ? ", absent" : "", e->present, n, cli_plural(n), where);
+	else if (e->told == BY_DRIVER)
+		printf(" (%u of its %u files %s; the driver is bound and the kernel log names no failed load for this "
+		       "device)\n", e->present, n, where);
+	else if (n == 1)
+		printf("\n");
+	else if (e->verdict == SERVED)
+		printf(st->here ? " (%u of its %u files)\n" : " (%u of its %u files present)\n", e->present, n);
+	else if (e->verdict == MISSING)
+		printf(st->here ? " (none of its %u files)\n" : " (none of its %u files present)\n", n);
 	else
-		printf(st->here ? ": missing here (none of its %u files)\n" : ": missing (none of its %u files present)\n", n);
-	/* the files that say it: a served one's present files, a missing
+		printf(" (%u of its %u files %s; which one this device loads cannot be told from the module)\n",
+		       e->present, n, where);
+	/* the files that say it: the device's own when the kernel log names
+	 * them; else a served or not known one's present files, a missing
 	 * one's every file; with -v every file */
 	for (unsigned int i = 0; i < n; i++) {
 		const char *file = e->files->pdata[i];
 		const char *path = firmware_path(st, file);
 
+		if (e->own && !e->own[i] && !verbosity)
+			continue;
 		if (*path)
 			printf("    %s\t%s\n", cli_shown(file), cli_shown(path));
-		else if (!served || verbosity)
+		else if (e->own && e->own[i] && e->other && versions_of_one(file, e->other))
+			printf("    %s\t%s; another version, %s: %s\n", cli_shown(file), st->here ? "absent here" : "absent",
+			       cli_shown(e->other), cli_shown(firmware_path(st, e->other)));
+		else if (e->verdict == MISSING || e->own || verbosity)
 			printf("    %s\t%s\n", cli_shown(file), st->here ? "absent here" : "absent");
 	}
 }
 
-/* A module's files looked for: the entry */
+/* A module's files looked for, and what they come to for device D: the
+ * entry (its OWN and OTHER the caller's to free) */
 static struct fw_entry module_entry(struct fw_state *st, enum fw_source source, const struct fw_group *g,
-				    const char *top)
+				    const char *top, const struct fw_device *d)
 {
 	struct fw_entry e = { .source = source, .module = g->module, .for_module = top, .files = g->files };
+	bool named = false, all = true;
 
 	for (guint i = 0; i < g->files->len; i++)
 		e.present += *firmware_path(st, g->files->pdata[i]) != '\0';
+	/* the kernel log names the device's files: each of its failed loads
+	 * of them present now, or another version of it */
+	for (guint i = 0; i < st->failures->len; i++) {
+		const struct fw_failure *f = &g_array_index(st->failures, struct fw_failure, i);
+		bool mine = false;
+
+		if (!f->devpath || strcmp(f->devpath, d->devpath) != 0)
+			continue;
+		for (guint k = 0; k < g->files->len; k++)
+			if (asks_for(d, g->files->pdata[k], f->file)) {
+				if (!e.own)
+					e.own = g_new0(bool, g->files->len);
+				e.own[k] = mine = true;
+			}
+		if (mine) {
+			char *other = *firmware_path(st, f->file) ? NULL : other_version(st, d, f->file);
+
+			named = true;
+			all &= *firmware_path(st, f->file) || other;
+			if (other && !e.other)
+				e.other = other;
+			else
+				g_free(other);
+		}
+	}
+	/* another version only when the declared one is absent */
+	for (guint i = 0; e.other && i < g->files->len; i++)
+		if (strcmp(e.other, g->files->pdata[i]) == 0)
+			g_clear_pointer(&e.other, g_free);
+	if (named) {
+		e.told = BY_KERNEL_LOG;
+		e.verdict = all ? SERVED : MISSING;
+	} else if (e.present == g->files->len) {
+		e.verdict = SERVED;
+	} else if (!e.present) {
+		e.verdict = MISSING;
+	} else if (!st->here && st->log_read && !d->failures && source == FROM_MODULE &&
+		   g_strcmp0(d->driver_module, g->module) == 0) {
+		e.told = BY_DRIVER;
+		e.verdict = SERVED;
+	} else {
+		e.verdict = UNKNOWN;
+	}
 	return e;
 }
 
-static void report_failure(struct fw_state *st, struct fw_failure *f, bool *header)
+/* The kernel log's failed loads of DEVPATH not told yet (D: that device,
+ * walked; NULL: not walked, no fallback told), in the log's order: each,
+ * or a run of fallbacks to one version (one entry each with --json) */
+static void report_failures(struct fw_state *st, const char *devpath, const struct fw_device *d, bool *header)
 {
-	struct fw_entry e = { .source = FROM_KERNEL_LOG, .file = f->file, .error = f->error };
+	for (guint i = 0; i < st->failures->len; i++) {
+		struct fw_failure *f = &g_array_index(st->failures, struct fw_failure, i);
+		struct fw_entry e = { .source = FROM_KERNEL_LOG, .file = f->file, .error = f->error, .count = 1 };
 
-	e.present = *firmware_path(st, f->file) != '\0';
-	f->told = true;
-	report(st, f->devpath, &e, header);
+		if (f->told || g_strcmp0(f->devpath, devpath) != 0)
+			continue;
+		f->told = true;
+		if (*firmware_path(st, f->file)) {
+			e.verdict = SERVED;
+		} else {
+			e.other = other_version(st, d, f->file);
+			e.verdict = e.other ? FALLBACK : MISSING;
+		}
+		e.last = f->file;
+		/* the next ones of the run: the same device, error and version here */
+		for (guint k = i + 1; e.verdict == FALLBACK && !st->json && k < st->failures->len; k++) {
+			struct fw_failure *n = &g_array_index(st->failures, struct fw_failure, k);
+			g_autofree char *other = NULL;
+			struct fw_version a, b, o;
+
+			if (n->told || g_strcmp0(n->devpath, devpath) != 0)
+				continue;
+			if (n->error != f->error || *firmware_path(st, n->file))
+				break;
+			other = other_version(st, d, n->file);
+			if (!other || strcmp(other, e.other) != 0 || !file_version(e.last, &a) || !file_version(n->file, &b) ||
+			    !file_version(other, &o) || (a.number > o.number) != (b.number > o.number))
+				break;
+			n->told = true;
+			e.last = n->file;
+			e.count++;
+		}
+		report(st, devpath, &e, header);
+		g_free(e.other);
+	}
 }
 
 static int firmware_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
@@ -398,6 +736,9 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 	struct fw_state *st = data;
 	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
 	g_autoptr(GPtrArray) tops = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) groups = g_ptr_array_new();
+	g_autoptr(GPtrArray) of = g_ptr_array_new(); /* by group: its top */
+	struct fw_device d = { devpath, groups, NULL, 0 };
 	char *alias;
 	int n;
 	bool header = false;
@@ -419,37 +760,44 @@ static int firmware_one(void *data, const char *devpath, struct modalias_dev *de
 	for (guint i = 0; i < tops->len; i++)
 		g_hash_table_add(seen, tops->pdata[i]);
 	for (guint i = 0; i < tops->len; i++) {
-		GPtrArray *groups = module_firmware(st, tops->pdata[i]);
+		GPtrArray *mg = module_firmware(st, tops->pdata[i]);
 
-		for (guint k = 0; k < groups->len; k++) {
-			const struct fw_group *g = groups->pdata[k];
-			struct fw_entry e;
-
-			if (strcmp(g->module, tops->pdata[i]) != 0)
-				continue;
-			e = module_entry(st, FROM_MODULE, g, tops->pdata[i]);
-			report(st, devpath, &e, &header);
-		}
+		for (guint k = 0; k < mg->len; k++)
+			if (strcmp(((struct fw_group *)mg->pdata[k])->module, tops->pdata[i]) == 0) {
+				g_ptr_array_add(groups, mg->pdata[k]);
+				g_ptr_array_add(of, tops->pdata[i]);
+			}
 	}
 	for (guint i = 0; i < tops->len; i++) {
-		GPtrArray *groups = module_firmware(st, tops->pdata[i]);
+		GPtrArray *mg = module_firmware(st, tops->pdata[i]);
 
-		for (guint k = 0; k < groups->len; k++) {
-			const struct fw_group *g = groups->pdata[k];
-			struct fw_entry e;
-
-			if (!g_hash_table_add(seen, g->module))
-				continue;
-			e = module_entry(st, FROM_DEPENDENCY, g, tops->pdata[i]);
-			report(st, devpath, &e, &header);
-		}
+		for (guint k = 0; k < mg->len; k++)
+			if (g_hash_table_add(seen, ((struct fw_group *)mg->pdata[k])->module)) {
+				g_ptr_array_add(groups, mg->pdata[k]);
+				g_ptr_array_add(of, tops->pdata[i]);
+			}
 	}
 	for (guint i = 0; i < st->failures->len; i++) {
-		struct fw_failure *f = &g_array_index(st->failures, struct fw_failure, i);
+		const struct fw_failure *f = &g_array_index(st->failures, struct fw_failure, i);
 
-		if (f->devpath && strcmp(f->devpath, devpath) == 0)
-			report_failure(st, f, &header);
+		d.failures += f->devpath && strcmp(f->devpath, devpath) == 0;
 	}
+	if (!st->here) {
+		g_autofree char *driver = NULL;
+
+		cli_devices_get_driver(st->dv, devpath, &driver, &d.driver_module, NULL);
+	}
+	for (guint i = 0; i < groups->len; i++) {
+		const struct fw_group *g = groups->pdata[i];
+		struct fw_entry e = module_entry(st, strcmp(g->module, of->pdata[i]) == 0 ? FROM_MODULE : FROM_DEPENDENCY,
+						 g, of->pdata[i], &d);
+
+		report(st, devpath, &e, &header);
+		g_free(e.own);
+		g_free(e.other);
+	}
+	report_failures(st, devpath, &d, &header);
+	g_free(d.driver_module);
 	st->devices += st->entries > before;
 	cli_output_check();
 	return 0;
@@ -553,6 +901,7 @@ static char *read_failures(struct fw_state *st, const struct cli_devices *dv)
 	if (r == -ENODATA)
 		return g_strdup(dv->snap ? "not recorded in the snapshot"
 					 : "not read (a captured sysfs tree: its machine's log is not here)");
+	st->log_read = r >= 0;
 	if (r < 0)
 		return g_strdup_printf("%s cannot be read: %s%s", log, strerror(-r),
 				       r == -EPERM || r == -EACCES ? " (root can read it)" : "");
@@ -573,11 +922,12 @@ int cmd_firmware(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "firmware-path", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &fw_path,
 		  "Look for firmware in DIR (given once or more: instead of the kernel's search path)", "DIR" },
-		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only what is missing", NULL },
+		{ "missing", 0, 0, G_OPTION_ARG_NONE, &st.missing_only, "Print only what is missing or not known", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, source: module|dependency|kernel log, module, for, "
-		  "state: served|missing (a snapshot, a captured tree: present here|missing here), [errno,] files: "
-		  "[{file, path}]}",
+		  "state: served|missing|not known|fallback (a snapshot, a captured tree: present here|missing here|"
+		  "not known here|fallback here), [told_by: files|kernel log|driver,] [errno,] files: "
+		  "[{file, path[, this_device]}][, other_version: {file, path}]}",
 		  NULL },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
@@ -593,14 +943,21 @@ int cmd_firmware(int argc, char **argv)
 		      "(firmware_class.path, /lib/firmware/updates/KVER, /lib/firmware/updates,\n"
 		      "/lib/firmware/KVER, /lib/firmware; as FILE, then FILE.zst, then FILE.xz; the\n"
 		      "KVER ones left out when the kernel release is not known).  A module is served\n"
-		      "when one of the files it declares is present (-v: every file); its\n"
-		      "dependencies' firmware is reported apart.  For a snapshot or a captured tree the\n"
-		      "files are this machine's, not its machine's: \"present here\", \"missing here\".  A summary\n"
-		      "goes to standard error.\n"
-		      "Exit status: 0 nothing missing, 1 a device's module has none of its files, a\n"
-		      "load the kernel log says failed is still missing, or there is no device, 2 usage\n"
-		      "or input error (a device whose modalias or a module whose modinfo cannot be\n"
-		      "read, a --firmware-path that is not a directory), 3 write error.",
+		      "when all the files it declares are present, missing when none is; with only\n"
+		      "some present, which one the device loads is not known (the module does not\n"
+		      "say), unless the machine tells: the kernel log names the device's file, or, on\n"
+		      "the running machine, the module's driver is bound and the log names no failed\n"
+		      "load for the device (-v: every file).  A failed load is a fallback, not a\n"
+		      "missing file, when another version of it (NAME-N.EXT, the driver trying N, then\n"
+		      "N-1, ...) is here.  Dependencies' firmware is reported apart.  For a snapshot or\n"
+		      "a captured tree the files are this machine's, not its machine's: \"present\n"
+		      "here\", \"missing here\", \"not known here\".  A summary goes to standard error.\n"
+		      "Exit status: 0 nothing missing, 1 a device's module has none of its files (or\n"
+		      "not the one the kernel log names), a load the kernel log says failed is still\n"
+		      "missing, or there is no device, 2 usage or input error (a device whose modalias\n"
+		      "or a module whose modinfo cannot be read, a --firmware-path that is not a\n"
+		      "directory), 3 write error, 4 nothing missing, but whether a device's module\n"
+		      "has the file the device loads is not known.",
 		      entries, &argc, &argv);
 	r = 0;
 	if (argc > 1)
@@ -614,6 +971,7 @@ int cmd_firmware(int argc, char **argv)
 		return r;
 	}
 	st.ctx = open_devices(&src, "firmware", &dv);
+	st.dv = &dv;
 	r = open_machine_tables(st.ctx, st.ctx ? &dv : NULL, &spec, "firmware", CLI_TABLES_LOADER, &tables);
 	if (r < 0 || modalias_result_new(&st.res) < 0) {
 		cli_tables_spec_clear(&spec);
@@ -665,17 +1023,10 @@ int cmd_firmware(int argc, char **argv)
 	r = cli_devices_foreach(&dv, firmware_one, &st);
 	/* the kernel log's lines whose device was not walked, under theirs */
 	for (guint i = 0; r >= 0 && i < st.failures->len; i++) {
-		const char *devpath = g_array_index(st.failures, struct fw_failure, i).devpath;
 		bool header = false;
 
-		if (g_array_index(st.failures, struct fw_failure, i).told)
-			continue;
-		for (guint k = i; k < st.failures->len; k++) {
-			struct fw_failure *f = &g_array_index(st.failures, struct fw_failure, k);
-
-			if (!f->told && g_strcmp0(f->devpath, devpath) == 0)
-				report_failure(&st, f, &header);
-		}
+		if (!g_array_index(st.failures, struct fw_failure, i).told)
+			report_failures(&st, g_array_index(st.failures, struct fw_failure, i).devpath, NULL, &header);
 	}
 	if (st.json) {
 		g_string_append(st.out, st.json_n ? "\n]\n" : "]\n");
@@ -688,12 +1039,15 @@ int cmd_firmware(int argc, char **argv)
 		fprintf(stderr, "modalias firmware: cannot walk the devices: %s\n", strerror(-r));
 	else if (!quiet)
 		fprintf(stderr,
-			"%u device%s for firmware: %u module%s %s, %u %s; their dependencies (not counted): "
-			"%u %s, %u %s; the kernel log: %u failed load%s, %u still %s%s%s\n",
+			"%u device%s for firmware: %u module%s %s, %u %s, %u %s; their dependencies (not counted): "
+			"%u %s, %u %s, %u %s; the kernel log: %u failed load%s, %u still %s, %u fallback%s to another "
+			"version %s%s%s\n",
 			st.devices, st.devices == 1 ? " asks" : "s ask", st.served[FROM_MODULE], cli_plural(st.served[FROM_MODULE]),
-			state_word(&st, true), st.missing[FROM_MODULE], state_word(&st, false), st.served[FROM_DEPENDENCY],
-			state_word(&st, true), st.missing[FROM_DEPENDENCY], state_word(&st, false), st.failed,
-			cli_plural(st.failed), st.failed_missing, state_word(&st, false),
+			state_word(&st, SERVED), st.missing[FROM_MODULE], state_word(&st, MISSING), st.unknown[FROM_MODULE],
+			state_word(&st, UNKNOWN), st.served[FROM_DEPENDENCY], state_word(&st, SERVED),
+			st.missing[FROM_DEPENDENCY], state_word(&st, MISSING), st.unknown[FROM_DEPENDENCY],
+			state_word(&st, UNKNOWN), st.failed, cli_plural(st.failed), st.failed_missing, state_word(&st, MISSING),
+			st.fallbacks, cli_plural(st.fallbacks), st.here ? "here" : "present",
 			st.here ? (dv.snap ? " (files looked for on this machine, not the snapshot's)"
 				: " (files looked for on this machine, not the captured tree's)") : "", not_read ? not_read : "");
 	g_string_free(st.out, TRUE);
@@ -708,5 +1062,7 @@ int cmd_firmware(int argc, char **argv)
 	modalias_ctx_unref(st.ctx);
 	if (r < 0 || st.bad_devices || st.bad_modules_n)
 		return CLI_EXIT_USAGE;
-	return st.needed_missing || !st.walked ? CLI_EXIT_NOTHING : CLI_EXIT_FOUND;
+	if (st.needed_missing || !st.walked)
+		return CLI_EXIT_NOTHING;
+	return st.needed_unknown ? CLI_EXIT_UNKNOWN : CLI_EXIT_FOUND;
 }

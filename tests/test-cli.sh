@@ -565,11 +565,28 @@ check "firmware: a dependency's firmware (ccp's, for kvm_amd) all absent: told, 
 	"their dependencies (not counted): 0 present here, 2 missing here" -- "$cli" firmware --sysfs "$Q" -m "$DM" -C /dev/null \
 	-f "$tmp/fw-none"
 # an Intel AX201 (tests/data/firmware/ax201.json): iwlwifi declares 57 files,
-# one per hardware family; the card asks for its own
-mkdir -p "$tmp/fw-ax201"
+# one per hardware family; the card asks for its own, which the module does
+# not say: one of them here is not known to be the card's (exit 4), whether
+# it is the card's (iwlwifi-QuZ-a0-hr-b0-72.ucode) or another chip's
+mkdir -p "$tmp/fw-ax201" "$tmp/fw-other/brcm"
 : >"$tmp/fw-ax201/iwlwifi-QuZ-a0-hr-b0-72.ucode.zst"
-check "firmware: AX201 with its family's file: iwlwifi present here, exit 0" 0 firmware-ax201 \
-	"1 module present here, 0 missing here" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" -C /dev/null -f "$tmp/fw-ax201"
+check "firmware: AX201 with its family's file: iwlwifi not known here (the module does not say which file), exit 4" 4 \
+	firmware-ax201 "0 modules present here, 0 missing here, 1 not known here" -- "$cli" firmware --snapshot "$F/ax201.json" \
+	-m "$DM" -C /dev/null -f "$tmp/fw-ax201"
+: >"$tmp/fw-other/iwlwifi-100-5.ucode"
+: >"$tmp/fw-other/brcm/brcmfmac4330-sdio.bin"
+check "firmware: AX201 with another chip's file only: not known here, never present here, exit 4" 4 \
+	firmware-ax201-other-chip "0 modules present here, 0 missing here, 1 not known here" -- "$cli" firmware \
+	--snapshot "$F/ax201.json" -m "$DM" -C /dev/null -f "$tmp/fw-other"
+check "firmware: BCM43430 with another chip's file only (brcmfmac4330-sdio.bin): not known here, exit 4" 4 - \
+	"0 modules present here, 0 missing here, 1 not known here" -- "$cli" firmware --snapshot "$F/bcm43430-sdio.json" \
+	-m "$DM" -C /dev/null -f "$tmp/fw-other"
+n=$((n + 1))
+why=""
+grep -qx '  brcmfmac: not known here (1 of its 60 files here; which one this device loads cannot be told from the module)' \
+	"$tmp/raw" || why="brcmfmac not said not known here"
+grep -q 'present here' "$tmp/raw" && why="${why:+$why; }present here said"
+report "firmware: BCM43430 with another chip's file only: what is not known said" "$why" "$tmp/raw" out
 check "firmware --missing: AX201 with none of iwlwifi's 57 files: missing, the files listed, exit 1" 1 \
 	firmware-missing "0 modules present here, 1 missing here" -- "$cli" firmware --snapshot "$F/ax201.json" -m "$DM" \
 	-C /dev/null -f "$tmp/fw-none" --missing
@@ -577,8 +594,8 @@ check "firmware --missing: AX201 with none of iwlwifi's 57 files: missing, the f
 # name of the -m directory (nor of the bundled table)
 mkdir -p "$tmp/fw-kver/lib/firmware/6.1.0-57-amd64"
 : >"$tmp/fw-kver/lib/firmware/6.1.0-57-amd64/iwlwifi-QuZ-a0-hr-b0-72.ucode"
-check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 0 firmware-kver \
-	"1 module present here, 0 missing here" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
+check "firmware: the search path's KVER is the snapshot's kernel, not -m's directory name" 4 firmware-kver \
+	"0 modules present here, 0 missing here, 1 not known here" -- "$cli" firmware --snapshot "$F/ax201.json" -d "$tmp/fw-kver" -m "$DM" -C /dev/null
 # a release not known is never made up (the -m directory's name, this
 # machine's uname -r): its directories are left out, and said so
 mkdir -p "$tmp/fw-kver/lib/firmware/${DM##*/}" "$tmp/fw-root/lib/modules"
@@ -643,8 +660,8 @@ fi
 # declares "brcm/brcmfmac*-sdio.*.txt", the board's file
 mkdir -p "$tmp/fw-brcm/brcm"
 : >"$tmp/fw-brcm/brcm/brcmfmac43430-sdio.Chuwi-Hi8.txt.xz"
-check "firmware: a wildcard entry matches a present file by glob, .xz included" 0 firmware-wildcard \
-	"1 module present here, 0 missing here" -- "$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null \
+check "firmware: a wildcard entry matches a present file by glob, .xz included" 4 firmware-wildcard \
+	"0 modules present here, 0 missing here, 1 not known here" -- "$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null \
 	-f "$tmp/fw-brcm"
 check "firmware: the wildcard matches no file: missing, exit 1" 1 - "0 modules present here, 1 missing here" -- \
 	"$cli" firmware --snapshot "$F/bcm43430-sdio.json" -m "$DM" -C /dev/null -f "$tmp/fw-none"
@@ -681,7 +698,7 @@ check "snapshot: the kernel log's failed loads recorded" 0 - "" -- env MODALIAS_
 # a snapshot's machine is not here: its files are looked for on this one,
 # said "here" (never "served" nor "present now")
 check "firmware --snapshot: the recorded failures, this machine's files said here, exit 1" 1 firmware-snapshot-here \
-	"the kernel log: 3 failed loads, 2 still missing here (files looked for on this machine, not the snapshot's)" -- \
+	"the kernel log: 3 failed loads, 2 still missing here, 0 fallbacks to another version here (files looked for on this machine, not the snapshot's)" -- \
 	"$cli" firmware --snapshot "$tmp/q35k.json" -m "$DM" -C /dev/null -f "$tmp/fw-log"
 env MODALIAS_KMSG="$tmp/kmsg" "$cli" firmware --json --sysfs "$tmp/q35k" -m "$DM" -C /dev/null -f "$tmp/fw-log" \
 	>"$tmp/fw-log.json" 2>/dev/null
@@ -690,7 +707,7 @@ n=$((n + 1))
 why=""
 python3 -c 'import json, sys
 live, snap = (json.load(open(f)) for f in sys.argv[1:3])
-words = {"present here": "served", "missing here": "missing"}
+words = {"present here": "served", "missing here": "missing", "not known here": "not known", "fallback here": "fallback"}
 assert all(e["state"] in words for e in snap), [e["state"] for e in snap]
 for e in snap:
     e["state"] = words[e["state"]]
@@ -703,15 +720,75 @@ d = json.load(open(sys.argv[1]))
 d["firmware_failures"] = [{"devpath": d["devices"][0]["devpath"], "file": "iwlwifi-QuZ-a0-hr-b0-72.ucode", "errno": 2}]
 json.dump(d, open(sys.argv[2], "w"))' "$F/ax201.json" "$tmp/ax201-failed.json"
 check "firmware --snapshot: a failed load whose file is in DIR here: present here, exit 0" 0 - \
-	"the kernel log: 1 failed load, 0 still missing here (files looked for on this machine, not the snapshot's)" -- \
+	"the kernel log: 1 failed load, 0 still missing here, 0 fallbacks to another version here (files looked for on this machine, not the snapshot's)" -- \
 	"$cli" firmware --snapshot "$tmp/ax201-failed.json" -m "$DM" -C /dev/null -f "$tmp/fw-ax201"
 n=$((n + 1))
 why=""
 grep -qxF "  kernel log: iwlwifi-QuZ-a0-hr-b0-72.ucode failed to load (error -2)	present here: $tmp/fw-ax201/iwlwifi-QuZ-a0-hr-b0-72.ucode.zst" \
 	"$tmp/raw" || why="the failed load not said present here"
-grep -qx '  iwlwifi: present here (1 of its 57 files)' "$tmp/raw" || why="${why:+$why; }iwlwifi not said present here"
+grep -qx '  iwlwifi: present here (the kernel log names this device'"'"'s file; 1 of its 57 files here)' "$tmp/raw" ||
+	why="${why:+$why; }iwlwifi not said present here"
 grep -qE 'served|present now' "$tmp/raw" && why="${why:+$why; }served or present now said of the snapshot's machine"
 report "firmware --snapshot: nothing said of the snapshot's machine's files" "$why" "$tmp/raw" out
+# a driver's fallback: iwlwifi asks for the newest version first and loads
+# the newest it finds; the kernel log has a failed load of each newer one.
+# Those are no missing file when an older version of the same name (declared
+# once by the device's modules) is here; a failure with no version here, or
+# only a newer one than the driver asked for, stays missing
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+dev = d["devices"][0]["devpath"]
+for name, top, low in (("newer", 77, 73), ("older", 72, 60)):
+    d["firmware_failures"] = [{"devpath": dev, "file": "iwlwifi-QuZ-a0-hr-b0-%d.ucode" % v, "errno": 2}
+                              for v in range(top, low - 1, -1)]
+    json.dump(d, open(sys.argv[2] + "-" + name + ".json", "w"))' "$F/ax201.json" "$tmp/ax201-fallback"
+mkdir -p "$tmp/fw-72" "$tmp/fw-80" "$tmp/fw-59" "$tmp/fw-66"
+: >"$tmp/fw-72/iwlwifi-QuZ-a0-hr-b0-72.ucode"
+: >"$tmp/fw-80/iwlwifi-QuZ-a0-hr-b0-80.ucode"
+: >"$tmp/fw-59/iwlwifi-QuZ-a0-hr-b0-59.ucode.xz"
+: >"$tmp/fw-66/iwlwifi-QuZ-a0-hr-b0-66.ucode"
+for row in \
+	"newer|fw-72|0|firmware-fallback|1 module present here, 0 missing here, 0 not known here;.* the kernel log: 5 failed loads, 0 still missing here, 5 fallbacks to another version here|-77…-73 failed, -72 here: a fallback, iwlwifi present here" \
+	"newer|fw-none|1|-|0 modules present here, 1 missing here, .* the kernel log: 5 failed loads, 5 still missing here, 0 fallbacks|-77…-73 failed, no version here: still missing" \
+	"newer|fw-80|1|-|0 modules present here, 1 missing here, .* the kernel log: 5 failed loads, 5 still missing here, 0 fallbacks|-77…-73 failed, only -80 here (newer than asked for): still missing" \
+	"older|fw-59|0|firmware-fallback-older|1 module present here, .* the kernel log: 13 failed loads, 0 still missing here, 13 fallbacks|-72…-60 failed, -59.xz here (the declared -72 absent): a fallback" \
+	"older|fw-66|0|firmware-fallback-between|1 module present here, .* the kernel log: 13 failed loads, 0 still missing here, 12 fallbacks|-72…-60 failed, -66 here now: -72…-67 fall back to it, -66 present, -65…-60 not reached"; do
+	IFS='|' read -r log dir want gold said what <<EOF_ROW
+$row
+EOF_ROW
+	check "firmware --snapshot: $what, exit $want" "$want" "$gold" "$said" -- "$cli" firmware \
+		--snapshot "$tmp/ax201-fallback-$log.json" -m "$DM" -C /dev/null -f "$tmp/$dir"
+done
+# --missing: what is not known is printed with what is missing, a fallback
+# (nothing missing) is not
+check "firmware --missing: AX201 with another chip's file: the not known module printed, exit 4" 4 - "" -- "$cli" firmware \
+	--missing --snapshot "$F/ax201.json" -m "$DM" -C /dev/null -f "$tmp/fw-other"
+n=$((n + 1))
+grep -qx '  iwlwifi: not known here (1 of its 57 files here; which one this device loads cannot be told from the module)' \
+	"$tmp/raw" && report "firmware --missing: iwlwifi's not known line printed" "" ||
+	report "firmware --missing: iwlwifi's not known line printed" "not printed" "$tmp/raw" out
+check "firmware --missing: -77…-73 failed, -72 here: no kernel log line printed, exit 0" 0 - "" -- "$cli" firmware \
+	--missing --snapshot "$tmp/ax201-fallback-newer.json" -m "$DM" -C /dev/null -f "$tmp/fw-72"
+n=$((n + 1))
+grep -q 'kernel log: iwlwifi\|iwlwifi:' "$tmp/raw" && report "firmware --missing: a fallback not printed" "printed" "$tmp/raw" out ||
+	report "firmware --missing: a fallback not printed" ""
+# the running machine (a tree given a kernel log) tells what the module
+# cannot: its driver bound to the device, and no failed load of it in the
+# log, is served; unbound, not known.  A tree made here: the AX201 bound to
+# iwlwifi (its driver and driver/module links), another chip's file only
+lv="$tmp/live-ax201" ldev="$tmp/live-ax201/devices/pci0000:00/0000:00:14.3"
+mkdir -p "$ldev" "$lv/bus/pci/drivers/iwlwifi" "$lv/module/iwlwifi"
+echo pci:v00008086d0000A0F0sv00008086sd00000244bc02sc80i00 >"$ldev/modalias"
+printf '%s\n' DRIVER=iwlwifi MODALIAS=pci:v00008086d0000A0F0sv00008086sd00000244bc02sc80i00 >"$ldev/uevent"
+ln -s ../../../bus/pci/drivers/iwlwifi "$ldev/driver"
+ln -s ../../../../module/iwlwifi "$lv/bus/pci/drivers/iwlwifi/module"
+: >"$tmp/kmsg-none"
+check "firmware: the running machine, iwlwifi bound, no failed load in its log: served, exit 0" 0 firmware-bound \
+	"1 module served, 0 missing, 0 not known;" -- env MODALIAS_KMSG="$tmp/kmsg-none" "$cli" firmware --sysfs "$lv" \
+	-m "$DM" -C /dev/null -f "$tmp/fw-other"
+rm "$ldev/driver"
+check "firmware: the running machine, no driver bound: not known, exit 4" 4 - "0 modules served, 0 missing, 1 not known;" -- \
+	env MODALIAS_KMSG="$tmp/kmsg-none" "$cli" firmware --sysfs "$lv" -m "$DM" -C /dev/null -f "$tmp/fw-other"
 # a snapshot of a captured tree has no record: said so, neither blamed
 # on an unreadable log nor on a captured tree (the document tells neither)
 "$cli" snapshot --sysfs "$Q" -o "$tmp/q35-captured.json" 2>/dev/null
