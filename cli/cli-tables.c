@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,8 @@
 
 #include "cli-output.h"
 #include "cli-tables.h"
+#include "path-trust.h"
+#include "read-file.h"
 
 void cli_tables_spec_clear(struct cli_tables_spec *spec)
 {
@@ -144,6 +147,62 @@ void cli_tables_close(struct cli_tables *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int cli_table_open(const char *path, char **why)
+{
+	struct trust_why tw = { "" };
+	g_autofree char *self = NULL;
+	size_t n = strlen(path);
+	int fd = trust_open(path, O_PATH, TRUST_FOLLOW | TRUST_REGULAR, &tw);
+	const char *reason = fd == -EPERM && strncmp(tw.text, path, n) == 0 && strncmp(tw.text + n, ": ", 2) == 0 ?
+				     tw.text + n + 2 : "";
+
+	/* the file itself, as named (trust_stat_reason()'s words) */
+	if (strcmp(reason, "writable by group or others") == 0) {
+		*why = g_strdup_printf("a table file writable by group or others (%s)", path);
+	} else if (strcmp(reason, "not owned by root") == 0 || strcmp(reason, "owned by another user") == 0) {
+		*why = g_strdup_printf("a table file owned by another user (%s)", path);
+	} else if (fd == -EPERM) {
+		/* a directory above it, a symlink on the way or its target */
+		*why = g_strdup_printf("a table file on a path another user may change (%s: %s)", path, tw.text);
+	} else if (fd == -EISDIR || fd == -EINVAL) {
+		*why = g_strdup_printf("a table file that cannot be read (%s: not a regular file)", path);
+	} else if (fd < 0) {
+		*why = g_strdup_printf("a table file that cannot be read (%s: %s)", path, g_strerror(-fd));
+	} else {
+		/* the file checked, whatever happens to PATH meanwhile */
+		int e;
+
+		self = g_strdup_printf("/proc/self/fd/%d", fd);
+		e = access(self, R_OK) == 0 ? 0 : errno;
+		if (!e)
+			return fd;
+		close(fd);
+		fd = -e;
+		*why = g_strdup_printf("a table file that cannot be read (%s: %s)", path, g_strerror(-fd));
+	}
+	return fd;
+}
+
+int cli_table_read(const char *path, char **text, size_t *len, char **why)
+{
+	g_autofree char *self = NULL;
+	int fd = cli_table_open(path, why), r;
+
+	if (fd < 0)
+		return fd;
+	/* the descriptor that was checked is what is read */
+	self = g_strdup_printf("/proc/self/fd/%d", fd);
+	r = read_file(self, READ_FILE_TABLE_MAX, READ_FILE_NO_KERNEL_FS, text, len);
+	close(fd);
+	if (r < 0) {
+		char buf[64];
+
+		*why = g_strdup_printf("a table file that cannot be read (%s: %s)", path,
+				       read_file_error(r, READ_FILE_TABLE_MAX, buf, sizeof(buf)));
+	}
+	return r;
+}
+
 /* modprobe.d, then modalias.conf's extra tables and blacklist, into T */
 static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, const struct cli_config *cfg,
 		      bool go_on, cli_report_fn report, void *data)
@@ -185,7 +244,19 @@ static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, 
 			return r;
 	}
 	for (char **f = cfg->tables; f && *f; f++) {
-		r = modalias_table_load_file(t->table, *f);
+		g_autofree char *text = NULL, *why = NULL;
+		size_t len;
+
+		/* checked again at each load: the daemon's reloads too */
+		r = cli_table_read(*f, &text, &len, &why);
+		if (r < 0) {
+			report_printf(report, data, LOG_ERR, "%s: [modules] tables: %s%s", cfg->path, why,
+				      go_on ? ": not used" : "");
+			if (!go_on)
+				return r;
+			continue;
+		}
+		r = modalias_table_load_buffer(t->table, *f, text, len);
 		if (r != 0) {
 			report_printf(report, data, LOG_ERR, "%s (from %s): %s", *f, cfg->path,
 				      r < 0 ? strerror(-r) : "malformed lines");

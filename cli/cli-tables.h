@@ -82,6 +82,19 @@ enum cli_tables_flags {
 	CLI_TABLES_INSERT = 1 << 2,
 };
 
+/* modalias.conf's tables=: the one policy of an extra table.  PATH opened
+ * (O_PATH) by the trust walk: it and every directory above it, the targets
+ * of symlinks included, root's or this user's and writable by no one else,
+ * a regular file this user may read.  The descriptor, or a negative errno
+ * with *WHY (g_free) naming PATH and why, in the words of modalias.conf(5)'s
+ * messages ("a table file owned by another user (PATH)"). */
+int cli_table_open(const char *path, char **why);
+
+/* The table at PATH read whole (64 MiB at most) from cli_table_open()'s
+ * descriptor, never by its path again: 0 with *TEXT (free()) and *LEN, or
+ * a negative errno with *WHY as cli_table_open()'s. */
+int cli_table_read(const char *path, char **text, size_t *len, char **why);
+
 /* A libkmod loader of DIR as the tables' one is made (modprobe.d as SPEC
  * and CFG say, CFG's blacklist): 0 or a negative errno */
 int cli_loader_new(struct modalias_ctx *ctx, const struct cli_tables_spec *spec, const struct cli_config *cfg,

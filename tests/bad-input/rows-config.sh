@@ -29,6 +29,38 @@ chown nobody "$r/t.alias" 2>/dev/null || chown 65534 "$r/t.alias"
 confrow conf-table-not-owner '`--settings`: `tables=` a table mode 644 owned by nobody (who may rewrite it)' \
 	"@TMP@/r/c.conf:2: [modules] tables: a table file owned by another user (@TMP@/r/t.alias)" \
 	fixed: 'cli/cli-config.c `cli_config_load`: a table owned by another user (who can write it whatever its mode) was accepted, and the agent runs as root'
+# tables= is checked by the trust walk: the table and every directory on
+# its way (symlinks followed), as the agent needs it (root, every event)
+nobody_owns() { chown -R nobody:nogroup "$@" 2>/dev/null || chown -R 65534 "$@"; }
+conf "[modules]\ndirectory=$D\ntables=$r/nob/t.alias\n"
+mkdir "$r/nob"
+cp -p "$r/t.alias" "$r/nob/t.alias"
+nobody_owns "$r/nob"
+chown 0:0 "$r/nob/t.alias"
+confrow conf-table-dir-not-owner "\`--settings\`: \`tables=\` a table mode 644 owned by root, in a directory of nobody's (who may rename another file over it)" \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/nob/t.alias: @TMP@/r/nob: not owned by root)" \
+	fixed: 'cli/cli-config.c `cli_config_load`: a table was judged alone (stat, access: its owner and mode), not by the directories above it: one of nobody'"'"'s could have its root-owned table replaced with his own after the check, read by root at the next load (the agent'"'"'s reloads read it by its path again); now the trust walk, in one place (cli/cli-tables.c `cli_table_open`), and the checked descriptor is read, at every load'
+conf "[modules]\ndirectory=$D\ntables=$r/link/t.alias\n"
+mkdir "$r/nob"
+cp -p "$r/t.alias" "$r/nob/t.alias"
+nobody_owns "$r/nob"
+chown 0:0 "$r/nob/t.alias"
+ln -s "$r/nob" "$r/link"
+confrow conf-table-symlink-to-nobody-dir "\`--settings\`: \`tables=@TMP@/r/link/t.alias\`, \`link\` root's symlink to a directory of nobody's holding root's table" \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/link/t.alias: @TMP@/r/nob: not owned by root)"
+conf "[modules]\ndirectory=$D\ntables=$r/g/t.alias\n"
+mkdir "$r/g"
+chmod 775 "$r/g"
+cp -p "$r/t.alias" "$r/g/t.alias"
+confrow conf-table-dir-group-writable '`--settings`: `tables=` a table mode 644 owned by root, in a directory mode 775' \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/g/t.alias: @TMP@/r/g: writable by group or others)"
+conf "[modules]\ndirectory=$D\ntables=$r/shared/t.alias\n"
+mkdir "$r/shared"
+chmod 1777 "$r/shared"
+ln -s "$r/t.alias" "$r/shared/t.alias"
+chown -h nobody "$r/shared/t.alias" 2>/dev/null || chown -h 65534 "$r/shared/t.alias"
+confrow conf-table-nobody-link-in-sticky-dir "\`--settings\`: \`tables=\` a symlink of nobody's in a sticky directory mode 1777 (as /tmp), to root's table (nobody may point it elsewhere at any time)" \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/shared/t.alias: @TMP@/r/shared/t.alias: a symlink made by another user in a shared directory)"
 conf "[modules]\ntables=$r/t.alias;$r/missing.alias\n"
 confrow conf-table-missing '`--settings`: `tables=` a good table and a missing one' \
 	"@TMP@/r/c.conf:2: [modules] tables: a table file that cannot be read (@TMP@/r/missing.alias: No such file or directory)"
@@ -64,6 +96,7 @@ conf "# modalias.conf\n[log]\nlevel=notice\n[modules\ndirectory=$D\n"
 confrow conf-syntax '`--settings`: line 4 `[modules` (no closing bracket)' \
 	"@TMP@/r/c.conf:4: Key file contains line ${LQ}[modules${RQ} which is not a key-value pair, group, or comment" \
 	fixed: 'cli/cli-config.c `cli_config_load`: a syntax error named no line (GLib quotes the line, without its number); it is found by loading ever shorter prefixes' 
+
 fresh
 row conf-missing in: '`--settings` a file that does not exist' \
 	err: "modalias: --settings @TMP@/r/nonexistent.conf: No such file or directory" \
