@@ -97,6 +97,94 @@ confrow conf-syntax '`--settings`: line 4 `[modules` (no closing bracket)' \
 	"@TMP@/r/c.conf:4: Key file contains line ${LQ}[modules${RQ} which is not a key-value pair, group, or comment" \
 	fixed: 'cli/cli-config.c `cli_config_load`: a syntax error named no line (GLib quotes the line, without its number); it is found by loading ever shorter prefixes' 
 
+# ---- modalias.conf's paths root acts on: the agent, load ----------------------------
+
+# modprobe.d= names commands root runs (install), directory= (root=,
+# version=) the modules root inserts: the agent and load take them only
+# where nobody else may change them; -C, -m, -d given on their command line
+# are root's own choice, as modprobe's
+LM="$data/load/lib/modules/9.9.9-test"
+pwn_conf() { # DIR: a modprobe.d directory whose install line makes @TMP@/r/PWNED
+	mkdir -p "$1" && printf 'install mod_x /bin/touch %s/PWNED\n' "$r" >"$1/x.conf"
+}
+agent_event() { # a dry run of test:dev:multi's add event with @TMP@/r/c.conf
+	env -i ACTION=add DEVPATH=/devices/x MODALIAS=test:dev:multi "$agent" --stderr --settings "$r/c.conf" --dry-run \
+		--hotplug-dir "$r/hp" "$@" test
+}
+agentrow() { # ID INPUT ERR [KEY: VALUE…]: refused, no module, no install command
+	id=$1 input=$2 e=$3
+	shift 3
+	row "$id" in: "$input" err: "$e
+hotplug: modules not loaded" exit: 1 out: 'event - add test /devices/x' check: 'test ! -e "$r/PWNED"' \
+		also: 'no module, no install command (the handlers still run); stdout: the event alone' "$@" -- agent_event
+}
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/nob/conf.d"
+nobody_owns "$r/nob"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/nob/conf.d\n' "$LM" "$r" >"$r/c.conf"
+agentrow conf-modprobe-d-not-owner-agent "the agent (\`hotplug --settings … test\`, ACTION=add, dry run): \`modprobe.d=\` a directory of nobody's holding \`install mod_x /bin/touch @TMP@/r/PWNED\`" \
+	"hotplug: @TMP@/r/nob/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/nob: not owned by root" \
+	fixed: 'cli/cli-tables.c `cli_tables_open`: the agent refused another user'"'"'s `tables=` but took `modprobe.d=` (whose install lines root runs) and `directory=` (whose modules root inserts) from anybody'"'"'s files: the dry run printed the install line, exit 0; now `CLI_TABLES_TRUSTED` (the agent, load) puts modalias.conf'"'"'s modprobe.d= and module directory through the trust walk at every load (`cli_tables_trusted`)'
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/conf.d"
+nobody_owns "$r/conf.d/x.conf"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/conf.d\n' "$LM" "$r" >"$r/c.conf"
+agentrow conf-modprobe-d-file-not-owner-agent "the agent: \`modprobe.d=\` root's directory holding a file of nobody's (\`x.conf\`, the install line)" \
+	"hotplug: @TMP@/r/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/conf.d/x.conf: not owned by root"
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/conf.d"
+chmod 775 "$r/conf.d"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/conf.d\n' "$LM" "$r" >"$r/c.conf"
+agentrow conf-modprobe-d-group-writable-agent "the agent: \`modprobe.d=\` root's directory mode 775 holding root's file" \
+	"hotplug: @TMP@/r/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/conf.d: writable by group or others"
+fresh
+mkdir "$r/hp"
+cp -r "$LM" "$r/m"
+nobody_owns "$r/m"
+printf '[modules]\ndirectory=%s/m\n' "$r" >"$r/c.conf"
+agentrow conf-directory-not-owner-agent "the agent: \`directory=\` a copy of the test module directory owned by nobody (whose modules root would insert)" \
+	"hotplug: @TMP@/r/m (the module directory, from @TMP@/r/c.conf): refused: @TMP@/r/m: not owned by root"
+fresh
+mkdir "$r/hp"
+cp -r "$LM" "$r/m"
+nobody_owns "$r/m/kernel"
+printf '[modules]\ndirectory=%s/m\n' "$r" >"$r/c.conf"
+agentrow conf-directory-subdir-not-owner-agent "the agent: \`directory=\` root's copy of the test module directory whose \`kernel/\` (the modules) is nobody's" \
+	"hotplug: @TMP@/r/m (the module directory, from @TMP@/r/c.conf): refused: @TMP@/r/m/kernel: not owned by root"
+fresh
+mkdir "$r/hp"
+mkdir -p "$r/nob/lib/modules"
+cp -r "$LM" "$r/nob/lib/modules/9.9.9-test"
+nobody_owns "$r/nob"
+printf '[modules]\nroot=%s/nob\nversion=9.9.9-test\n' "$r" >"$r/c.conf"
+agentrow conf-root-not-owner-agent "the agent: \`root=\` a directory of nobody's, \`version=9.9.9-test\`" \
+	"hotplug: @TMP@/r/nob/lib/modules/9.9.9-test (the module directory, from @TMP@/r/c.conf): refused: @TMP@/r/nob: not owned by root"
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/nob/conf.d"
+nobody_owns "$r/nob"
+: >"$r/c.conf"
+row cmdline-modprobe-d-not-owner-agent in: "the agent with \`-C @TMP@/r/nob/conf.d -m\` the test module directory on its command line: the same directory of nobody's" \
+	err: '' exit: 0 out: "event - add test /devices/x
+load mod_c
+load mod_b
+load mod_a
+install mod_x /bin/touch @TMP@/r/PWNED" \
+	also: "the command line is root's own choice, as modprobe -C: taken (hotplug(8)); a dry run: nothing run" \
+	-- agent_event -C "$r/nob/conf.d" -m "$LM"
+fresh
+pwn_conf "$r/nob/conf.d"
+nobody_owns "$r/nob"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/nob/conf.d\n' "$LM" "$r" >"$r/c.conf"
+row load-conf-modprobe-d-not-owner in: "\`modalias --settings … load --dry-run test:dev:multi\`: \`modprobe.d=\` a directory of nobody's holding an install line" \
+	err: "modalias load: @TMP@/r/nob/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/nob: not owned by root" \
+	exit: 2 out: '' check: "test \"\$($cli --settings $r/c.conf resolve test:dev:multi | tr '\\n' ' ')\" = 'mod_a mod_x '" \
+	also: 'nothing inserted or run; resolve, which acts on nothing, reads the same settings' \
+	fixed: 'cli/modalias-load.c: load (root inserting modules, running install lines) took modalias.conf'"'"'s modprobe.d= and directory= from anybody'"'"'s files, as the agent did' \
+	-- "$cli" --settings "$r/c.conf" load --dry-run test:dev:multi
 fresh
 row conf-missing in: '`--settings` a file that does not exist' \
 	err: "modalias: --settings @TMP@/r/nonexistent.conf: No such file or directory" \
