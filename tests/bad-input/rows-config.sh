@@ -107,9 +107,9 @@ LM="$data/load/lib/modules/9.9.9-test"
 pwn_conf() { # DIR: a modprobe.d directory whose install line makes @TMP@/r/PWNED
 	mkdir -p "$1" && printf 'install mod_x /bin/touch %s/PWNED\n' "$r" >"$1/x.conf"
 }
-agent_event() { # a dry run of test:dev:multi's add event with @TMP@/r/c.conf
-	env -i ACTION=add DEVPATH=/devices/x MODALIAS=test:dev:multi "$agent" --stderr --settings "$r/c.conf" --dry-run \
-		--hotplug-dir "$r/hp" "$@" test
+agent_event() { # a dry run of test:dev:multi's add event with @TMP@/r/c.conf (its caches in the row's)
+	env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add DEVPATH=/devices/x MODALIAS=test:dev:multi "$agent" \
+		--stderr --settings "$r/c.conf" --dry-run --hotplug-dir "$r/hp" "$@" test
 }
 agentrow() { # ID INPUT ERR [KEY: VALUE…]: refused, no module, no install command
 	id=$1 input=$2 e=$3
