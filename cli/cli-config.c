@@ -1,7 +1,8 @@
 /*
  * cli/cli-config.c - modalias.conf read through GKeyFile (cli-config.h):
  * typos warned with their line, bad values refused with their line, the
- * extra tables checked readable and root's.
+ * extra tables checked readable and trusted (cli-tables.c's
+ * cli_table_open(), which holds that policy).
  *
  * This file reads settings; it may not act on them (cli-tables.c opens
  * what they name).
@@ -13,15 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <glib/gstdio.h>
 
 #include <stdbool.h>
 
 #include "cli-config.h"
 #include "cli-output.h"
+#include "cli-tables.h"
 #include "read-file.h"
 
 static const struct known {
@@ -270,23 +269,17 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 			   "not a number of seconds from 1 to " G_STRINGIFY(CLI_COLDPLUG_TIMEOUT_MAX));
 	if (cfg->coldplug && strcmp(cfg->coldplug, "trigger") != 0 && strcmp(cfg->coldplug, "resolve") != 0)
 		return bad(error, file, text, "agent", "coldplug", "neither 'trigger' nor 'resolve'");
-	/* the files named must be readable now, not at the first event */
+	/* the files named must be readable now, not at the first event, and
+	 * trusted (cli_table_open(): the one policy, applied again wherever
+	 * they are read): the agent runs as root on every event */
 	for (char **t = cfg->tables; t && *t; t++) {
 		g_autofree char *why = NULL;
-		GStatBuf st;
+		int fd = cli_table_open(*t, &why);
 
 		/* each message names the table: the key may list several */
-		if (g_stat(*t, &st) < 0 || g_access(*t, R_OK) < 0)
-			why = g_strdup_printf("a table file that cannot be read (%s: %s)", *t, g_strerror(errno));
-		else if (!S_ISREG(st.st_mode))
-			why = g_strdup_printf("a table file that cannot be read (%s: not a regular file)", *t);
-		/* the agent runs as root on every event: nobody else may write its tables */
-		else if (st.st_mode & (S_IWGRP | S_IWOTH))
-			why = g_strdup_printf("a table file writable by group or others (%s)", *t);
-		else if (st.st_uid != 0 && st.st_uid != geteuid())
-			why = g_strdup_printf("a table file owned by another user (%s)", *t);
-		if (why)
+		if (fd < 0)
 			return bad(error, file, text, "modules", "tables", why);
+		close(fd);
 	}
 	return TRUE;
 }

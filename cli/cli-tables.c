@@ -8,8 +8,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -18,6 +21,8 @@
 
 #include "cli-output.h"
 #include "cli-tables.h"
+#include "path-trust.h"
+#include "read-file.h"
 
 void cli_tables_spec_clear(struct cli_tables_spec *spec)
 {
@@ -144,6 +149,170 @@ void cli_tables_close(struct cli_tables *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int cli_table_open(const char *path, char **why)
+{
+	struct trust_why tw = { "" };
+	g_autofree char *self = NULL;
+	size_t n = strlen(path);
+	int fd = trust_open(path, O_PATH, TRUST_FOLLOW | TRUST_REGULAR, &tw);
+	const char *reason = fd == -EPERM && strncmp(tw.text, path, n) == 0 && strncmp(tw.text + n, ": ", 2) == 0 ?
+				     tw.text + n + 2 : "";
+
+	/* the file itself, as named (trust_stat_reason()'s words) */
+	if (strcmp(reason, "writable by group or others") == 0) {
+		*why = g_strdup_printf("a table file writable by group or others (%s)", path);
+	} else if (strcmp(reason, "not owned by root") == 0 || strcmp(reason, "owned by another user") == 0) {
+		*why = g_strdup_printf("a table file owned by another user (%s)", path);
+	} else if (fd == -EPERM) {
+		/* a directory above it, a symlink on the way or its target */
+		*why = g_strdup_printf("a table file on a path another user may change (%s: %s)", path, tw.text);
+	} else if (fd == -EISDIR || fd == -EINVAL) {
+		*why = g_strdup_printf("a table file that cannot be read (%s: not a regular file)", path);
+	} else if (fd < 0) {
+		*why = g_strdup_printf("a table file that cannot be read (%s: %s)", path, g_strerror(-fd));
+	} else {
+		/* the file checked, whatever happens to PATH meanwhile */
+		int e;
+
+		self = g_strdup_printf("/proc/self/fd/%d", fd);
+		e = access(self, R_OK) == 0 ? 0 : errno;
+		if (!e)
+			return fd;
+		close(fd);
+		fd = -e;
+		*why = g_strdup_printf("a table file that cannot be read (%s: %s)", path, g_strerror(-fd));
+	}
+	return fd;
+}
+
+int cli_table_read(const char *path, char **text, size_t *len, char **why)
+{
+	g_autofree char *self = NULL;
+	int fd = cli_table_open(path, why), r;
+
+	if (fd < 0)
+		return fd;
+	/* the descriptor that was checked is what is read */
+	self = g_strdup_printf("/proc/self/fd/%d", fd);
+	r = read_file(self, READ_FILE_TABLE_MAX, READ_FILE_NO_KERNEL_FS, text, len);
+	close(fd);
+	if (r < 0) {
+		char buf[64];
+
+		*why = g_strdup_printf("a table file that cannot be read (%s: %s)", path,
+				       read_file_error(r, READ_FILE_TABLE_MAX, buf, sizeof(buf)));
+	}
+	return r;
+}
+
+/* Whether the module directory cli_module_dir() names comes, whole or in
+ * part, from modalias.conf (directory=, root=, version=) */
+static bool module_dir_from_config(const struct cli_tables_spec *spec, const struct cli_config *cfg)
+{
+	if (spec->moddir)
+		return false;
+	if (!spec->root && !spec->version && cfg->directory)
+		return true;
+	return (!spec->root && cfg->root) || (!spec->version && cfg->version);
+}
+
+/* Whether kmod reads NAME in a modprobe.d directory: *.conf and *.alias,
+ * not hidden (libkmod's conf_files_filter_out()) */
+static bool modprobe_d_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && ((n > 5 && strcmp(name + n - 5, ".conf") == 0) ||
+				  (n > 6 && strcmp(name + n - 6, ".alias") == 0));
+}
+
+/* The null device, which gives no configuration (a systemd-style mask) */
+static bool is_null_device(const char *path)
+{
+	g_autofree char *real = realpath(path, NULL);
+
+	return real && strcmp(real, "/dev/null") == 0;
+}
+
+/* PATH and every directory above it trusted (trust_open()); for a
+ * directory, what is in it too: every entry (MODPROBE_D: the files kmod
+ * reads there, symlinks followed and checked, a mask to the null device
+ * passed; else, the module directory, its files and subdirectories, its
+ * symlinks, kmod's build and source, passed over).  A path that is not
+ * there is passed: whoever reads it says so.  WHY says what was refused. */
+static int trusted_path(const char *path, bool modprobe_d, struct trust_why *why)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int fd, dfd, r = 0;
+
+	if (modprobe_d && strcmp(path, "/dev/null") == 0)
+		return 0;
+	fd = trust_open(path, O_PATH | (modprobe_d ? 0 : O_DIRECTORY), TRUST_FOLLOW, why);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		close(fd);
+		return 0; /* a file: checked */
+	}
+	/* the directory checked, opened again to be listed */
+	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r = dfd < 0 ? -errno : 0;
+	close(fd);
+	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return r < 0 ? r : -ENOMEM;
+	}
+	while (r == 0 && (e = readdir(d))) {
+		int efd;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    (modprobe_d && !modprobe_d_name(e->d_name)))
+			continue;
+		efd = trust_openat(dirfd(d), path, e->d_name, O_PATH, 0, why);
+		if (efd == -ELOOP && modprobe_d) {
+			g_autofree char *full = g_build_filename(path, e->d_name, NULL);
+
+			efd = is_null_device(full) ? -ENOENT : trust_open(full, O_PATH, TRUST_FOLLOW, why);
+		}
+		/* a symlink in the module directory, a dangling one in
+		 * modprobe.d (kmod passes over it), a mask: passed */
+		if (efd >= 0)
+			close(efd);
+		else if (efd != -ELOOP && efd != -ENOENT)
+			r = efd;
+	}
+	closedir(d);
+	return r;
+}
+
+int cli_tables_trusted(const struct cli_tables_spec *spec, const struct cli_config *cfg, const char *dir,
+		       cli_report_fn report, void *data)
+{
+	struct trust_why why = { "" };
+	int r;
+
+	if (dir && module_dir_from_config(spec, cfg) && (r = trusted_path(dir, false, &why)) < 0) {
+		if (report)
+			report_printf(report, data, LOG_ERR, "%s (the module directory, from %s): refused: %s", dir,
+				      cfg->path, why.text[0] ? why.text : g_strerror(-r));
+		return r;
+	}
+	for (char **p = cfg->modprobe_d; !spec->modprobe_d && p && *p; p++)
+		if ((r = trusted_path(*p, true, &why)) < 0) {
+			if (report)
+				report_printf(report, data, LOG_ERR, "%s (modprobe.d, from %s): refused: %s", *p,
+					      cfg->path, why.text[0] ? why.text : g_strerror(-r));
+			return r;
+		}
+	return 0;
+}
+
 /* modprobe.d, then modalias.conf's extra tables and blacklist, into T */
 static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, const struct cli_config *cfg,
 		      bool go_on, cli_report_fn report, void *data)
@@ -185,7 +354,19 @@ static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, 
 			return r;
 	}
 	for (char **f = cfg->tables; f && *f; f++) {
-		r = modalias_table_load_file(t->table, *f);
+		g_autofree char *text = NULL, *why = NULL;
+		size_t len;
+
+		/* checked again at each load: the daemon's reloads too */
+		r = cli_table_read(*f, &text, &len, &why);
+		if (r < 0) {
+			report_printf(report, data, LOG_ERR, "%s: [modules] tables: %s%s", cfg->path, why,
+				      go_on ? ": not used" : "");
+			if (!go_on)
+				return r;
+			continue;
+		}
+		r = modalias_table_load_buffer(t->table, *f, text, len);
 		if (r != 0) {
 			report_printf(report, data, LOG_ERR, "%s (from %s): %s", *f, cfg->path,
 				      r < 0 ? strerror(-r) : "malformed lines");
@@ -206,9 +387,17 @@ int cli_tables_open(struct modalias_ctx *ctx, const struct cli_tables_spec *spec
 {
 	g_autofree char *cache = cli_cache_dir(spec, cfg);
 	struct cli_tables t = { .dir = dir ? g_strdup(dir) : cli_module_dir(spec, cfg) };
-	int r = modalias_table_open(ctx, t.dir, cache, &t.table);
+	int r = 0;
 
 	memset(out, 0, sizeof(*out));
+	/* before anything of them is read (or cached) */
+	if (flags & CLI_TABLES_TRUSTED)
+		r = cli_tables_trusted(spec, cfg, t.dir, report, data);
+	if (r < 0) {
+		cli_tables_close(&t);
+		return r;
+	}
+	r = modalias_table_open(ctx, t.dir, cache, &t.table);
 	if (r < 0) {
 		report_printf(report, data, LOG_ERR, "cannot load the module tables of %s: %s%s", t.dir, strerror(-r),
 			      r == -ENOENT ? " (a module directory holds modules.alias, as /lib/modules/VERSION: -m DIR, "

@@ -80,7 +80,39 @@ enum cli_tables_flags {
 	 * table where no module directory is, which has no modules and is no
 	 * kernel's here */
 	CLI_TABLES_INSERT = 1 << 2,
+	/* root acts on them (the agent, load): modalias.conf's modprobe.d=
+	 * paths and the module directory its directory=, root= or version=
+	 * name must pass cli_tables_trusted(); the command line's -C, -m, -d
+	 * and -S are the caller's own choice, as modprobe's are */
+	CLI_TABLES_TRUSTED = 1 << 3,
 };
+
+/* Whether modalias.conf's modprobe.d= paths (when -C does not replace
+ * them) and DIR, the module directory (when modalias.conf's directory=,
+ * root= or version= named it; NULL: not checked), may be acted on as root:
+ * each path and every directory above it root's or this user's and
+ * writable by nobody else (shared/path-trust.h), and so is what is in a
+ * directory: the files kmod reads in a modprobe.d directory (symlinks
+ * followed and checked; a mask to /dev/null will do), every file and
+ * subdirectory directly in the module directory (its symlinks, kmod's
+ * build and source, are passed over).  A path that is not there passes:
+ * whoever reads it says so.  0, or a negative errno with the path and why
+ * reported at LOG_ERR (REPORT may be NULL: nothing said). */
+int cli_tables_trusted(const struct cli_tables_spec *spec, const struct cli_config *cfg, const char *dir,
+		       cli_report_fn report, void *data);
+
+/* modalias.conf's tables=: the one policy of an extra table.  PATH opened
+ * (O_PATH) by the trust walk: it and every directory above it, the targets
+ * of symlinks included, root's or this user's and writable by no one else,
+ * a regular file this user may read.  The descriptor, or a negative errno
+ * with *WHY (g_free) naming PATH and why, in the words of modalias.conf(5)'s
+ * messages ("a table file owned by another user (PATH)"). */
+int cli_table_open(const char *path, char **why);
+
+/* The table at PATH read whole (64 MiB at most) from cli_table_open()'s
+ * descriptor, never by its path again: 0 with *TEXT (free()) and *LEN, or
+ * a negative errno with *WHY as cli_table_open()'s. */
+int cli_table_read(const char *path, char **text, size_t *len, char **why);
 
 /* A libkmod loader of DIR as the tables' one is made (modprobe.d as SPEC
  * and CFG say, CFG's blacklist): 0 or a negative errno */

@@ -104,7 +104,10 @@ static struct modalias_loader *pool_get(void)
 		if (pool_free->len > 0) {
 			l = g_ptr_array_steal_index_fast(pool_free, pool_free->len - 1);
 		} else if (pool_all->len < pool_size()) {
-			if (cli_loader_new(ctx, &settings.tables, &config, tables.dir, &l) < 0)
+			/* checked again: the loader reads modprobe.d now, not when
+			 * the tables opened (refused: the tables' own loader) */
+			if (cli_tables_trusted(&settings.tables, &config, tables.dir, NULL, NULL) < 0 ||
+			    cli_loader_new(ctx, &settings.tables, &config, tables.dir, &l) < 0)
 				break;
 			g_ptr_array_add(pool_all, l);
 		} else {
@@ -129,8 +132,12 @@ static void report_say(void *data, int priority, const char *message)
 	say(priority, "%s", message);
 }
 
-/* As the CLI opens them, index cache included; a modprobe.d or an extra
- * table that cannot be read costs only itself. */
+/* As the CLI opens them, index cache included; an extra table that cannot
+ * be read, or is refused, costs only itself.  Root acts on them: the
+ * module directory and the modprobe.d paths modalias.conf names must pass
+ * the trust walk (CLI_TABLES_TRUSTED), else no tables at all (a modprobe.d
+ * left out would drop its blacklists); the command line's are root's own
+ * choice, as modprobe's -d and -C. */
 int modules_open(void)
 {
 	int r;
@@ -152,8 +159,8 @@ int modules_open(void)
 	cli_devices_open(&sysfs_devices, ctx, NULL); /* no snapshot: nothing to fail */
 	pool_clear();
 	cli_tables_close(&tables);
-	r = cli_tables_open(ctx, &settings.tables, NULL, &config, CLI_TABLES_LOADER | CLI_TABLES_GO_ON, report_say, NULL,
-			    &tables);
+	r = cli_tables_open(ctx, &settings.tables, NULL, &config,
+			    CLI_TABLES_LOADER | CLI_TABLES_GO_ON | CLI_TABLES_TRUSTED, report_say, NULL, &tables);
 	if (r < 0)
 		return r;
 	modalias_table_prepare(tables.table);

@@ -116,7 +116,7 @@ int cmd_load(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	ctx = new_ctx(NULL);
-	r = open_tables(ctx, &spec, "load", CLI_TABLES_LOADER | CLI_TABLES_INSERT, &tables);
+	r = open_tables(ctx, &spec, "load", CLI_TABLES_LOADER | CLI_TABLES_INSERT | CLI_TABLES_TRUSTED, &tables);
 	cli_tables_spec_clear(&spec);
 	if (r < 0) {
 		modalias_ctx_unref(ctx);

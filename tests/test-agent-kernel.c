@@ -5,7 +5,8 @@
  * a fixed point and its time limit, and soon after the last uevent; the
  * completion barrier (READY=1, hotplug --settle); a reload that fails
  * mid-depmod (events kept, the tables tried again, not settled meanwhile);
- * unrelated modules inserted at once; a burst beyond the queue limit.
+ * unrelated modules inserted at once; a burst beyond the queue limit; an
+ * extra table (tables=) replaced after its check, refused at the reload.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -144,6 +145,70 @@ static void test_stays_right(void)
 	g_test_message("%s", output);
 	g_assert_cmpuint(inserted(s.root, "mod_a"), ==, 2);
 	g_assert_cmpuint(inserted(s.root, "mod_x"), ==, 1);
+	close(fd);
+	scratch_clear(&s);
+}
+
+/* ---- modalias.conf's tables=, checked at every load ------------------------------ */
+
+/* An extra table that passed the trust walk when the daemon started, whose
+ * directory is then nobody's (handed over), who renames a table of his own
+ * over it: at the next reload of the tables (depmod wrote the module
+ * directory) it is refused, not read by its path again, and the daemon
+ * goes on with the rest. */
+static void test_table_replaced(void)
+{
+	struct scratch s;
+	g_autofree char *dir = NULL, *table = NULL, *evil = NULL, *conf = NULL, *text = NULL, *alias = NULL,
+			*output = NULL, *refused = NULL;
+	const char *extra[] = { "--moddir", NULL, "--settings", NULL, "--stderr", NULL };
+	struct needle w;
+	struct daemon d;
+	FILE *f;
+	int fd = nl_sender();
+
+	scratch_init(&s);
+	dir = g_build_filename(s.tmp, "t", NULL);
+	table = g_build_filename(dir, "extra.alias", NULL);
+	evil = g_build_filename(dir, "evil.alias", NULL);
+	conf = g_build_filename(s.tmp, "c.conf", NULL);
+	alias = g_build_filename(s.m, "modules.alias", NULL);
+	g_assert_cmpint(mkdir(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(table, "alias test:dev:extra mod_a\n", -1, NULL));
+	g_assert_cmpint(chmod(table, 0644), ==, 0);
+	text = g_strdup_printf("[modules]\ntables=%s\n", table);
+	g_assert_true(g_file_set_contents(conf, text, -1, NULL));
+	extra[1] = s.m;
+	extra[3] = conf;
+	kernel_daemon_start(&d, &s, s.root, NULL, NULL, extra);
+	g_assert_true(daemon_read_until(&d, listening, NULL, 30));
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/e", 1, "test:dev:extra");
+	w = (struct needle){ "inserted mod_a", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+
+	/* the directory nobody's; his table renamed over root's */
+	g_assert_true(g_file_set_contents(evil, "alias test:dev:evil mod_x\n", -1, NULL));
+	g_assert_cmpint(chmod(evil, 0644), ==, 0);
+	g_assert_cmpint(chown(evil, 65534, 65534), ==, 0);
+	g_assert_cmpint(chown(dir, 65534, 65534), ==, 0);
+	g_assert_cmpint(rename(evil, table), ==, 0);
+	/* depmod adds an alias: the tables are read again at the next event */
+	f = fopen(alias, "a");
+	g_assert_nonnull(f);
+	fputs("alias test:dev:newalias mod_soft\n", f);
+	g_assert_cmpint(fclose(f), ==, 0);
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/e", 2, "test:dev:evil");
+	nl_send(fd, GROUP, "add", "/devices/virtual/mtest/e", 3, "test:dev:newalias");
+	w = (struct needle){ "inserted mod_soft", 1 };
+	g_assert_true(daemon_read_until(&d, has_n, &w, 30));
+	g_assert_cmpint(daemon_stop(&d, &output), ==, 0);
+	g_test_message("%s", output);
+	g_assert_nonnull(strstr(output, "the module directory changed: reloading the module tables"));
+	refused = g_strdup_printf("hotplug: %s: [modules] tables: a table file on a path another user may change (%s: %s: "
+				  "not owned by root): not used", conf, table, dir);
+	g_assert_nonnull(strstr(output, refused));
+	/* nobody's table was not read */
+	g_assert_cmpuint(inserted(s.root, "mod_x"), ==, 0);
 	close(fd);
 	scratch_clear(&s);
 }
@@ -902,6 +967,7 @@ int main(int argc, char **argv)
 	if (r)
 		return r;
 	g_test_add_func("/agent/stays-right", test_stays_right);
+	g_test_add_func("/agent/table-replaced", test_table_replaced);
 	g_test_add_func("/agent/coldplug-fixed-point", test_coldplug_fixed_point);
 	g_test_add_func("/agent/coldplug-timeout", test_coldplug_timeout);
 	g_test_add_func("/agent/coldplug-soon", test_coldplug_soon);

@@ -29,8 +29,7 @@ modalias resolve: cannot load the module tables of @TMP@/r/m: File too large" ex
 	-- t10 "$cli" resolve --no-cache -m "$r/m" -C /dev/null acpi:PNP0C0A:
 conf "[modules]\ndirectory=$D\ntables=/proc/self/pagemap\n"
 row read-conf-table-pagemap in: '`--settings`: `[modules] tables=/proc/self/pagemap`' \
-	err: "modalias: cannot open /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it
-modalias resolve: /proc/self/pagemap (from @TMP@/r/c.conf): Wrong medium type" exit: 2 out: '' \
+	err: "modalias resolve: @TMP@/r/c.conf: [modules] tables: a table file that cannot be read (/proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it)" exit: 2 out: '' \
 	-- t10 "$cli" --settings "$r/c.conf" resolve -C /dev/null acpi:PNP0C0A:
 row read-map-pagemap in: '`map /proc/self/pagemap`' \
 	err: "modalias map: cannot open /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" exit: 2 out: '' \

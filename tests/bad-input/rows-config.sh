@@ -29,6 +29,38 @@ chown nobody "$r/t.alias" 2>/dev/null || chown 65534 "$r/t.alias"
 confrow conf-table-not-owner '`--settings`: `tables=` a table mode 644 owned by nobody (who may rewrite it)' \
 	"@TMP@/r/c.conf:2: [modules] tables: a table file owned by another user (@TMP@/r/t.alias)" \
 	fixed: 'cli/cli-config.c `cli_config_load`: a table owned by another user (who can write it whatever its mode) was accepted, and the agent runs as root'
+# tables= is checked by the trust walk: the table and every directory on
+# its way (symlinks followed), as the agent needs it (root, every event)
+nobody_owns() { chown -R nobody:nogroup "$@" 2>/dev/null || chown -R 65534 "$@"; }
+conf "[modules]\ndirectory=$D\ntables=$r/nob/t.alias\n"
+mkdir "$r/nob"
+cp -p "$r/t.alias" "$r/nob/t.alias"
+nobody_owns "$r/nob"
+chown 0:0 "$r/nob/t.alias"
+confrow conf-table-dir-not-owner "\`--settings\`: \`tables=\` a table mode 644 owned by root, in a directory of nobody's (who may rename another file over it)" \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/nob/t.alias: @TMP@/r/nob: not owned by root)" \
+	fixed: 'cli/cli-config.c `cli_config_load`: a table was judged alone (stat, access: its owner and mode), not by the directories above it: one of nobody'"'"'s could have its root-owned table replaced with his own after the check, read by root at the next load (the agent'"'"'s reloads read it by its path again); now the trust walk, in one place (cli/cli-tables.c `cli_table_open`), and the checked descriptor is read, at every load'
+conf "[modules]\ndirectory=$D\ntables=$r/link/t.alias\n"
+mkdir "$r/nob"
+cp -p "$r/t.alias" "$r/nob/t.alias"
+nobody_owns "$r/nob"
+chown 0:0 "$r/nob/t.alias"
+ln -s "$r/nob" "$r/link"
+confrow conf-table-symlink-to-nobody-dir "\`--settings\`: \`tables=@TMP@/r/link/t.alias\`, \`link\` root's symlink to a directory of nobody's holding root's table" \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/link/t.alias: @TMP@/r/nob: not owned by root)"
+conf "[modules]\ndirectory=$D\ntables=$r/g/t.alias\n"
+mkdir "$r/g"
+chmod 775 "$r/g"
+cp -p "$r/t.alias" "$r/g/t.alias"
+confrow conf-table-dir-group-writable '`--settings`: `tables=` a table mode 644 owned by root, in a directory mode 775' \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/g/t.alias: @TMP@/r/g: writable by group or others)"
+conf "[modules]\ndirectory=$D\ntables=$r/shared/t.alias\n"
+mkdir "$r/shared"
+chmod 1777 "$r/shared"
+ln -s "$r/t.alias" "$r/shared/t.alias"
+chown -h nobody "$r/shared/t.alias" 2>/dev/null || chown -h 65534 "$r/shared/t.alias"
+confrow conf-table-nobody-link-in-sticky-dir "\`--settings\`: \`tables=\` a symlink of nobody's in a sticky directory mode 1777 (as /tmp), to root's table (nobody may point it elsewhere at any time)" \
+	"@TMP@/r/c.conf:3: [modules] tables: a table file on a path another user may change (@TMP@/r/shared/t.alias: @TMP@/r/shared/t.alias: a symlink made by another user in a shared directory)"
 conf "[modules]\ntables=$r/t.alias;$r/missing.alias\n"
 confrow conf-table-missing '`--settings`: `tables=` a good table and a missing one' \
 	"@TMP@/r/c.conf:2: [modules] tables: a table file that cannot be read (@TMP@/r/missing.alias: No such file or directory)"
@@ -64,6 +96,95 @@ conf "# modalias.conf\n[log]\nlevel=notice\n[modules\ndirectory=$D\n"
 confrow conf-syntax '`--settings`: line 4 `[modules` (no closing bracket)' \
 	"@TMP@/r/c.conf:4: Key file contains line ${LQ}[modules${RQ} which is not a key-value pair, group, or comment" \
 	fixed: 'cli/cli-config.c `cli_config_load`: a syntax error named no line (GLib quotes the line, without its number); it is found by loading ever shorter prefixes' 
+
+# ---- modalias.conf's paths root acts on: the agent, load ----------------------------
+
+# modprobe.d= names commands root runs (install), directory= (root=,
+# version=) the modules root inserts: the agent and load take them only
+# where nobody else may change them; -C, -m, -d given on their command line
+# are root's own choice, as modprobe's
+LM="$data/load/lib/modules/9.9.9-test"
+pwn_conf() { # DIR: a modprobe.d directory whose install line makes @TMP@/r/PWNED
+	mkdir -p "$1" && printf 'install mod_x /bin/touch %s/PWNED\n' "$r" >"$1/x.conf"
+}
+agent_event() { # a dry run of test:dev:multi's add event with @TMP@/r/c.conf (its caches in the row's)
+	env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add DEVPATH=/devices/x MODALIAS=test:dev:multi "$agent" \
+		--stderr --settings "$r/c.conf" --dry-run --hotplug-dir "$r/hp" "$@" test
+}
+agentrow() { # ID INPUT ERR [KEY: VALUE…]: refused, no module, no install command
+	id=$1 input=$2 e=$3
+	shift 3
+	row "$id" in: "$input" err: "$e
+hotplug: modules not loaded" exit: 1 out: 'event - add test /devices/x' check: 'test ! -e "$r/PWNED"' \
+		also: 'no module, no install command (the handlers still run); stdout: the event alone' "$@" -- agent_event
+}
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/nob/conf.d"
+nobody_owns "$r/nob"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/nob/conf.d\n' "$LM" "$r" >"$r/c.conf"
+agentrow conf-modprobe-d-not-owner-agent "the agent (\`hotplug --settings … test\`, ACTION=add, dry run): \`modprobe.d=\` a directory of nobody's holding \`install mod_x /bin/touch @TMP@/r/PWNED\`" \
+	"hotplug: @TMP@/r/nob/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/nob: not owned by root" \
+	fixed: 'cli/cli-tables.c `cli_tables_open`: the agent refused another user'"'"'s `tables=` but took `modprobe.d=` (whose install lines root runs) and `directory=` (whose modules root inserts) from anybody'"'"'s files: the dry run printed the install line, exit 0; now `CLI_TABLES_TRUSTED` (the agent, load) puts modalias.conf'"'"'s modprobe.d= and module directory through the trust walk at every load (`cli_tables_trusted`)'
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/conf.d"
+nobody_owns "$r/conf.d/x.conf"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/conf.d\n' "$LM" "$r" >"$r/c.conf"
+agentrow conf-modprobe-d-file-not-owner-agent "the agent: \`modprobe.d=\` root's directory holding a file of nobody's (\`x.conf\`, the install line)" \
+	"hotplug: @TMP@/r/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/conf.d/x.conf: not owned by root"
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/conf.d"
+chmod 775 "$r/conf.d"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/conf.d\n' "$LM" "$r" >"$r/c.conf"
+agentrow conf-modprobe-d-group-writable-agent "the agent: \`modprobe.d=\` root's directory mode 775 holding root's file" \
+	"hotplug: @TMP@/r/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/conf.d: writable by group or others"
+fresh
+mkdir "$r/hp"
+cp -r "$LM" "$r/m"
+nobody_owns "$r/m"
+printf '[modules]\ndirectory=%s/m\n' "$r" >"$r/c.conf"
+agentrow conf-directory-not-owner-agent "the agent: \`directory=\` a copy of the test module directory owned by nobody (whose modules root would insert)" \
+	"hotplug: @TMP@/r/m (the module directory, from @TMP@/r/c.conf): refused: @TMP@/r/m: not owned by root"
+fresh
+mkdir "$r/hp"
+cp -r "$LM" "$r/m"
+nobody_owns "$r/m/kernel"
+printf '[modules]\ndirectory=%s/m\n' "$r" >"$r/c.conf"
+agentrow conf-directory-subdir-not-owner-agent "the agent: \`directory=\` root's copy of the test module directory whose \`kernel/\` (the modules) is nobody's" \
+	"hotplug: @TMP@/r/m (the module directory, from @TMP@/r/c.conf): refused: @TMP@/r/m/kernel: not owned by root"
+fresh
+mkdir "$r/hp"
+mkdir -p "$r/nob/lib/modules"
+cp -r "$LM" "$r/nob/lib/modules/9.9.9-test"
+nobody_owns "$r/nob"
+printf '[modules]\nroot=%s/nob\nversion=9.9.9-test\n' "$r" >"$r/c.conf"
+agentrow conf-root-not-owner-agent "the agent: \`root=\` a directory of nobody's, \`version=9.9.9-test\`" \
+	"hotplug: @TMP@/r/nob/lib/modules/9.9.9-test (the module directory, from @TMP@/r/c.conf): refused: @TMP@/r/nob: not owned by root"
+fresh
+mkdir "$r/hp"
+pwn_conf "$r/nob/conf.d"
+nobody_owns "$r/nob"
+: >"$r/c.conf"
+row cmdline-modprobe-d-not-owner-agent in: "the agent with \`-C @TMP@/r/nob/conf.d -m\` the test module directory on its command line: the same directory of nobody's" \
+	err: '' exit: 0 out: "event - add test /devices/x
+load mod_c
+load mod_b
+load mod_a
+install mod_x /bin/touch @TMP@/r/PWNED" \
+	also: "the command line is root's own choice, as modprobe -C: taken (hotplug(8)); a dry run: nothing run" \
+	-- agent_event -C "$r/nob/conf.d" -m "$LM"
+fresh
+pwn_conf "$r/nob/conf.d"
+nobody_owns "$r/nob"
+printf '[modules]\ndirectory=%s\nmodprobe.d=%s/nob/conf.d\n' "$LM" "$r" >"$r/c.conf"
+row load-conf-modprobe-d-not-owner in: "\`modalias --settings … load --dry-run test:dev:multi\`: \`modprobe.d=\` a directory of nobody's holding an install line" \
+	err: "modalias load: @TMP@/r/nob/conf.d (modprobe.d, from @TMP@/r/c.conf): refused: @TMP@/r/nob: not owned by root" \
+	exit: 2 out: '' check: "test \"\$($cli --settings $r/c.conf resolve test:dev:multi | tr '\\n' ' ')\" = 'mod_a mod_x '" \
+	also: 'nothing inserted or run; resolve, which acts on nothing, reads the same settings' \
+	fixed: 'cli/modalias-load.c: load (root inserting modules, running install lines) took modalias.conf'"'"'s modprobe.d= and directory= from anybody'"'"'s files, as the agent did' \
+	-- "$cli" --settings "$r/c.conf" load --dry-run test:dev:multi
 fresh
 row conf-missing in: '`--settings` a file that does not exist' \
 	err: "modalias: --settings @TMP@/r/nonexistent.conf: No such file or directory" \
