@@ -823,13 +823,14 @@ static int take_failure(void *data, const char *devpath, const char *file, int e
 /* ---- where it looks --------------------------------------------------------- */
 
 /* The kernel release whose directories the kernel searches: the one the
- * tables were named by when NAMED (-S, modalias.conf's version=), else the
+ * tables were named by, or NAMED (-S, modalias.conf's version=; with -m,
+ * which names the tables, -S still names the release), else the
  * machine's (the running kernel's, a snapshot's), else that of a module
  * directory ROOT/lib/modules/RELEASE (-m); NULL when none is known (-m of
  * another directory, the bundled table, a captured tree or a snapshot
  * without its kernel, whose tables' uname -r is this machine's): never a
  * name made up */
-static char *firmware_release(const struct cli_tables *tables, bool named, const struct cli_devices *dv,
+static char *firmware_release(const struct cli_tables *tables, const char *named, const struct cli_devices *dv,
 			      const char *root)
 {
 	const char *machine = cli_devices_kernel(dv);
@@ -837,6 +838,8 @@ static char *firmware_release(const struct cli_tables *tables, bool named, const
 
 	if (named && kernel_release_ok(tables->version))
 		return g_strdup(tables->version);
+	if (named && kernel_release_ok(named))
+		return g_strdup(named);
 	if (kernel_release_ok(machine))
 		return g_strdup(machine);
 	if (tables->version || tables->bundled)
@@ -997,7 +1000,7 @@ int cmd_firmware(int argc, char **argv)
 	} else {
 		const char *root = spec.root ? spec.root : config.root;
 
-		kver = firmware_release(&tables, spec.version || config.version, &dv, root);
+		kver = firmware_release(&tables, spec.version ? spec.version : config.version, &dv, root);
 		default_dirs(&st, root, kver);
 	}
 	cli_tables_spec_clear(&spec);

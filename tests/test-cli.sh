@@ -621,7 +621,7 @@ grep -qF "/lib/firmware/$(uname -r)" "$tmp/raw" && why="this machine's uname -r 
 grep -q '/lib/firmware/RELEASE	left out' "$tmp/raw" || why="${why:+$why; }not said left out"
 report "firmware --sysfs DIR: this machine's release not taken for the tree's" "$why" "$tmp/raw" out
 ln -s "$DM" "$tmp/fw-root/lib/modules/6.1.0-57-amd64"
-for how in "-S 6.1.0-57-amd64" "-m $tmp/fw-root/lib/modules/6.1.0-57-amd64"; do
+for how in "-S 6.1.0-57-amd64" "-m $tmp/fw-root/lib/modules/6.1.0-57-amd64" "-m $DM -S 6.1.0-57-amd64"; do
 	# shellcheck disable=SC2086 # $how is two words
 	check "firmware --sysfs DIR -d ROOT $how: the release known" 0 - "" -- "$cli" firmware --sysfs "$Q" -d "$tmp/fw-root" \
 		$how -C /dev/null
