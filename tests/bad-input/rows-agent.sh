@@ -10,7 +10,7 @@ for s in 'parent:../x' 'slash:a/b' 'dotdot:..' 'dot:.' 'through-default:net/../d
 	row "subsystem-$name" in: "\`hotplug '$s'\` (ACTION=add)" \
 		err: "hotplug: refusing SUBSYSTEM '$s'" exit: 2 out: '' check: 'test ! -s "$r/log"' \
 		also: 'no handler run, no module loaded' \
-		-- env -i ACTION=add MODALIAS=platform:pcspkr "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
+		-- env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add MODALIAS=platform:pcspkr "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
 		--hotplug-dir "$r/hp" "$s"
 done
 hpdir
@@ -18,7 +18,7 @@ row subsystem-newline in: '`hotplug` with a SUBSYSTEM holding a newline (`usb\nh
 	err: "hotplug: refusing SUBSYSTEM 'usb\\nhotplug: inserted x'" exit: 2 out: '' check: 'test ! -s "$r/log"' \
 	also: 'the newline escaped in the message: one log line; no handler run, no module loaded' \
 	fixed: 'cli/hotplug.c `subsystem_ok`: a SUBSYSTEM with a control character was accepted, and quoted raw in syslog (a newline forges a log line); it is refused, and quoted escaped' \
-	-- env -i ACTION=add MODALIAS=platform:pcspkr "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
+	-- env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add MODALIAS=platform:pcspkr "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
 	--hotplug-dir "$r/hp" "$(printf 'usb\nhotplug: inserted x')"
 hprow() { # ID INPUT ERR [KEY: VALUE…]
 	id=$1 input=$2 e=$3

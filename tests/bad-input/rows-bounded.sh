@@ -55,7 +55,7 @@ fresh
 mkfifo "$r/c.conf"
 row read-conf-fifo-agent in: '`hotplug --settings` a FIFO (ACTION=add)' \
 	err: "hotplug: --settings @TMP@/r/c.conf: not a regular file" exit: 2 out: '' \
-	-- env -i ACTION=add MODALIAS=platform:pcspkr timeout -k 2 10 "$agent" --stderr --settings "$r/c.conf" --dry-run \
+	-- env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add MODALIAS=platform:pcspkr timeout -k 2 10 "$agent" --stderr --settings "$r/c.conf" --dry-run \
 	--moddir "$D" -C /dev/null --hotplug-dir /nonexistent platform
 row read-python-load-file-pagemap in: "Python \`Table.empty().load_file('/proc/self/pagemap')\`" \
 	err: '' exit: 0 out: "Error 124 cannot open /proc/self/pagemap: a kernel file (procfs, sysfs…): reading may change it" skip-unless: have_pymod \

@@ -18,7 +18,7 @@ chmod 666 "$r/t.alias"
 row conf-table-world-writable-agent in: 'the agent (`hotplug --settings … usb`, ACTION=add) with the same config' \
 	err: "hotplug: @TMP@/r/c.conf:3: [modules] tables: a table file writable by group or others (@TMP@/r/t.alias)" \
 	exit: 2 out: '' also: 'refused before any module or handler' \
-	-- env -i ACTION=add MODALIAS=acme:x "$agent" --stderr --settings "$r/c.conf" --dry-run -C /dev/null \
+	-- env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add MODALIAS=acme:x "$agent" --stderr --settings "$r/c.conf" --dry-run -C /dev/null \
 	--hotplug-dir /nonexistent usb
 conf "[modules]\ntables=$r/t.alias\n"
 chmod 620 "$r/t.alias"

@@ -39,7 +39,7 @@ hotplug: usb event: no modalias from its variables: Numerical result out of rang
 run @TMP@/r/hp/default/00-log.hotplug usb" \
 	also: 'the value quoted to 200 bytes (syslog); stdout (dry run): the handlers still run' \
 	fixed: 'libmodalias/env.c `env_bad`: a bad variable was quoted whole (up to the 128 KiB an environment string may have) on standard error and in syslog' \
-	-- env -i ACTION=add "PRODUCT=46d/c52b/$(printf '%05000d' 0 | tr 0 f)" TYPE=0/0/0 \
+	-- env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add "PRODUCT=46d/c52b/$(printf '%05000d' 0 | tr 0 f)" TYPE=0/0/0 \
 	"$agent" --stderr --dry-run --moddir "$D" -C /dev/null --hotplug-dir "$r/hp" --sysfs /nonexistent usb
 fixed_next='libmodalias/env.c `env_split`: a `PCI_ID` without its colon was "a number that overflows its field"; the fields are now counted first'
 envrow env-pci-id-no-colon '`PCI_ID=80861E31` (no colon)' \
@@ -90,7 +90,7 @@ for s in 'scsi-host:scsi:DEVTYPE=scsi_host:DEVPATH=/devices/pci0000:00/0000:00:0
 run @TMP@/r/hp/default/00-log.hotplug $sub" \
 		also: 'nothing logged at the default level (notice); stdout (dry run): the handlers still run' \
 		fixed: "${fixed_agent_noise:-}" \
-		-- env -i ACTION=add "$v1" "$v2" "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
+		-- env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add "$v1" "$v2" "$agent" --stderr --dry-run --moddir "$D" -C /dev/null \
 		--hotplug-dir "$r/hp" --sysfs /nonexistent "$sub"
 	fixed_agent_noise=
 done
