@@ -747,6 +747,20 @@ n=$((n + 1))
 grep -q "^builtin	/devices/pci0000:00/0000:00:05.0	.*	(none; built in) -> shpchp\$" "$tmp/out" &&
 	report "diff 6.1 -> 7.2: the bridge's line says shpchp was built in" "" ||
 	report "diff 6.1 -> 7.2: the bridge's line says shpchp was built in" "no such line" "$tmp/out" out
+# list and explain with a modprobe.d alias naming shpchp for the bridge, on 6.12's tables:
+# built in, not available (6.12 has no shpchp.ko)
+printf 'alias pci:v00001B36d00000001* shpchp\n' >"$tmp/shpchp.conf"
+check "list on 6.12, shpchp aliased: builtin (modules.builtin.modinfo)" 0 - "" -- \
+	"$cli" list --sysfs "$K" -m "$D612" -C "$tmp/shpchp.conf"
+n=$((n + 1))
+grep -q "^/devices/pci0000:00/0000:00:05.0	.*	-	shpchp:builtin\$" "$tmp/out" &&
+	report "list on 6.12: the bridge's shpchp builtin" "" ||
+	report "list on 6.12: the bridge's shpchp builtin" "no such line" "$tmp/out" out
+check "explain on 6.12, shpchp aliased: builtin" 0 - "" -- \
+	"$cli" explain --sysfs "$K" -m "$D612" -C "$tmp/shpchp.conf" 0000:00:05.0
+n=$((n + 1))
+grep -q "^  shpchp: builtin\$" "$tmp/out" && report "explain on 6.12: shpchp builtin" "" ||
+	report "explain on 6.12: shpchp builtin" "no such line" "$tmp/out" out
 # 6.1 has intel_lpss_pci, but not for 8086:4D25: unmatched (still in TO), not lost; exit 1 all
 # the same: in 6.1 that device has no driver, which the gate must not pass
 check "diff 6.12 -> 6.1, the other way: intel_lpss_pci unmatched, airo and ixgb gained: exit 1" 1 diff-61 \
