@@ -9,7 +9,9 @@
  * kernel no longer records), unmatched (none after, but every module of
  * FROM is still in TO: its modalias no longer names them, as 6.12 loads
  * acpi_cpufreq through a platform device instead of the CPU's ACPI one),
- * changed, or none (no module on either side).  Exit 1 when a device that
+ * changed, or none (no module on either side).  A module is built into a
+ * kernel when its tables say so (modalias_table_is_module_builtin():
+ * modules.builtin or modules.builtin.modinfo).  Exit 1 when a device that
  * had a module has none in TO (lost or unmatched), so that an upgrade
  * script can gate on it.  On a terminal (or with --width) the
  * lines are kept until every column's width is known, then aligned and cut
@@ -71,33 +73,41 @@ static GPtrArray *answer(struct diff_state *st, struct modalias_table *table, co
 	return mods;
 }
 
+/* Whether LIST names M */
+static bool has_module(const GPtrArray *list, const char *m)
+{
+	for (guint i = 0; i < list->len; i++)
+		if (strcmp(g_ptr_array_index(list, i), m) == 0)
+			return true;
+	return false;
+}
+
 /* Whether A and B name the same modules: which, not in which order (each
  * list holds a module once) */
 static bool same_set(const GPtrArray *a, const GPtrArray *b)
 {
 	if (a->len != b->len)
 		return false;
-	for (guint i = 0; i < a->len; i++) {
-		guint j = 0;
-
-		while (j < b->len && strcmp(g_ptr_array_index(a, i), g_ptr_array_index(b, j)) != 0)
-			j++;
-		if (j == b->len)
+	for (guint i = 0; i < a->len; i++)
+		if (!has_module(b, g_ptr_array_index(a, i)))
 			return false;
-	}
 	return true;
 }
 
-/* Where TABLE's kernel has module M: in modules.builtin, in modules.dep, or
- * not at all (what a lookup of the name answers from those two sources:
- * a modprobe.d install command for a module is no module) */
+/* Where TABLE's kernel has module M: built in (modules.builtin, or only
+ * modules.builtin.modinfo, as a bool option's driver), in modules.dep, or
+ * not at all (a modprobe.d install command for a module is no module) */
 enum presence { ABSENT, MODULE, BUILT_IN };
 
 static enum presence presence(struct diff_state *st, struct modalias_table *table, const char *m)
 {
-	int n = modalias_table_lookup(table, m, st->res);
-	const char *source = modalias_result_get_source(st->res);
+	int n;
+	const char *source;
 
+	if (modalias_table_is_module_builtin(table, m) > 0)
+		return BUILT_IN;
+	n = modalias_table_lookup(table, m, st->res);
+	source = modalias_result_get_source(st->res);
 	for (int i = 0; i < n; i++) {
 		if (strcmp(modalias_result_get_module(st->res, (unsigned int)i), m) != 0)
 			continue;
@@ -109,20 +119,22 @@ static enum presence presence(struct diff_state *st, struct modalias_table *tabl
 	return ABSENT;
 }
 
-/* The change FROM -> TO, and in GONE FROM's modules TO does not have */
-static enum change classify(struct diff_state *st, const GPtrArray *from, const GPtrArray *to, GPtrArray *gone)
+/* The change FROM -> TO; in GONE FROM's modules TO does not have, in
+ * FROM_BUILTIN TO's modules FROM does not name but has built in */
+static enum change classify(struct diff_state *st, const GPtrArray *from, const GPtrArray *to, GPtrArray *gone,
+			    GPtrArray *from_builtin)
 {
 	bool all_built_in = true;
 
 	if (same_set(from, to))
 		return from->len ? SAME : NO_MODULE;
-	if (from->len == 0) {
-		/* built into FROM, whose aliases it does not record: no gain */
-		for (guint i = 0; i < to->len; i++)
-			if (presence(st, st->from, g_ptr_array_index(to, i)) != BUILT_IN)
-				return GAINED;
-		return BUILTIN;
-	}
+	for (guint i = 0; i < to->len; i++)
+		if (!has_module(from, g_ptr_array_index(to, i)) &&
+		    presence(st, st->from, g_ptr_array_index(to, i)) == BUILT_IN)
+			g_ptr_array_add(from_builtin, g_ptr_array_index(to, i));
+	/* built into FROM, whose aliases it does not record: no gain */
+	if (from->len == 0)
+		return from_builtin->len == to->len ? BUILTIN : GAINED;
 	for (guint i = 0; i < from->len; i++) {
 		enum presence p = presence(st, st->to, g_ptr_array_index(from, i));
 
@@ -292,7 +304,7 @@ static void diff_print_columns(GPtrArray *rows, size_t width)
 static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, int err)
 {
 	struct diff_state *st = data;
-	g_autoptr(GPtrArray) from = NULL, to = NULL, gone = NULL;
+	g_autoptr(GPtrArray) from = NULL, to = NULL, gone = NULL, from_builtin = NULL;
 	enum change c;
 	char *alias;
 
@@ -304,8 +316,9 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 	}
 	from = answer(st, st->from, alias);
 	to = answer(st, st->to, alias);
-	gone = g_ptr_array_new(); /* FROM's strings */
-	c = classify(st, from, to, gone);
+	gone = g_ptr_array_new();         /* FROM's strings */
+	from_builtin = g_ptr_array_new(); /* TO's */
+	c = classify(st, from, to, gone, from_builtin);
 	st->devices++;
 	st->count[c]++;
 	if ((c == SAME && !st->all) || c == NO_MODULE) {
@@ -324,6 +337,8 @@ static int diff_one(void *data, const char *devpath, struct modalias_dev *dev, i
 		json_list(st->out, to);
 		g_string_append_printf(st->out, ", \"change\": \"%s\", \"gone\": ", change_names[c]);
 		json_list(st->out, gone);
+		g_string_append(st->out, ", \"from_builtin\": ");
+		json_list(st->out, from_builtin);
 		g_string_append_c(st->out, '}');
 	} else if (st->rows) {
 		struct diff_row *row = g_new(struct diff_row, 1);
@@ -371,7 +386,7 @@ int cmd_diff(int argc, char **argv)
 		{ "all", 'a', 0, G_OPTION_ARG_NONE, &st.all, "Print the devices that stay the same too", NULL },
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &st.json,
 		  "Print a JSON array of {devpath, modalias, vendor_name, device_name, class_name, from: [...], "
-		  "to: [...], change, gone: [...]}", NULL },
+		  "to: [...], change, gone: [...], from_builtin: [...]}", NULL },
 		WIDTH_OPTION_ENTRY("them"),
 		QUIET_OPTION_ENTRY,
 		{ NULL }

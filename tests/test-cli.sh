@@ -747,6 +747,22 @@ n=$((n + 1))
 grep -q "^builtin	/devices/pci0000:00/0000:00:05.0	.*	(none; built in) -> shpchp\$" "$tmp/out" &&
 	report "diff 6.1 -> 7.2: the bridge's line says shpchp was built in" "" ||
 	report "diff 6.1 -> 7.2: the bridge's line says shpchp was built in" "no such line" "$tmp/out" out
+# 6.12 has shpchp built in too, as a bool option's driver: named in its modules.builtin.modinfo
+# (shpchp.parm=...), not in its modules.builtin; the same builtin line as from 6.1, not a gain,
+# and nothing lost or unmatched: exit 0
+D72="$data/linux-7.2.13+deb14-amd64"
+check "diff 6.12 -> 7.2: shpchp, built into 6.12 (modules.builtin.modinfo only), is builtin, not gained" 0 - \
+	"^5 devices: 2 same, 0 gained, 0 lost, 1 built in, 0 changed, 0 unmatched, 2 without a module in either\$" -- \
+	"$cli" diff --all --sysfs "$K" -C /dev/null "$D612" "$D72"
+n=$((n + 1))
+grep -q "^builtin	/devices/pci0000:00/0000:00:05.0	.*	(none; built in) -> shpchp\$" "$tmp/out" &&
+	report "diff 6.12 -> 7.2: the bridge's line says shpchp was built in" "" ||
+	report "diff 6.12 -> 7.2: the bridge's line says shpchp was built in" "no such line" "$tmp/out" out
+# --json says it of FROM in "from_builtin" (TO's modules FROM has built in), beside "gone"
+for from in "$D61" "$D612"; do
+	check "diff --json ${from##*/} -> 7.2: from_builtin names shpchp" 0 - "" -- sh -c \
+		"'$cli' diff --json --sysfs '$K' -C /dev/null '$from' '$D72' 2>/dev/null | grep -F '\"from\": [], \"to\": [\"shpchp\"], \"change\": \"builtin\", \"gone\": [], \"from_builtin\": [\"shpchp\"]}'"
+done
 # list and explain with a modprobe.d alias naming shpchp for the bridge, on 6.12's tables:
 # built in, not available (6.12 has no shpchp.ko)
 printf 'alias pci:v00001B36d00000001* shpchp\n' >"$tmp/shpchp.conf"
@@ -777,7 +793,7 @@ check "diff -q qemu-q35 6.1 -> 6.12: unmatched fails the gate" 1 - "" -- "$cli" 
 check "diff --json qemu-q35: unmatched, gone: []" 1 - "" -- "$cli" diff --json --sysfs "$Q35" -C /dev/null "$D61" "$D612"
 n=$((n + 1))
 why=""
-grep -q -F '"modalias": "acpi:LNXCPU:", "from": ["acpi_cpufreq", "pcc_cpufreq"], "to": [], "change": "unmatched", "gone": []}' \
+grep -q -F '"modalias": "acpi:LNXCPU:", "from": ["acpi_cpufreq", "pcc_cpufreq"], "to": [], "change": "unmatched", "gone": [], "from_builtin": []}' \
 	"$tmp/out" || why="no unmatched LNXCPU entry with \"gone\": []"
 report "diff --json qemu-q35: the CPU unmatched, nothing gone" "$why" "$tmp/out" out
 # a 6.12 without pcc_cpufreq: the CPU loses a module that is gone, and the line says which
@@ -795,7 +811,7 @@ check "diff --json: the module gone in \"gone\"" 1 - "" -- "$cli" diff --no-cach
 	-C /dev/null "$D61" "$tmp/nopcc"
 n=$((n + 1))
 why=""
-grep -q -F '"to": [], "change": "lost", "gone": ["pcc_cpufreq"]}' "$tmp/out" || why="no \"gone\": [\"pcc_cpufreq\"]"
+grep -q -F '"to": [], "change": "lost", "gone": ["pcc_cpufreq"], "from_builtin": []}' "$tmp/out" || why="no \"gone\": [\"pcc_cpufreq\"]"
 report "diff --json: gone names pcc_cpufreq" "$why" "$tmp/out" out
 mkdir -p "$tmp/next"
 cp -r "$D612/." "$tmp/next/" && chmod -R u+w "$tmp/next"
