@@ -11,9 +11,11 @@
  * acpi_cpufreq through a platform device instead of the CPU's ACPI one),
  * changed, or none (no module on either side).  A module is built into a
  * kernel when its tables say so (modalias_table_is_module_builtin():
- * modules.builtin or modules.builtin.modinfo).  Exit 1 when a device that
- * had a module has none in TO (lost or unmatched), so that an upgrade
- * script can gate on it.  On a terminal (or with --width) the
+ * modules.builtin or modules.builtin.modinfo).  Exit 4 when a device that
+ * had a module has none in TO and one is gone (lost), else 5 when one has
+ * none but TO still has its modules (unmatched), so that an upgrade script
+ * can gate on it and tell the two apart; 1 when there is no device at all.
+ * On a terminal (or with --width) the
  * lines are kept until every column's width is known, then aligned and cut
  * to the width (cli-columns.h), the module lists the last to give way, and
  * cut past the modules both begin with, so that what differs stays in sight.
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli-columns.h"
 #include "modalias-commands.h"
@@ -367,6 +370,24 @@ static void spec_for(struct cli_tables_spec *out, const struct cli_tables_spec *
 		out->version = (char *)kernel;
 }
 
+/* Whether the module directory of SPEC, kernel WHICH (FROM or TO) given as
+ * ARG, has a modules.alias; when it has none, says so in diff's own terms
+ * (the general hint names -m and -S, which diff does not take) */
+static bool tables_there(const struct cli_tables_spec *spec, const char *which, const char *arg)
+{
+	g_autofree char *dir = cli_module_dir(spec, &config);
+	g_autofree char *alias = g_build_filename(dir, "modules.alias", NULL);
+	struct stat sb;
+
+	if (stat(alias, &sb) == 0 || (errno != ENOENT && errno != ENOTDIR))
+		return true; /* another error: the library names it */
+	fprintf(stderr, "modalias diff: %s '%s': no module tables in %s (no modules.alias): give a module "
+			"directory (anything with a '/', as /lib/modules/VERSION), or a kernel version under "
+			"-d ROOT (ROOT/lib/modules/VERSION, / by default)\n",
+		which, ECHO(arg), cli_shown(dir));
+	return false;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct device_source src = { NULL };
@@ -392,6 +413,7 @@ int cmd_diff(int argc, char **argv)
 		{ NULL }
 	};
 	struct modalias_ctx *ctx;
+	g_autofree char *snapshot = NULL;
 	int r = -1;
 
 	parse_options("diff", "FROM TO",
@@ -409,9 +431,10 @@ int cmd_diff(int argc, char **argv)
 		      "its width (else $COLUMNS, else 80), the module lists the last to give way, the\n"
 		      "modules they begin with alike shown as one '…' when they must be cut;\n"
 		      "--width=N does so for N columns wherever the output goes.\n"
-		      "Exit status: 0 every device that had a module in FROM has one in TO, 1 one\n"
-		      "has none (lost or unmatched: read its line; or there is no device), 2 usage or\n"
-		      "input error, 3 write error.",
+		      "Exit status: 0 every device that had a module in FROM has one in TO, 1 no\n"
+		      "device at all (said on standard error), 2 usage or input error, 3 write error,\n"
+		      "4 a device loses its module, gone from TO (lost), 5 a device has no module in\n"
+		      "TO though TO still has its modules (unmatched), none lost.",
 		      entries, &argc, &argv);
 	if (argc != 3 || (st.json && width_option)) {
 		if (argc < 3)
@@ -427,11 +450,13 @@ int cmd_diff(int argc, char **argv)
 	width = width_option ? width_option : cli_terminal_width();
 	if (!st.json && width)
 		st.rows = g_ptr_array_new_with_free_func(row_free);
+	snapshot = g_strdup(src.snapshot);
 	ctx = open_devices(&src, "diff", &dv);
 	st.ctx = ctx;
 	spec_for(&from_spec, &spec, argv[1]);
 	spec_for(&to_spec, &spec, argv[2]);
-	if (open_tables(ctx, &from_spec, "diff", 0, &from) < 0 || open_tables(ctx, &to_spec, "diff", 0, &to) < 0 ||
+	if (!tables_there(&from_spec, "FROM", argv[1]) || !tables_there(&to_spec, "TO", argv[2]) ||
+	    open_tables(ctx, &from_spec, "diff", 0, &from) < 0 || open_tables(ctx, &to_spec, "diff", 0, &to) < 0 ||
 	    modalias_result_new(&st.res) < 0)
 		goto out;
 	if (!quiet)
@@ -448,6 +473,12 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (r < 0)
 		fprintf(stderr, "modalias diff: cannot walk the devices: %s\n", strerror(-r));
+	else if (!st.devices && !st.errors)
+		/* an input problem, said even with -q: a wrong --sysfs or an empty
+		 * snapshot must not pass for a clean bill */
+		fprintf(stderr, "modalias diff: no device with a modalias in %s%s: nothing to compare\n",
+			snapshot ? "the snapshot " : "",
+			cli_shown(snapshot ? snapshot : modalias_ctx_get_sysfs_root(ctx)));
 	else if (!quiet)
 		fprintf(stderr,
 			"%u device%s: %u same, %u gained, %u lost, %u built in, %u changed, %u unmatched, "
@@ -466,7 +497,10 @@ out:
 	modalias_ctx_unref(ctx);
 	if (r < 0 || st.errors)
 		return CLI_EXIT_USAGE;
-	/* unmatched fails the gate too: the tables cannot tell a module TO
-	 * loads through another device from a driver that dropped this one */
-	return st.count[LOST] || st.count[UNMATCHED] || !st.devices ? CLI_EXIT_NOTHING : CLI_EXIT_OK;
+	if (!st.devices)
+		return CLI_EXIT_NOTHING;
+	/* unmatched fails the gate too, with its own status: the tables cannot
+	 * tell a module TO loads through another device from a driver that
+	 * dropped this one */
+	return st.count[LOST] ? CLI_EXIT_LOST : st.count[UNMATCHED] ? CLI_EXIT_UNMATCHED : CLI_EXIT_OK;
 }
