@@ -23,6 +23,9 @@ enum cli_exit {
 	CLI_EXIT_TIMEOUT = 4, /* hotplug: coldplug or settle did not finish in time */
 	CLI_EXIT_UNKNOWN = 4, /* modalias firmware: nothing known missing, but whether a
 			       * device has its file cannot be told */
+	CLI_EXIT_LOST = 4,    /* modalias diff: a device loses its module, gone from TO */
+	CLI_EXIT_UNMATCHED = 5, /* modalias diff: a device has no module in TO, which
+				 * still has its modules (none lost) */
 };
 
 /* A command's status: an input error wins over "nothing found", which wins

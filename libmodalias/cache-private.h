@@ -20,7 +20,7 @@
 #include "table-private.h"
 
 #define CACHE_MAGIC "libmodalias-idx"
-#define CACHE_VERSION 9
+#define CACHE_VERSION 10
 #define CACHE_BOM 0x01020304u
 #define CACHE_ALIGN 8 /* of every array: at least any element's alignment */
 

@@ -1621,6 +1621,24 @@ const char *modalias_result_get_module(const struct modalias_result *result, uns
 bool modalias_result_is_builtin(const struct modalias_result *result, unsigned int index);
 
 /**
+ * modalias_table_is_module_builtin:
+ * @table: a table.
+ * @module: a module name ('-' and '_' alike).
+ *
+ * Whether @table's kernel has @module built in: named in its
+ * modules.builtin, or in its modules.builtin.modinfo (which also names the
+ * drivers of bool options, that modules.builtin leaves out), or given a
+ * builtin alias.  Unlike a lookup of the name, which answers as kmod does
+ * (modules.builtin only), this answers whether the code is in the kernel.
+ *
+ * Returns: 1 built in, 0 not (or not known to @table), -EINVAL for an
+ * empty argument.
+ *
+ * Since: 4
+ */
+int modalias_table_is_module_builtin(struct modalias_table *table, const char *module);
+
+/**
  * modalias_result_get_pattern_count:
  * @result: a result.
  * @index: a module of it.

@@ -477,6 +477,25 @@ MODALIAS_EXPORT bool modalias_result_is_builtin(const struct modalias_result *r,
 	       r->table->modules[r->mods[i].module].builtin;
 }
 
+MODALIAS_EXPORT int modalias_table_is_module_builtin(struct modalias_table *t, const char *module)
+{
+	const struct hashtab_slot *sl;
+	char norm[256];
+	size_t len;
+
+	if (!t || !module || !*module)
+		return -EINVAL;
+	len = strlen(module);
+	if (len >= sizeof(norm))
+		return 0;
+	for (size_t i = 0; i <= len; i++)
+		norm[i] = module[i] == '-' ? '_' : module[i];
+	if (!t->module_ids.cap)
+		return 0;
+	sl = hashtab_get(&t->module_ids, &t->pool, norm, len, hash_bytes(norm, len));
+	return sl && sl->value < t->n_modules && t->modules[sl->value].builtin;
+}
+
 MODALIAS_EXPORT unsigned int modalias_result_get_pattern_count(const struct modalias_result *r,
 							      unsigned int i)
 {

@@ -490,27 +490,32 @@ static int load_names(struct modalias_table *t, enum layer_id layer, const char 
 	return 0;
 }
 
-/* modules.builtin.modinfo: NUL-separated "module.key=value" */
+/* modules.builtin.modinfo: NUL-separated "module.key=value".  Every
+ * module it names is built in, whether or not modules.builtin lists it (a
+ * bool option's driver, as shpchp since 6.12, is in this file only); its
+ * aliases are the builtin aliases. */
 static int load_builtin_modinfo(struct modalias_table *t, const char *name, const char *buf,
 				size_t len)
 {
-	uint32_t origin = origin_add(t, name), entry = 0;
-	const char *p = buf, *end = buf + len;
+	uint32_t origin = origin_add(t, name), entry = 0, id;
+	const char *p = buf, *end = buf + len, *why;
 
 	while (p < end) {
 		const char *e = memchr(p, '\0', (size_t)(end - p)), *dot, *eq;
+		int r = 0;
 
 		if (!e)
 			e = end;
 		entry++;
 		dot = memchr(p, '.', (size_t)(e - p));
 		eq = dot ? memchr(dot, '=', (size_t)(e - dot)) : NULL;
-		if (dot && eq && eq - dot == 6 && memcmp(dot, ".alias", 6) == 0 && eq + 1 < e) {
-			int r = add_pattern(t, LAYER_BUILTIN_ALIAS, eq + 1, (size_t)(e - eq - 1), p,
+		if (dot && eq && eq - dot == 6 && memcmp(dot, ".alias", 6) == 0 && eq + 1 < e)
+			r = add_pattern(t, LAYER_BUILTIN_ALIAS, eq + 1, (size_t)(e - eq - 1), p,
 					(size_t)(dot - p), origin, entry);
-			if (r == -ENOMEM)
-				return r;
-		}
+		else if (dot && eq && dot > p && (r = module_id(t, p, (size_t)(dot - p), &id, &why)) == 0)
+			t->modules[id].builtin = true;
+		if (r == -ENOMEM)
+			return r;
 		p = e + 1;
 	}
 	return 0;

@@ -154,7 +154,7 @@ check "explain -q: the status only" 1 - "" -- "$cli" explain -q -m "$LM" -C /dev
 silent "explain -q: nothing on either stream" out err
 check "diff -q as a gate: no device loses its driver" 0 - "" -- "$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" "$LM"
 silent "diff -q: no summary either" out err
-check "diff -q: a real error is still said" 2 - "cannot load the module tables of /nonexistent" -- \
+check "diff -q: a real error is still said" 2 - "no module tables in /nonexistent" -- \
 	"$cli" diff -q --sysfs "$Q35" -C /dev/null "$LM" /nonexistent
 check "firmware -q: the status only (nothing the hardware needs is missing)" 0 - "" -- "$cli" firmware -q --sysfs "$Q35" -C /dev/null \
 	-m "$data/linux-6.1.0-57-amd64+modinfo" --firmware-path "$data/firmware/lib/firmware"
@@ -165,7 +165,15 @@ mkdir -p "$tmp/empty/devices"
 check "list: zero devices, exit 1" 1 - "^0 devices, 0 without a bound driver, 0 that no module matches\$" -- \
 	"$cli" list --sysfs "$tmp/empty" -m "$LM" -C /dev/null
 check "firmware: zero devices, exit 1" 1 - "" -- "$cli" firmware --sysfs "$tmp/empty" -m "$LM" -C /dev/null
-check "diff: zero devices, exit 1" 1 - "^0 devices: 0 same" -- "$cli" diff --sysfs "$tmp/empty" -C /dev/null "$LM" "$LM"
+check "diff: zero devices, exit 1, the sysfs root named" 1 - \
+	"^modalias diff: no device with a modalias in .*/empty: nothing to compare\$" -- \
+	"$cli" diff --sysfs "$tmp/empty" -C /dev/null "$LM" "$LM"
+check "diff -q: zero devices said all the same, exit 1" 1 - "^modalias diff: no device with a modalias in .*/empty" -- \
+	"$cli" diff -q --sysfs "$tmp/empty" -C /dev/null "$LM" "$LM"
+n=$((n + 1))
+why=""
+[ "$(wc -l <"$tmp/err")" = 1 ] || why="$(wc -l <"$tmp/err") lines on standard error"
+report "diff: zero devices, one line" "$why" "$tmp/err" err
 for c in resolve load list explain firmware diff snapshot build parse map; do
 	check "$c --help: an exit status table" 0 - "" -- "$cli" $c --help
 	has "$c --help: the exit statuses" "Exit status: 0 "
@@ -231,60 +239,99 @@ check "explain under LC_ALL=C: the ellipsis of the nearest patterns" 1 - "" -- \
 has "explain under LC_ALL=C: '...'" "           ... and "
 
 # ---- diff on a terminal (--width): aligned, cut, the module lists the last to give way ------
-D612="$data/linux-6.12.118+deb12-amd64"
-# fits NAME WIDTH ELLIPSIS: in the last check's output (diff --all on qemu-q35)
-# every line is at most WIDTH columns, " -> " stands at the same column on each, no line whose
-# lists differ shows them alike, and the cpu's module lists are cut with ELLIPSIS from the piped
-# output's (in $tmp/piped), their common start shown as one ELLIPSIS so that what differs stays
-# in sight, keeping more of the line than the devpath and the modalias
+D612="$data/linux-6.12.118+deb12-amd64" D72="$data/linux-7.2.13+deb14-amd64"
+# fits NAME WIDTH ELLIPSIS [ALL]: in the last check's output (diff --all on qemu-q35, the piped
+# output of the same in $tmp/piped) every line is at most WIDTH columns, " -> " stands at the
+# same column on each, no line whose lists differ shows them alike, and each side's list is
+# whole, or shown short: the modules the other side lacks, whole, in order, then "(+K more, N in
+# both)", K the ones left out and N the ones both have (where not even that fits, its start cut
+# with ELLIPSIS); the cpu0 line is shown short, keeping more of the line than the devpath and
+# the modalias, and with ALL every module only one side of cpu0 has is in sight
 fits() {
 	n=$((n + 1))
-	why=$(python3 - "$tmp/out" "$tmp/piped" "$2" "$3" <<'PY' 2>&1
+	why=$(python3 - "$tmp/out" "$tmp/piped" "$2" "$3" "${4:-}" <<'PY' 2>&1
 import sys
 out = open(sys.argv[1], encoding="utf-8").read().splitlines()
 lines = [l.rstrip("\n").split("\t") for l in open(sys.argv[2], encoding="utf-8")]
-piped = {l[1]: l[3].split(" -> ") for l in lines}
-width, dots = int(sys.argv[3]), sys.argv[4]
+width, dots, want_all = int(sys.argv[3]), sys.argv[4], sys.argv[5] == "all"
 assert len(out) == len(lines), f"{len(out)} lines, piped {len(lines)}"
-for l, p in zip(out, lines):
-    cut_from, cut_to = l.split(" -> ")[0].rstrip().rsplit("  ", 1)[1], l.split(" -> ")[1]
-    if p[3].split(" -> ")[0] != p[3].split(" -> ")[1]:
-        assert cut_from != cut_to, f"'{l}': FROM and TO look the same"
 assert max(map(len, out)) <= width, f"a line of {max(map(len, out))} columns"
 assert len({l.index(" -> ") for l in out}) == 1, "' -> ' not aligned"
-cpu = [l for l in out if l.split()[1].endswith("/cpu0")]
-assert len(cpu) == 1, f"{len(cpu)} cpu0 lines"
-left, to = cpu[0].split(" -> ")
-head, frm = left.rstrip().rsplit("  ", 1)
-full_from, full_to = piped["/devices/system/cpu/cpu0"]
-for cut, full in ((frm, full_from), (to, full_to)):
-    assert cut.startswith(dots + " "), f"'{cut}': the common start not cut"
-    body = cut[len(dots) + 1:]
-    body = body[:-len(dots)] if body.endswith(dots) else body
-    assert body in full and not full.startswith(body), f"'{cut}' is not '{full[:40]}...' cut"
-assert frm.endswith(dots), f"'{frm}' not cut"
-dev, alias = head.split()[1:3]
-assert len(frm) + len(to) > len(dev) + len(alias), "the devpath and the modalias before the modules"
+
+def short(own, both, k):
+    more = len(own) - k
+    counts = ", ".join(([f"+{more} more"] if more else []) + ([f"{both} in both"] if both else []))
+    return " ".join(own[:k] + ([f"({counts})"] if counts else []))
+
+def shown(cell, full, other):
+    """the modules of FULL shown in CELL (None: whole), or fail"""
+    if cell == full:
+        return None
+    mods, others = full.split(" "), other.split(" ")
+    if full.startswith("("):  # no list: cut
+        assert cell.endswith(dots) and full.startswith(cell[:-len(dots)]), f"'{cell}' is not '{full}' cut"
+        return []
+    own = [m for m in mods if m not in others]
+    both = len(mods) - len(own)
+    for k in range(len(own) + 1):
+        if cell == short(own, both, k):
+            return own[:k]
+    whole = short(own, both, len(own))
+    assert cell.endswith(dots) and whole.startswith(cell[:-len(dots)]), f"'{cell}' is neither whole nor short"
+    return []
+
+for l, p in zip(out, lines):
+    left, to = l.split(" -> ")
+    cells = [c.strip() for c in left.rstrip().split("  ") if c.strip()]
+    assert len(cells) == 4, f"'{l}': {len(cells)} cells before ' -> '"
+    full_from, full_to = p[3].split(" -> ")
+    if full_from != full_to:
+        assert cells[3] != to, f"'{l}': FROM and TO look the same"
+    got = shown(cells[3], full_from, full_to), shown(to, full_to, full_from)
+    if p[1] == "/devices/system/cpu/cpu0":
+        assert got[0] is not None, f"'{l}': the cpu0 lists whole in {width} columns"
+        assert len(cells[3]) + len(to) > len(cells[1]) + len(cells[2]), "the devpath and the modalias before the modules"
+        if want_all:
+            mods_from, mods_to = full_from.split(" "), full_to.split(" ")
+            own = [m for m in mods_from if m not in mods_to], [m for m in mods_to if m not in mods_from]
+            for side, own_side in zip(got, own):
+                assert side == own_side, f"'{l}': {' '.join(own_side)} not all in sight"
 PY
 )
 	report "$1" "$why" "$tmp/out" out
 }
 "$cli" diff --all --sysfs "$Q35" -C /dev/null "$LM" "$D612" >"$tmp/piped" 2>/dev/null
-check "diff --all --width=100 on qemu-q35, 6.1 -> 6.12" 1 - "1 unmatched" -- \
+check "diff --all --width=100 on qemu-q35, 6.1 -> 6.12" 5 - "1 unmatched" -- \
 	env LC_ALL=C.UTF-8 "$cli" diff --all --width=100 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
-fits "diff --width=100: lines of 100 columns at most, aligned, the cpu's lists cut with '…'" 100 "…"
-has "diff --width=100: a devpath loses its start" "builtin    …000:00/0000:00:06.0  "
-check "diff --all --width=60 under LC_ALL=C" 1 - "1 unmatched" -- \
+fits "diff --width=100: lines of 100 columns at most, aligned, the cpu's lists short, all in sight" 100 "…" all
+has "diff --width=100: the cpu's own module, then the count of those both have" \
+	"  acpi_cpufreq (11 in both) -> (11 in both)"
+has "diff --width=100: a devpath loses its start" "builtin    …evices/pci0000:00/0000:00:06.0  "
+check "diff --all --width=60 under LC_ALL=C" 5 - "1 unmatched" -- \
 	env LC_ALL=C "$cli" diff --all --width=60 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
-fits "diff --width=60 under LC_ALL=C: the lists cut with '...'" 60 "..."
+fits "diff --width=60 under LC_ALL=C: the lists short, cut with '...'" 60 "..."
 n=$((n + 1))
 why=""
 LC_ALL=C grep -q "$(printf '[\200-\377]')" "$tmp/out" && why="a byte that is not ASCII"
 report "diff --width under LC_ALL=C: ASCII only" "$why" "$tmp/out" out
+# 6.1 -> 7.2 on qemu-q35: cpu0 loses seven crypto modules and acpi_cpufreq, keeps four; every one
+# lost in sight at 200 columns, each left out at 120 counted, and none of them hidden behind the
+# four kept (the lists are whole at 400)
+"$cli" diff --all --sysfs "$Q35" -C /dev/null "$LM" "$D72" >"$tmp/piped" 2>/dev/null
+check "diff --all --width=200 on qemu-q35, 6.1 -> 7.2" 0 - "" -- \
+	env LC_ALL=C.UTF-8 "$cli" diff --all --width=200 --sysfs "$Q35" -C /dev/null "$LM" "$D72"
+fits "diff --width=200, 6.1 -> 7.2: every module cpu0 loses in sight" 200 "…" all
+has "diff --width=200, 6.1 -> 7.2: the eight lost, then the four kept counted" \
+	"  sha1_ssse3 sha256_ssse3 sha512_ssse3 ghash_clmulni_intel crc32c_intel crc32_pclmul crct10dif_pclmul acpi_cpufreq (4 in both) -> (4 in both)"
+check "diff --all --width=120 on qemu-q35, 6.1 -> 7.2" 0 - "" -- \
+	env LC_ALL=C.UTF-8 "$cli" diff --all --width=120 --sysfs "$Q35" -C /dev/null "$LM" "$D72"
+fits "diff --width=120, 6.1 -> 7.2: cpu0's lost modules first, those left out counted" 120 "…"
+has "diff --width=120, 6.1 -> 7.2: cpu0's line" "  sha1_ssse3 sha256_ssse3 sha512_ssse3 (+5 more, 4 in both)"
+"$cli" diff --all --sysfs "$Q35" -C /dev/null "$LM" "$D612" >"$tmp/piped" 2>/dev/null
 # piped, $COLUMNS or not, the tab-separated lines of before, nothing cut
-check "diff piped with COLUMNS=40: the tab-separated golden" 1 diff-612 "2 lost" -- \
+check "diff piped with COLUMNS=40: the tab-separated golden" 4 diff-612 "2 lost" -- \
 	env COLUMNS=40 "$cli" diff --sysfs "$data/sysfs/kernel-upgrade" -C /dev/null "$LM" "$D612"
-check "diff piped with COLUMNS=40 on qemu-q35: the cpu's lists whole" 1 - "1 unmatched" -- \
+check "diff piped with COLUMNS=40 on qemu-q35: the cpu's lists whole" 5 - "1 unmatched" -- \
 	env COLUMNS=40 "$cli" diff --all --sysfs "$Q35" -C /dev/null "$LM" "$D612"
 n=$((n + 1))
 why=""
@@ -298,7 +345,7 @@ check "diff --width=0: a usage error" 2 - "^modalias diff: --width takes a numbe
 	"$cli" diff --width=0 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
 check "diff -w 29: a usage error naming the minimum" 2 - "^modalias diff: --width takes a number of columns, 30 or more (not '29')\$" -- \
 	"$cli" diff -w 29 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
-check "diff --all --width=30, the narrowest" 1 - "1 unmatched" -- \
+check "diff --all --width=30, the narrowest" 5 - "1 unmatched" -- \
 	env LC_ALL=C.UTF-8 "$cli" diff --all --width=30 --sysfs "$Q35" -C /dev/null "$LM" "$D612"
 n=$((n + 1))
 why=$(python3 -c 'import sys

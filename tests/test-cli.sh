@@ -803,12 +803,12 @@ report "firmware --snapshot of a captured tree: 'not recorded in the snapshot', 
 # gains 8086:4D25, e1000e stays; TO made changed/builtin from a copy of 6.12
 K="$data/sysfs/kernel-upgrade"
 D61="$data/linux-6.1.0-57-amd64" D612="$data/linux-6.12.118+deb12-amd64"
-check "diff 6.1 -> 6.12: lost and gained, exit 1" 1 diff-612 "2 lost" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$D612"
-check "diff --all --json" 1 diff-612-json "5 devices: 1 same, 1 gained, 2 lost" -- "$cli" diff --all --json --sysfs "$K" \
+check "diff 6.1 -> 6.12: lost and gained, exit 4 (lost)" 4 diff-612 "2 lost" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$D612"
+check "diff --all --json" 4 diff-612-json "5 devices: 1 same, 1 gained, 2 lost" -- "$cli" diff --all --json --sysfs "$K" \
 	-C /dev/null "$D61" "$D612"
 # the counts add up, each meaning one thing: "same" counts the devices --all prints as same, the
 # device no table has a module for (0000:00:05.0) is counted apart
-check "diff --all: 1 same line, 1 same counted, 1 without a module" 1 - \
+check "diff --all: 1 same line, 1 same counted, 1 without a module" 4 - \
 	"^5 devices: 1 same, 1 gained, 2 lost, 0 built in, 0 changed, 0 unmatched, 1 without a module in either\$" -- \
 	"$cli" diff --all --sysfs "$K" -C /dev/null "$D61" "$D612"
 n=$((n + 1))
@@ -818,47 +818,77 @@ counted=$(sed -n 's/^[0-9]* devices: \([0-9]*\) same,.*/\1/p' "$tmp/err")
 report "diff --all: as many same lines as counted" "$why" "$tmp/out" out "$tmp/err" err
 # 6.1 has shpchp built in, with no alias recorded; 7.2 names it for the QEMU PCI bridge: the
 # bridge had its driver before, no gain
-check "diff 6.1 -> 7.2: a driver built into FROM, named by TO, is builtin, not gained" 1 - \
+check "diff 6.1 -> 7.2: a driver built into FROM, named by TO, is builtin, not gained" 4 - \
 	"1 gained, 2 lost, 1 built in" -- "$cli" diff --all --sysfs "$K" -C /dev/null "$D61" "$data/linux-7.2.13+deb14-amd64"
 n=$((n + 1))
 grep -q "^builtin	/devices/pci0000:00/0000:00:05.0	.*	(none; built in) -> shpchp\$" "$tmp/out" &&
 	report "diff 6.1 -> 7.2: the bridge's line says shpchp was built in" "" ||
 	report "diff 6.1 -> 7.2: the bridge's line says shpchp was built in" "no such line" "$tmp/out" out
+# 6.12 has shpchp built in too, as a bool option's driver: named in its modules.builtin.modinfo
+# (shpchp.parm=...), not in its modules.builtin; the same builtin line as from 6.1, not a gain,
+# and nothing lost or unmatched: exit 0
+D72="$data/linux-7.2.13+deb14-amd64"
+check "diff 6.12 -> 7.2: shpchp, built into 6.12 (modules.builtin.modinfo only), is builtin, not gained" 0 - \
+	"^5 devices: 2 same, 0 gained, 0 lost, 1 built in, 0 changed, 0 unmatched, 2 without a module in either\$" -- \
+	"$cli" diff --all --sysfs "$K" -C /dev/null "$D612" "$D72"
+n=$((n + 1))
+grep -q "^builtin	/devices/pci0000:00/0000:00:05.0	.*	(none; built in) -> shpchp\$" "$tmp/out" &&
+	report "diff 6.12 -> 7.2: the bridge's line says shpchp was built in" "" ||
+	report "diff 6.12 -> 7.2: the bridge's line says shpchp was built in" "no such line" "$tmp/out" out
+# --json says it of FROM in "from_builtin" (TO's modules FROM has built in), beside "gone"
+for from in "$D61" "$D612"; do
+	check "diff --json ${from##*/} -> 7.2: from_builtin names shpchp" 0 - "" -- sh -c \
+		"'$cli' diff --json --sysfs '$K' -C /dev/null '$from' '$D72' 2>/dev/null | grep -F '\"from\": [], \"to\": [\"shpchp\"], \"change\": \"builtin\", \"gone\": [], \"from_builtin\": [\"shpchp\"]}'"
+done
+# list and explain with a modprobe.d alias naming shpchp for the bridge, on 6.12's tables:
+# built in, not available (6.12 has no shpchp.ko)
+printf 'alias pci:v00001B36d00000001* shpchp\n' >"$tmp/shpchp.conf"
+check "list on 6.12, shpchp aliased: builtin (modules.builtin.modinfo)" 0 - "" -- \
+	"$cli" list --sysfs "$K" -m "$D612" -C "$tmp/shpchp.conf"
+n=$((n + 1))
+grep -q "^/devices/pci0000:00/0000:00:05.0	.*	-	shpchp:builtin\$" "$tmp/out" &&
+	report "list on 6.12: the bridge's shpchp builtin" "" ||
+	report "list on 6.12: the bridge's shpchp builtin" "no such line" "$tmp/out" out
+check "explain on 6.12, shpchp aliased: builtin" 0 - "" -- \
+	"$cli" explain --sysfs "$K" -m "$D612" -C "$tmp/shpchp.conf" 0000:00:05.0
+n=$((n + 1))
+grep -q "^  shpchp: builtin\$" "$tmp/out" && report "explain on 6.12: shpchp builtin" "" ||
+	report "explain on 6.12: shpchp builtin" "no such line" "$tmp/out" out
 # 6.1 has intel_lpss_pci, but not for 8086:4D25: unmatched (still in TO), not lost; exit 1 all
 # the same: in 6.1 that device has no driver, which the gate must not pass
-check "diff 6.12 -> 6.1, the other way: intel_lpss_pci unmatched, airo and ixgb gained: exit 1" 1 diff-61 \
+check "diff 6.12 -> 6.1, the other way: intel_lpss_pci unmatched, airo and ixgb gained: exit 5" 5 diff-61 \
 	"2 gained, 0 lost, 0 built in, 0 changed, 1 unmatched" -- "$cli" diff --sysfs "$K" -C /dev/null "$D612" "$D61"
 # qemu-q35's CPU: 6.12 loads acpi_cpufreq and pcc_cpufreq through the platform devices it makes
 # (platform:acpi-cpufreq), no longer through acpi:LNXCPU:; both are in its modules.dep, so the
 # device is unmatched, not lost; the gate fails all the same (the tables cannot tell this from
 # the case above), and the line says the modules are still in TO
 Q35="$data/sysfs/qemu-q35"
-check "diff qemu-q35 6.1 -> 6.12: the CPU's modules unmatched, not lost: exit 1" 1 diff-q35-612 \
+check "diff qemu-q35 6.1 -> 6.12: the CPU's modules unmatched, not lost: exit 5" 5 diff-q35-612 \
 	"^94 devices: 45 same, 0 gained, 0 lost, 6 built in, 2 changed, 1 unmatched, 40 without a module in either\$" -- \
 	"$cli" diff --sysfs "$Q35" -C /dev/null "$D61" "$D612"
-check "diff -q qemu-q35 6.1 -> 6.12: unmatched fails the gate" 1 - "" -- "$cli" diff -q --sysfs "$Q35" -C /dev/null "$D61" "$D612"
-check "diff --json qemu-q35: unmatched, gone: []" 1 - "" -- "$cli" diff --json --sysfs "$Q35" -C /dev/null "$D61" "$D612"
+check "diff -q qemu-q35 6.1 -> 6.12: unmatched fails the gate, 5" 5 - "" -- "$cli" diff -q --sysfs "$Q35" -C /dev/null "$D61" "$D612"
+check "diff --json qemu-q35: unmatched, gone: []" 5 - "" -- "$cli" diff --json --sysfs "$Q35" -C /dev/null "$D61" "$D612"
 n=$((n + 1))
 why=""
-grep -q -F '"modalias": "acpi:LNXCPU:", "from": ["acpi_cpufreq", "pcc_cpufreq"], "to": [], "change": "unmatched", "gone": []}' \
+grep -q -F '"modalias": "acpi:LNXCPU:", "from": ["acpi_cpufreq", "pcc_cpufreq"], "to": [], "change": "unmatched", "gone": [], "from_builtin": []}' \
 	"$tmp/out" || why="no unmatched LNXCPU entry with \"gone\": []"
 report "diff --json qemu-q35: the CPU unmatched, nothing gone" "$why" "$tmp/out" out
 # a 6.12 without pcc_cpufreq: the CPU loses a module that is gone, and the line says which
 mkdir -p "$tmp/nopcc"
 cp -r "$D612/." "$tmp/nopcc/" && chmod -R u+w "$tmp/nopcc"
 sed -i '/pcc-cpufreq/d' "$tmp/nopcc/modules.dep"
-check "diff: one of the CPU's modules gone from TO: lost, exit 1" 1 - "1 lost" -- "$cli" diff --no-cache --sysfs "$Q35" \
+check "diff: one of the CPU's modules gone from TO: lost, exit 4" 4 - "1 lost" -- "$cli" diff --no-cache --sysfs "$Q35" \
 	-C /dev/null "$D61" "$tmp/nopcc"
 n=$((n + 1))
 why=""
 grep -q -F "$(printf 'lost\t/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0010:00/LNXCPU:00\tacpi:LNXCPU:\tacpi_cpufreq pcc_cpufreq -> (none; gone: pcc_cpufreq)')" \
 	"$tmp/out" || why="no lost line naming pcc_cpufreq gone"
 report "diff: lost, the module gone named" "$why" "$tmp/out" out
-check "diff --json: the module gone in \"gone\"" 1 - "" -- "$cli" diff --no-cache --json --sysfs "$Q35" \
+check "diff --json: the module gone in \"gone\"" 4 - "" -- "$cli" diff --no-cache --json --sysfs "$Q35" \
 	-C /dev/null "$D61" "$tmp/nopcc"
 n=$((n + 1))
 why=""
-grep -q -F '"to": [], "change": "lost", "gone": ["pcc_cpufreq"]}' "$tmp/out" || why="no \"gone\": [\"pcc_cpufreq\"]"
+grep -q -F '"to": [], "change": "lost", "gone": ["pcc_cpufreq"], "from_builtin": []}' "$tmp/out" || why="no \"gone\": [\"pcc_cpufreq\"]"
 report "diff --json: gone names pcc_cpufreq" "$why" "$tmp/out" out
 mkdir -p "$tmp/next"
 cp -r "$D612/." "$tmp/next/" && chmod -R u+w "$tmp/next"
@@ -870,7 +900,19 @@ check "diff: one kernel only" 2 - "^modalias diff: FROM and TO are needed\$" -- 
 pointed "diff: one kernel only" diff
 check "diff: three arguments" 2 - "^modalias diff: unexpected argument 'x'\$" -- "$cli" diff "$D61" "$D612" x
 pointed "diff: three arguments" diff
-check "diff: a kernel that is not there" 2 - "" -- "$cli" diff --sysfs "$K" -C /dev/null "$D61" "$tmp/nonexistent/"
+check "diff: a kernel that is not there" 2 - \
+	"^modalias diff: TO '.*/nonexistent/': no module tables in .*/nonexistent (no modules.alias): give a module directory" -- \
+	"$cli" diff --sysfs "$K" -C /dev/null "$D61" "$tmp/nonexistent/"
+# diff takes no -m nor -S: its hint names what it takes (the tables' general one names -m DIR),
+# in one line (the library's own "cannot open" not said before it)
+n=$((n + 1))
+why=""
+[ "$(wc -l <"$tmp/err")" = 1 ] || why="$(wc -l <"$tmp/err") lines on standard error"
+grep -q -e "-m DIR" -e "-S VERSION" "$tmp/err" && why="names -m or -S, which diff does not take"
+report "diff: a kernel that is not there: no option diff does not take" "$why" "$tmp/err" err
+check "diff: a version under -d ROOT that is not there" 2 - \
+	"^modalias diff: FROM '9.9': no module tables in .*/lib/modules/9.9 (no modules.alias): .*-d ROOT" -- \
+	"$cli" diff --sysfs "$K" -C /dev/null -d "$tmp" 9.9 "$D61"
 # the same bytes every run, on every captured tree; a kernel against itself all same
 for tree in qemu-q35 host-vm kernel-upgrade; do
 	S="$data/sysfs/$tree"

@@ -92,9 +92,9 @@ clean "explain: no forged line" 0 '(device|modalias|  from|match|  e1000e|    pc
 	"$cli" explain --snapshot "$H" -m "$D61" -C /dev/null "$EVIL_NIC"
 has "explain: the devpath escaped" "device:   $SHOWN_NIC"
 has "explain: the driver's escape sequences escaped" "bound:    $SHOWN_DRIVER"
-clean "diff --all: one line a device" 1 "(same|gained|lost|builtin|changed|unmatched)$TAB/devices/" -- \
+clean "diff --all: one line a device" 5 "(same|gained|lost|builtin|changed|unmatched)$TAB/devices/" -- \
 	"$cli" diff --all --snapshot "$H" -C /dev/null "$D61" "$D612"
-clean "diff --all --width=100: one line a device" 1 "(same|gained|lost|builtin|changed|unmatched) +(/|…)" -- \
+clean "diff --all --width=100: one line a device" 5 "(same|gained|lost|builtin|changed|unmatched) +(/|…)" -- \
 	"$cli" diff --all --width=100 --snapshot "$H" -C /dev/null "$D61" "$D612"
 clean "firmware: no forged line" 0 '(search path|kernel log: |/devices/|  /|  [a-z]|    [a-z])' -- \
 	"$cli" firmware --snapshot "$H" -m "$DM" -C /dev/null -f "$data/firmware/lib/firmware"

@@ -294,6 +294,55 @@ static void test_spaces_cached(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* A driver of a bool option is built in with no line in modules.builtin:
+ * 6.12's shpchp is named only by modules.builtin.modinfo (shpchp.parm=…,
+ * no alias).  The table says it is built in, read from the text or from
+ * its cache; a lookup of the name still answers as kmod does (nothing),
+ * and a module a modprobe.d alias names is reported built in. */
+static void test_builtin_modinfo(void)
+{
+	g_autofree char *dir = g_test_build_filename(G_TEST_DIST, "data", "linux-6.12.118+deb12-amd64", NULL);
+	g_autofree char *tmp = g_dir_make_tmp("modalias-builtin-XXXXXX", NULL);
+	g_autofree char *conf = g_build_filename(tmp, "shpchp.conf", NULL);
+	const char *paths[] = { conf, NULL };
+	struct modalias_ctx *ctx = test_ctx_new();
+	struct modalias_result *res;
+	struct modalias_table *t;
+
+	g_assert_true(g_file_set_contents(conf, "alias pci:v00001B36d00000001* shpchp\n", -1, NULL));
+	g_assert_cmpint(modalias_result_new(&res), ==, 0);
+	for (int round = 0; round < 3; round++) {
+		/* 0: from the text, 1: from it and the cache written, 2: mapped */
+		g_assert_cmpint(round == 0 ? modalias_table_new_from_directory(ctx, dir, &t) :
+					     modalias_table_open(ctx, dir, tmp, &t), ==, 0);
+		g_assert_cmpint(modalias_table_is_module_builtin(t, "shpchp"), ==, 1);
+		g_assert_cmpint(modalias_table_is_module_builtin(t, "crc64-rocksoft"), ==, 1); /* modules.builtin */
+		g_assert_cmpint(modalias_table_is_module_builtin(t, "md5"), ==, 1);            /* a builtin alias */
+		g_assert_cmpint(modalias_table_is_module_builtin(t, "e1000e"), ==, 0);         /* a module */
+		g_assert_cmpint(modalias_table_is_module_builtin(t, "no_such_module"), ==, 0);
+		g_assert_cmpint(modalias_table_is_module_builtin(t, ""), ==, -EINVAL);
+		g_assert_cmpint(modalias_table_is_module_builtin(NULL, "shpchp"), ==, -EINVAL);
+		g_assert_cmpint(modalias_table_lookup(t, "shpchp", res), ==, 0);
+		g_assert_cmpint(modalias_table_load_config(t, paths), ==, 0);
+		g_assert_cmpint(modalias_table_lookup(t, "pci:v00001B36d00000001sv00000000sd00000000bc06sc04i00", res), ==, 1);
+		g_assert_cmpstr(modalias_result_get_source(res), ==, "config");
+		g_assert_cmpstr(modalias_result_get_module(res, 0), ==, "shpchp");
+		g_assert_true(modalias_result_is_builtin(res, 0));
+		modalias_table_unref(t);
+	}
+	modalias_result_unref(res);
+	{
+		g_autoptr(GDir) d = g_dir_open(tmp, 0, NULL);
+		const char *f;
+		while ((f = g_dir_read_name(d))) {
+			g_autofree char *path = g_build_filename(tmp, f, NULL);
+			unlink(path);
+		}
+	}
+	rmdir(tmp);
+	modalias_ctx_unref(ctx);
+}
+
 /* modprobe.d: the first source with a match wins, exactly as in kmod. */
 static void test_config(void)
 {
@@ -587,6 +636,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/table/queries", test_queries);
 	g_test_add_func("/table/config", test_config);
 	g_test_add_func("/table/lookup-order", test_lookup_order);
+	g_test_add_func("/table/builtin-modinfo", test_builtin_modinfo);
 	g_test_add_func("/table/spaces-cached", test_spaces_cached);
 	g_test_add_func("/table/memory", test_memory);
 	g_test_add_func("/table/directory-errors", test_directory_errors);
