@@ -21,6 +21,7 @@
 	X(kmod_config_iter_get_key);        \
 	X(kmod_config_iter_get_value);      \
 	X(kmod_config_iter_free_iter);      \
+	X(kmod_get_dirname);                \
 	X(kmod_load_resources);             \
 	X(kmod_validate_resources);         \
 	X(kmod_module_new_from_name);       \

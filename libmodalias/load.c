@@ -4,7 +4,8 @@
  * its dependencies and softdeps by kmod_module_probe_insert_module(),
  * honouring modprobe.d blacklists as udev does, skipping builtin and live
  * modules, and reporting what happened to each module.  No name reaches
- * libkmod before it has passed module_name_check() (table.c).
+ * libkmod before it has passed module_name_check() (table.c), and no file
+ * of the module directory before its kind is checked (kmod_file_check()).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +18,7 @@
 
 #include "kmod-dl.h"
 #include "libmodalias-private.h"
+#include "read-file.h"
 #include "table-private.h"
 
 struct modalias_loader {
@@ -54,6 +56,75 @@ static int module_name_ok(const struct modalias_loader *l, const char *name, int
 	return r;
 }
 
+/* ---- files libkmod opens itself ------------------------------------------------ */
+
+/*
+ * libkmod opens a module directory's files by their paths, as they are,
+ * and blocking: the indexes (kmod_load_resources() maps them; when it
+ * could not, every lookup opens them again), modules.builtin.modinfo (a
+ * builtin module's modinfo) and each module's file (its modinfo, its
+ * insertion).  A FIFO there hangs it (the agent with it), a device's
+ * driver is asked to open, /dev/zero is read.  So each is checked first,
+ * as the library's own reads check theirs (read_file_check(): a regular
+ * file, of no kernel file system; none at all will do, libkmod goes
+ * without it), and refused otherwise, named with what it is and
+ * read_file()'s errno (-EINVAL: not a regular file).  modules.softdep and
+ * modules.weakdep, which kmod_new() reads as configuration, are checked
+ * with it (modprobe-d-copy.c).
+ *
+ * A check, then libkmod's open by path: a file swapped in between is
+ * opened all the same.  This stops a FIFO or a device planted in the
+ * directory; whoever can swap files in it at the right moment can as well
+ * put a module there to be inserted, which no check of a kind stops.
+ */
+static const char *const kmod_files[] = {
+	"modules.dep.bin",
+	"modules.alias.bin",
+	"modules.symbols.bin",
+	"modules.builtin.alias.bin",
+	"modules.builtin.bin",
+	"modules.builtin.modinfo",
+};
+
+/* PATH, which libkmod will open: 0 when it is a regular file or none;
+ * else the error, logged (an error of the path that libkmod's open would
+ * meet too, a permission, a loop, is libkmod's to meet) */
+static int kmod_file_check(struct modalias_loader *l, const char *path)
+{
+	const char *kind;
+	char why[64];
+	int r = read_file_check(path, READ_FILE_NO_KERNEL_FS, &kind);
+
+	if (r != -EINVAL && r != -EISDIR && r != -EMEDIUMTYPE && r != -ENOMEM)
+		return 0;
+	err(l->ctx, "cannot open %s: %s%s%s%s\n", path, read_file_error(r, 0, why, sizeof(why)),
+	    r == -EINVAL && kind ? " (" : "", r == -EINVAL && kind ? kind : "", r == -EINVAL && kind ? ")" : "");
+	return r;
+}
+
+/* The module directory's files that libkmod opens (kmod_files), in
+ * KCTX's directory: 0, or the first error (each logged) */
+static int kmod_files_check(struct modalias_loader *l, struct kmod_ctx *kctx)
+{
+	const char *dir = kmod_dl.kmod_get_dirname(kctx);
+	int first = 0;
+
+	if (!dir)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(kmod_files); i++) {
+		char *path;
+		int r;
+
+		if (asprintf(&path, "%s/%s", dir, kmod_files[i]) < 0)
+			return -ENOMEM;
+		r = kmod_file_check(l, path);
+		free(path);
+		if (r < 0 && !first)
+			first = r;
+	}
+	return first;
+}
+
 /* ---- the loader ---------------------------------------------------------------- */
 
 /* libkmod's messages, as details: what failed comes back to the caller as
@@ -85,6 +156,14 @@ static int loader_open_kmod(struct modalias_loader *l)
 		return r;
 	}
 	kmod_dl.kmod_set_log_fn(l->kctx, loader_log, l);
+	r = kmod_files_check(l, l->kctx);
+	if (r < 0) {
+		kmod_dl.kmod_unref(l->kctx);
+		modprobe_d_copy_free(l->config_copy);
+		l->kctx = NULL;
+		l->config_copy = NULL;
+		return r;
+	}
 	/* mmaps the indexes once; lookups would open them each time otherwise */
 	if (kmod_dl.kmod_load_resources(l->kctx) < 0)
 		info(l->ctx, "libkmod could not load the indexes of %s\n", l->dir ? l->dir : "the module directory");
@@ -315,6 +394,41 @@ static void report_not_found(struct modalias_loader *l, const char *module, moda
 		fn(data, module, "", "", MODALIAS_LOAD_NOT_FOUND, -ENOENT);
 }
 
+/* kmod's probe of MOD with FLAGS, each module it goes to recorded in OP
+ * (emptied first; op->oom when it could not be): its return */
+static int probe(struct kmod_module *mod, unsigned int flags, struct op *op)
+{
+	int r;
+
+	op_clear(op);
+	current_op = op;
+	r = kmod_dl.kmod_module_probe_insert_module(mod, flags, NULL, NULL, NULL, record_action);
+	current_op = NULL;
+	return r;
+}
+
+/* The file of each module OP would insert, checked before libkmod opens it
+ * (kmod_file_check()): 0, or the first error, each refused module reported
+ * failed to FN */
+static int check_module_files(struct modalias_loader *l, const struct op *op, modalias_load_fn fn, void *data)
+{
+	int first = 0;
+
+	for (size_t i = 0; i < op->n; i++) {
+		const struct action *a = &op->actions[i];
+		int r;
+
+		if (a->install || a->missing)
+			continue;
+		r = kmod_file_check(l, a->detail);
+		if (r < 0 && fn)
+			fn(data, a->name, a->detail, a->options, MODALIAS_LOAD_FAILED, r);
+		if (r < 0 && !first)
+			first = r;
+	}
+	return first;
+}
+
 MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const char *module,
 						unsigned int flags, modalias_load_fn fn, void *data)
 {
@@ -327,6 +441,10 @@ MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const
 		return -EINVAL;
 	/* libkmod copies names into fixed buffers: only names reach it */
 	r = module_name_ok(l, module, LOG_ERR);
+	if (r < 0)
+		return r;
+	/* libkmod opens the indexes it could not map at each lookup */
+	r = kmod_files_check(l, l->kctx);
 	if (r < 0)
 		return r;
 	r = kmod_dl.kmod_module_new_from_name(l->kctx, module, &mod);
@@ -354,10 +472,22 @@ MODALIAS_EXPORT int modalias_loader_load_module(struct modalias_loader *l, const
 		kmod_dl.kmod_module_unref(mod);
 		return 0;
 	}
-	current_op = &op;
-	r = kmod_dl.kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST | (dry ? KMOD_PROBE_DRY_RUN : 0),
-						    NULL, NULL, NULL, record_action);
-	current_op = NULL;
+	/* a dry run first, whatever FLAGS: what it would insert, each file
+	 * checked before libkmod opens one (nothing is inserted when one is
+	 * refused); then, to insert, kmod's probe again (its list is that of
+	 * the dry run unless the kernel's modules changed in between) */
+	r = probe(mod, KMOD_PROBE_APPLY_BLACKLIST | KMOD_PROBE_DRY_RUN, &op);
+	if (!op.oom) {
+		int bad = check_module_files(l, &op, fn, data);
+
+		if (bad < 0) {
+			op_clear(&op);
+			kmod_dl.kmod_module_unref(mod);
+			return bad;
+		}
+		if (!dry)
+			r = probe(mod, KMOD_PROBE_APPLY_BLACKLIST, &op);
+	}
 	if (op.oom) {
 		op_clear(&op);
 		kmod_dl.kmod_module_unref(mod);
@@ -471,8 +601,13 @@ static int module_info(struct modalias_loader *l, struct kmod_module *m, const c
 		       modalias_modinfo_fn fn, void *data, bool *stop)
 {
 	struct kmod_list *info = NULL, *it;
-	int r = kmod_dl.kmod_module_get_info(m, &info), n = 0;
+	const char *path = kmod_dl.kmod_module_get_path(m);
+	int r, n = 0;
 
+	/* libkmod opens it (a builtin's modinfo is modules.builtin.modinfo's) */
+	if (path && (r = kmod_file_check(l, path)) < 0)
+		return r;
+	r = kmod_dl.kmod_module_get_info(m, &info);
 	if (r < 0) {
 		dbg(l->ctx, "no modinfo for %s: %s\n", kmod_dl.kmod_module_get_name(m), strerror(-r));
 		return r;
@@ -498,6 +633,9 @@ MODALIAS_EXPORT int modalias_loader_get_modinfo(struct modalias_loader *l, const
 	if (!l || !module || !key || !fn || (flags & ~MODALIAS_MODINFO_DEPENDENCIES))
 		return -EINVAL;
 	if ((r = module_name_ok(l, module, LOG_ERR)) < 0)
+		return r;
+	/* libkmod opens the indexes it could not map at each lookup */
+	if ((r = kmod_files_check(l, l->kctx)) < 0)
 		return r;
 	r = kmod_dl.kmod_module_new_from_name(l->kctx, module, &m);
 	if (r < 0)

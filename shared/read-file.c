@@ -64,18 +64,12 @@ static int check_fs(int fd)
 	}
 }
 
-/* PATH opened for reading once its kind is known: opened O_PATH (which has
- * no effect on a FIFO or a device: no driver's open() runs) and checked,
- * then opened again through /proc/self/fd, which is that very file whatever
- * happens to PATH meanwhile.  Without /proc, PATH is opened again and must
- * be the same file (a file swapped in between is then opened, but not
- * read).  O_NONBLOCK: a device does not block a read (a FIFO never gets
- * here). */
-static int open_checked(const char *path, size_t max, unsigned int flags, struct stat *st)
+/* PATH opened O_PATH (which has no effect on a FIFO or a device: no
+ * driver's open() runs) and its kind checked (*ST): the descriptor, or a
+ * negative errno. */
+static int open_path_checked(const char *path, size_t max, unsigned int flags, struct stat *st)
 {
-	char self[32];
-	struct stat again;
-	int pfd, fd, r;
+	int pfd, r;
 
 	pfd = open(path, O_PATH | O_CLOEXEC | (flags & READ_FILE_NO_LINK ? O_NOFOLLOW : 0));
 	if (pfd < 0)
@@ -98,6 +92,24 @@ static int open_checked(const char *path, size_t max, unsigned int flags, struct
 		close(pfd);
 		return r;
 	}
+	return pfd;
+}
+
+/* PATH opened for reading once its kind is known (open_path_checked()),
+ * then opened again through /proc/self/fd, which is that very file
+ * whatever happens to PATH meanwhile.  Without /proc, PATH is opened again
+ * and must be the same file (a file swapped in between is then opened, but
+ * not read).  O_NONBLOCK: a device does not block a read (a FIFO never
+ * gets here). */
+static int open_checked(const char *path, size_t max, unsigned int flags, struct stat *st)
+{
+	char self[32];
+	struct stat again;
+	int pfd, fd, r;
+
+	pfd = open_path_checked(path, max, flags, st);
+	if (pfd < 0)
+		return pfd;
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
 	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT)
@@ -175,6 +187,45 @@ out:
 	*ret = buf;
 	if (len)
 		*len = n;
+	return 0;
+}
+
+const char *file_kind(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return "a file of an unknown kind";
+}
+
+int read_file_check(const char *path, unsigned int flags, const char **kind)
+{
+	struct stat st = { 0 };
+	int pfd;
+
+	if (kind)
+		*kind = NULL;
+	if (!path)
+		return -EINVAL;
+	pfd = open_path_checked(path, SIZE_MAX, flags, &st);
+	if (pfd < 0) {
+		/* what it is, when that is why: st is filled once the open went through */
+		if (kind && (pfd == -EINVAL || pfd == -EISDIR) && st.st_mode)
+			*kind = file_kind(st.st_mode);
+		return pfd;
+	}
+	close(pfd);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The limits, each documented where the file kind is (man pages,
  * libmodalias.h): */
@@ -58,6 +59,25 @@ enum {
  * otherwise.  Nothing is returned on failure.
  */
 int read_file(const char *path, size_t max, unsigned int flags, char **ret, size_t *len);
+
+/*
+ * What read_file() checks of PATH before it opens it, for a file another
+ * reader opens by its path as it is (libkmod: a module directory's indexes,
+ * each module's file): its kind (a regular file, or with READ_FILE_NULL the
+ * null device), and its file system with READ_FILE_NO_KERNEL_FS; not its
+ * size.  PATH is only opened O_PATH (no FIFO's writer woken, no device's
+ * driver asked).  Returns 0, or read_file()'s error: -EISDIR, -EINVAL for a
+ * file that is not a regular file, -EMEDIUMTYPE, -ELOOP, the errno of
+ * open() (-ENOENT…).  For -EINVAL and -EISDIR, *KIND (when KIND is not
+ * NULL) says what PATH is, as file_kind() does; NULL otherwise.  A check
+ * only: whoever may replace PATH may do so between it and the reader's
+ * open.
+ */
+int read_file_check(const char *path, unsigned int flags, const char **kind);
+
+/* What a file of MODE is, for a message: "a FIFO", "a character device",
+ * "a block device", "a socket", "a directory", "a regular file"… */
+const char *file_kind(mode_t mode);
 
 /*
  * What read_file()'s error R means, for a message "cannot read PATH: …":
