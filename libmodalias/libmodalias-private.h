@@ -106,8 +106,8 @@ void modprobe_d_list_free(struct modprobe_d_file *files, size_t n);
  * read by libkmod itself).  Named paths are read here first and handed to
  * libkmod as a checked copy (modprobe-d-copy.c), *COPY, which the caller
  * keeps while the context may revalidate and frees with
- * modprobe_d_copy_free().  DIR/modules.softdep, which libkmod reads
- * too, is checked in place.  0, or a negative errno, logged naming the
+ * modprobe_d_copy_free().  DIR/modules.softdep and DIR/modules.weakdep,
+ * which libkmod reads too, are checked in place.  0, or a negative errno, logged naming the
  * file and line. */
 struct kmod_ctx;
 struct modprobe_d_copy;

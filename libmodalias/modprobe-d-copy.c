@@ -433,22 +433,29 @@ static int copy_new(struct modalias_ctx *ctx, const char *const *paths, struct m
 	return 0;
 }
 
-/* DIR/modules.softdep, which libkmod reads inside kmod_new() whatever the
- * configuration, as a modprobe.d file: a module directory the caller names
- * may be anybody's too.  It is not copied (libkmod reads it in DIR), so it
- * is only checked: a file swapped in after the check is still read. */
+/* DIR/modules.softdep and DIR/modules.weakdep (kmod >= 33), which libkmod
+ * reads inside kmod_new() whatever the configuration, as modprobe.d files:
+ * a module directory the caller names may be anybody's too.  They are not
+ * copied (libkmod reads them in DIR), so they are only checked: a file
+ * swapped in after the check is still read. */
 static int check_softdep(struct modalias_ctx *ctx, const char *dir)
 {
-	char *path, *buf;
-	size_t len;
-	int r;
+	static const char *const names[] = { "modules.softdep", "modules.weakdep" };
 
-	if (asprintf(&path, "%s/modules.softdep", dir) < 0)
-		return -ENOMEM;
-	r = read_checked(ctx, path, READ_FILE_TABLE_MAX, 0, true, &buf, &len);
-	free(buf);
-	free(path);
-	return r;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *path, *buf;
+		size_t len;
+		int r;
+
+		if (asprintf(&path, "%s/%s", dir, names[i]) < 0)
+			return -ENOMEM;
+		r = read_checked(ctx, path, READ_FILE_TABLE_MAX, 0, true, &buf, &len);
+		free(buf);
+		free(path);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 int modprobe_d_kmod_new(struct modalias_ctx *ctx, const char *dir, const char *const *paths,
