@@ -720,9 +720,9 @@ static void test_named_config_single_file(void)
 	test_rm_rf(tmpdir);
 }
 
-/* A module directory's modules.softdep, which libkmod reads inside
- * kmod_new() with the configuration, is checked as a modprobe.d file:
- * with a named configuration and with the system's. */
+/* A module directory's modules.softdep (and modules.weakdep), which
+ * libkmod reads inside kmod_new() with the configuration, is checked as a
+ * modprobe.d file: with a named configuration and with the system's. */
 static void test_moddir_softdep_checked(void)
 {
 	const char *const none[] = { NULL };
@@ -764,6 +764,23 @@ static void test_moddir_softdep_checked(void)
 			modalias_loader_unref(loader);
 			modalias_ctx_unref(ctx);
 		}
+		test_rm_rf(dir);
+	}
+	/* modules.weakdep, which kmod >= 33 reads as modules.softdep */
+	{
+		g_autofree char *dir = g_dir_make_tmp("modalias-moddir-XXXXXX", NULL);
+		g_autofree char *weakdep = g_build_filename(dir, "modules.weakdep", NULL);
+		g_autofree char *want = g_strconcat(weakdep, ": not a regular file", NULL);
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+
+		g_assert_cmpint(mkfifo(weakdep, 0644), ==, 0);
+		alarm(10);
+		g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, -EINVAL);
+		alarm(0);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		g_assert_null(loader);
+		modalias_ctx_unref(ctx);
 		test_rm_rf(dir);
 	}
 }
@@ -856,6 +873,166 @@ static void test_modinfo(void)
 	modalias_ctx_unref(ctx);
 }
 
+/* A copy of the fixture's module directory (made to be spoilt), and its
+ * FILE replaced by KIND: 'p' a FIFO nobody writes, 'z' a link to
+ * /dev/zero, 'd' a directory, '-' nothing */
+static char *spoilt_copy(const char *file, char kind)
+{
+	char *tmp = g_dir_make_tmp("modalias-moddir-XXXXXX", NULL);
+	g_autofree char *copy = g_strdup_printf("cp -r '%s/.' '%s'", moddir, tmp);
+	g_autofree char *path = g_build_filename(tmp, file, NULL);
+
+	g_assert_cmpint(system(copy), ==, 0);
+	g_assert_cmpint(unlink(path), ==, 0);
+	if (kind == 'p')
+		g_assert_cmpint(mkfifo(path, 0644), ==, 0);
+	else if (kind == 'z')
+		g_assert_cmpint(symlink("/dev/zero", path), ==, 0);
+	else if (kind == 'd')
+		g_assert_cmpint(mkdir(path, 0755), ==, 0);
+	return tmp;
+}
+
+static const char *kind_said(char kind)
+{
+	return kind == 'p' ? "not a regular file (a FIFO)" : kind == 'z' ? "not a regular file (a character device)"
+							      : "Is a directory";
+}
+
+/* A FIFO must not hang the test: SIGALRM ends it (a failure) */
+#define HANG_LIMIT 10
+
+/* libkmod opens the module directory's index files and
+ * modules.builtin.modinfo itself, by path, blocking: each is checked
+ * first, as modules.alias is (a FIFO hung kmod_load_resources() in open(),
+ * and with it modalias load and the agent), when the loader is made, when
+ * it is revalidated, and before each lookup (libkmod opens an index it
+ * could not map at every lookup). */
+static void test_kmod_files_checked(void)
+{
+	static const char *const files[] = {
+		"modules.dep.bin", "modules.alias.bin", "modules.symbols.bin", "modules.builtin.alias.bin",
+		"modules.builtin.bin", "modules.builtin.modinfo",
+	};
+	static const char kinds[] = { 'p', 'z', 'd' };
+	const char *none[] = { NULL };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(files) * G_N_ELEMENTS(kinds); i++) {
+		const char *file = files[i / G_N_ELEMENTS(kinds)];
+		char kind = kinds[i % G_N_ELEMENTS(kinds)];
+		g_autofree char *dir = spoilt_copy(file, kind);
+		g_autofree char *want = g_strdup_printf("cannot open %s/%s: %s", dir, file, kind_said(kind));
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+
+		g_test_message("%s: %c", file, kind);
+		alarm(HANG_LIMIT);
+		g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, kind == 'd' ? -EISDIR : -EINVAL);
+		alarm(0);
+		g_assert_null(loader);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		modalias_ctx_unref(ctx);
+		test_rm_rf(dir);
+	}
+	/* one made a FIFO after the loader was made: its revalidation
+	 * refuses it (the loader keeps what it had read), and so does each
+	 * lookup */
+	for (int mapped = 0; mapped < 2; mapped++) {
+		g_autofree char *dir = spoilt_copy("modules.dep.bin", '-');
+		g_autofree char *bin = g_build_filename(dir, "modules.dep.bin", NULL);
+		g_autofree char *text = g_build_filename(moddir, "modules.dep.bin", NULL);
+		g_autofree char *want = g_strdup_printf("cannot open %s: not a regular file (a FIFO)", bin);
+		struct modalias_ctx *ctx = test_ctx_new();
+		struct modalias_loader *loader = NULL;
+		GString *got = g_string_new(NULL);
+
+		/* without modules.dep.bin, libkmod maps no index and opens them at each lookup */
+		if (mapped) {
+			g_autofree char *copy = g_strdup_printf("cp '%s' '%s'", text, bin);
+			g_assert_cmpint(system(copy), ==, 0);
+		}
+		g_assert_cmpint(modalias_loader_new(ctx, dir, none, &loader), ==, 0);
+		if (mapped)
+			g_assert_cmpint(unlink(bin), ==, 0);
+		g_assert_cmpint(mkfifo(bin, 0644), ==, 0);
+		alarm(HANG_LIMIT);
+		if (mapped)
+			g_assert_cmpint(modalias_loader_revalidate(loader), ==, -EINVAL);
+		g_assert_cmpint(modalias_loader_load_module(loader, "mod_a", MODALIAS_LOAD_DRY_RUN, NULL, NULL), ==, -EINVAL);
+		g_assert_cmpint(modalias_loader_get_modinfo(loader, "mod_a", "alias", 0, collect_modinfo, got), ==, -EINVAL);
+		alarm(0);
+		g_assert_cmpstr(got->str, ==, "");
+		g_string_free(got, TRUE);
+		g_assert_nonnull(strstr(test_log_text(), want));
+		modalias_loader_unref(loader);
+		modalias_ctx_unref(ctx);
+		test_rm_rf(dir);
+	}
+}
+
+/* libkmod opens a module's .ko to read its modinfo and to insert it: each
+ * module a load (or dry run) would insert, dependencies and softdeps
+ * included, and each whose modinfo is asked, is checked first; a FIFO hung
+ * modalias firmware and a load.  Nothing is inserted when one is refused. */
+static void test_module_files_checked(void)
+{
+	static const struct {
+		const char *alias, *file, *module;
+	} rows[] = {
+		{ "test:dev:abc", "mod_a.ko", "mod_a" },   /* the module */
+		{ "test:dev:abc", "mod_b.ko", "mod_b" },   /* a dependency */
+		{ "test:dev:soft", "mod_pre.ko", "mod_pre" }, /* a softdep */
+	};
+	static const char kinds[] = { 'p', 'z', 'd' };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rows) * G_N_ELEMENTS(kinds); i++) {
+		const char *file = rows[i / G_N_ELEMENTS(kinds)].file, *module = rows[i / G_N_ELEMENTS(kinds)].module;
+		const char *alias = rows[i / G_N_ELEMENTS(kinds)].alias;
+		char kind = kinds[i % G_N_ELEMENTS(kinds)];
+		int want_r = kind == 'd' ? -EISDIR : -EINVAL;
+		g_autofree char *rel = g_build_filename("kernel", "test", file, NULL);
+		g_autofree char *dir = spoilt_copy(rel, kind);
+		g_autofree char *path = g_build_filename(dir, rel, NULL);
+		g_autofree char *want = g_strdup_printf("cannot open %s: %s", path, kind_said(kind));
+		g_autofree char *want_log = g_strdup_printf("failed %s %s %s\n", module, path, kind == 'd' ? "ERR" : "EINVAL");
+		g_autofree char *want_info = g_strdup_printf("%s:error %d;", module, want_r);
+		struct env e;
+
+		g_test_message("%s: %c", file, kind);
+		e.kernel = fake_kernel();
+		e.ctx = test_ctx_new();
+		g_assert_cmpint(modalias_table_new_from_directory(e.ctx, dir, &e.table), ==, 0);
+		g_assert_cmpint(modalias_table_load_config(e.table, (const char *[]){ confdir, NULL }), ==, 0);
+		g_assert_cmpint(modalias_loader_new(e.ctx, dir, (const char *[]){ confdir, NULL }, &e.loader), ==, 0);
+		for (unsigned int flags = 0; flags <= MODALIAS_LOAD_DRY_RUN; flags += MODALIAS_LOAD_DRY_RUN) {
+			g_autofree char *log = NULL, *ins = NULL;
+			int r;
+
+			test_log_clear();
+			alarm(HANG_LIMIT);
+			log = load(&e, alias, flags, &r);
+			alarm(0);
+			g_assert_cmpint(r, ==, want_r);
+			g_assert_cmpstr(log, ==, want_log);
+			g_assert_nonnull(strstr(test_log_text(), want));
+			ins = inserted(e.kernel);
+			g_assert_cmpstr(ins, ==, "");
+		}
+		if (strcmp(alias, "test:dev:abc") == 0) {
+			GString *got = g_string_new(NULL);
+
+			alarm(HANG_LIMIT);
+			g_assert_cmpint(modalias_loader_get_modinfo(e.loader, "mod_a", "name", MODALIAS_MODINFO_DEPENDENCIES,
+								    collect_modinfo, got), >=, 0);
+			alarm(0);
+			g_assert_nonnull(strstr(got->str, want_info));
+			g_string_free(got, TRUE);
+		}
+		env_teardown(&e);
+		test_rm_rf(dir);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *preload = g_getenv("LD_PRELOAD");
@@ -894,5 +1071,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/load/missing-modules", test_missing_modules);
 	g_test_add_func("/load/failure-logged-once", test_failure_logged_once);
 	g_test_add_func("/load/modinfo", test_modinfo);
+	g_test_add_func("/load/kmod-files-checked", test_kmod_files_checked);
+	g_test_add_func("/load/module-files-checked", test_module_files_checked);
 	return g_test_run();
 }
