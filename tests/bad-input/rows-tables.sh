@@ -178,3 +178,61 @@ row cache-dir-a-file in: '`MODALIAS_CACHE_DIR` names a regular file' \
 	err: "modalias: index cache directory @TMP@/r/not-a-dir not used: @TMP@/r/not-a-dir: Not a directory" exit: 0 out: "battery" \
 	also: 'answers from the text tables' \
 	-- env MODALIAS_CACHE_DIR="$r/not-a-dir" "$cli" resolve -m "$D" -C /dev/null acpi:PNP0C0A:
+
+# ---- the files libkmod opens itself: the indexes, the .ko files -------------------------
+
+LMD="$data/load/lib/modules/9.9.9-test"
+firmware_quiet() { # modalias firmware of @TMP@/r/s.json and @TMP@/r/m, its standard output dropped
+	timeout 10 "$cli" firmware --snapshot "$r/s.json" -m "$r/m" -C /dev/null >/dev/null
+}
+lmcopy() { # FILE KIND: a copy of the load fixture in @TMP@/r/m, FILE a FIFO (p) or a link to /dev/zero (z)
+	fresh
+	cp -r "$LMD" "$r/m"
+	rm -f "$r/m/$1"
+	if [ "$2" = p ]; then mkfifo "$r/m/$1"; else ln -s /dev/zero "$r/m/$1"; fi
+}
+for f in modules.dep.bin modules.alias.bin modules.symbols.bin modules.builtin.alias.bin modules.builtin.bin; do
+	lmcopy "$f" p
+	row "kmod-index-fifo-$f" in: "$f (kmod's binary index, which libkmod opens itself) is a FIFO nobody writes: \`load --dry-run\`" \
+		err: "modalias: cannot open @TMP@/r/m/$f: not a regular file (a FIFO)
+modalias load: cannot set up libkmod: Invalid argument" exit: 2 out: '' also: 'returns at once' \
+		fixed: "libmodalias/load.c \`loader_open_kmod\`: libkmod opened $f as it was, and \`load\`, \`firmware\` and the agent hung in open() for ever" \
+		-- timeout 10 "$cli" load --dry-run -m "$r/m" -C /dev/null test:dev:multi
+	lmcopy "$f" z
+	row "kmod-index-dev-zero-$f" in: "$f is a symlink to /dev/zero: \`load --dry-run\`" \
+		err: "modalias: cannot open @TMP@/r/m/$f: not a regular file (a character device)
+modalias load: cannot set up libkmod: Invalid argument" exit: 2 out: '' also: 'the device is not opened' \
+		-- timeout 10 "$cli" load --dry-run -m "$r/m" -C /dev/null test:dev:multi
+done
+lmcopy modules.dep.bin p
+mkdir -p "$r/hp/default"
+row kmod-index-fifo-agent in: 'modules.dep.bin a FIFO nobody writes: the agent, one-shot (`hotplug --dry-run --moddir`)' \
+	err: "hotplug: cannot open @TMP@/r/m/modules.dep.bin: not a regular file (a FIFO)
+hotplug: cannot set up libkmod: Invalid argument
+hotplug: modules not loaded" exit: 1 out: 'event - add platform -' also: 'returns at once; no module loaded' \
+	-- timeout 10 env -i ACTION=add MODALIAS=test:dev:multi "$agent" --stderr --dry-run --moddir "$r/m" -C /dev/null \
+	--hotplug-dir "$r/hp" platform
+for k in p z; do
+	lmcopy kernel/test/mod_b.ko "$k"
+	what=$([ "$k" = p ] && echo 'a FIFO' || echo 'a character device')
+	row "ko-$k-load" in: "kernel/test/mod_b.ko (mod_a's dependency) is $([ "$k" = p ] && echo 'a FIFO' || echo 'a symlink to /dev/zero'): \`load --dry-run\` of mod_a and mod_x" \
+		err: "modalias: cannot open @TMP@/r/m/kernel/test/mod_b.ko: not a regular file ($what)" exit: 1 \
+		out: "insmod @TMP@/r/m/kernel/test/mod_x.ko " also: 'stdout: mod_x, whose files are good; nothing of mod_a (its chain would stop at mod_b)' \
+		fixed: 'libmodalias/load.c `modalias_loader_load_module`: libkmod opened a module file as it was to insert it (a dry run said it would insert it)' \
+		-- timeout 10 "$cli" load --dry-run -m "$r/m" -C /dev/null test:dev:multi
+	row "ko-$k-agent" in: "the same, the agent one-shot (\`hotplug --dry-run --moddir\`)" \
+		err: "hotplug: cannot open @TMP@/r/m/kernel/test/mod_b.ko: not a regular file ($what)
+hotplug: mod_b: failed (Invalid argument)
+hotplug: mod_a: cannot be loaded: Invalid argument" exit: 0 out: 'event - add platform -
+load mod_x' also: 'stdout: mod_x would be loaded' \
+		-- timeout 10 env -i ACTION=add MODALIAS=test:dev:multi "$agent" --stderr --dry-run --moddir "$r/m" -C /dev/null \
+		--hotplug-dir "$r/hp" platform
+	printf '{"version": 1, "kernel": "9.9.9-test", "arch": "x86_64", "devices": [{"devpath": "/devices/platform/t0", "subsystem": "platform", "modalias": "test:dev:multi"}], "modules": []}\n' >"$r/s.json"
+	row "ko-$k-firmware" in: "the same, \`firmware --snapshot\` of a device of test:dev:multi" \
+		err-has: "modalias: cannot open @TMP@/r/m/kernel/test/mod_b.ko: not a regular file ($what)
+modalias firmware: cannot read the modinfo of mod_b: Invalid argument; its firmware is not checked" exit: 2 \
+		out: '' check: 'grep -q "(not read, see above: 1 module.s modinfo)\$" "$ERR"' \
+		also: "returns at once; the summary counts the module unread (stdout, this machine's firmware search path, not compared)" \
+		fixed: 'libmodalias/load.c `module_info`: libkmod opened a module file as it was to read its modinfo, and `firmware` hung' \
+		-- firmware_quiet
+done
