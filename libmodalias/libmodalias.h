@@ -1824,8 +1824,22 @@ typedef void (*modalias_load_fn)(void *data, const char *module, const char *det
  * lives (libkmod stats it), and modalias_loader_revalidate() reads them
  * again when a path's modification time changed.
  *
+ * libkmod opens the module directory's files itself, by path and
+ * blocking: its indexes (modules.dep.bin, modules.alias.bin,
+ * modules.symbols.bin, modules.builtin.alias.bin, modules.builtin.bin),
+ * modules.builtin.modinfo, and modules.softdep and modules.weakdep as
+ * configuration.  Each is checked first (since 4: a FIFO there hung
+ * libkmod): it must be a regular file, not of a kernel file system, or
+ * absent; modules.softdep and modules.weakdep are checked as a named
+ * configuration file is.  One that is not is logged, naming it and what
+ * it is ("not a regular file (a FIFO)").  The check is made again by
+ * modalias_loader_revalidate() and before each lookup (libkmod opens an
+ * index it could not map at every lookup).
+ *
  * Returns: 0; -EOPNOTSUPP when libkmod cannot be loaded; the errors of
- * modalias_table_load_config() for named paths; -ENOMEM.
+ * modalias_table_load_config() for named paths; -EINVAL for a file of the
+ * module directory that is not a regular file, -EISDIR for a directory,
+ * -EMEDIUMTYPE for one of a kernel file system; -ENOMEM.
  *
  * Since: 1
  */
@@ -1871,7 +1885,8 @@ int modalias_loader_add_blacklist(struct modalias_loader *loader, const char *mo
  * @loader: a loader.
  *
  * Reloads libkmod's indexes and configuration when they changed on disk
- * (kmod_validate_resources()).
+ * (kmod_validate_resources()), their files checked as modalias_loader_new()
+ * says.
  *
  * Returns: 1 when they were reloaded, 0 when they were current, or a
  * negative errno (logged; the loader then goes on with what it had read,
@@ -1920,9 +1935,13 @@ typedef int (*modalias_modinfo_fn)(void *data, const char *module, const char *v
  * read by libkmod (kmod_module_get_info(): the .ko file, or
  * modules.builtin.modinfo for a builtin module), and with
  * %MODALIAS_MODINFO_DEPENDENCIES its dependencies' values after its own.
+ * A module's file must be a regular file, not of a kernel file system
+ * (since 4): one that is not is logged, naming it and what it is, and told
+ * to @fn with -EINVAL (-EISDIR, -EMEDIUMTYPE); libkmod never opens it.
  *
  * Returns: the number of values told; -EINVAL for a bad argument or a
- * string that is not a module name, or libkmod's negative errno.
+ * string that is not a module name; the errors of modalias_loader_new()
+ * for the module directory's files; or libkmod's negative errno.
  *
  * Since: 3
  */
@@ -1952,10 +1971,21 @@ int modalias_loader_get_modinfo(struct modalias_loader *loader, const char *modu
  * %MODALIAS_LOAD_NOT_FOUND with -ENOENT, and the function returns -ENOENT
  * (since 2; version 1 reported %MODALIAS_LOAD_WOULD_INSERT on a dry run).
  *
+ * libkmod opens each module's file to insert it.  The file of every module
+ * that would be inserted (@module, its dependencies and softdeps: kmod's
+ * dry run is asked first) must be a regular file, not of a kernel file
+ * system (since 4: a FIFO hung the insertion): one that is not is logged,
+ * naming it and what it is, and reported to @fn as %MODALIAS_LOAD_FAILED
+ * with -EINVAL (-EISDIR, -EMEDIUMTYPE), on a dry run too; nothing is then
+ * inserted.  A check, then libkmod's open by path: whoever can replace
+ * the files in the module directory between the two can supply a module
+ * anyway.
+ *
  * Returns: the number of modules inserted (or that would be); -EINVAL for
  * a name that is not a module name, -ENAMETOOLONG for one longer than
- * NAME_MAX; -ENOENT for no such module; or the negative errno of the
- * insertion that failed.
+ * NAME_MAX; -ENOENT for no such module; the errno of a module's file
+ * refused, or of modalias_loader_new()'s check of the module directory's
+ * files; or the negative errno of the insertion that failed.
  *
  * Since: 1
  */

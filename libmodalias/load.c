@@ -92,13 +92,18 @@ static const char *const kmod_files[] = {
 static int kmod_file_check(struct modalias_loader *l, const char *path)
 {
 	const char *kind;
-	char why[64];
 	int r = read_file_check(path, READ_FILE_NO_KERNEL_FS, &kind);
 
-	if (r != -EINVAL && r != -EISDIR && r != -EMEDIUMTYPE && r != -ENOMEM)
-		return 0;
-	err(l->ctx, "cannot open %s: %s%s%s%s\n", path, read_file_error(r, 0, why, sizeof(why)),
-	    r == -EINVAL && kind ? " (" : "", r == -EINVAL && kind ? kind : "", r == -EINVAL && kind ? ")" : "");
+	if (r == -EINVAL && kind) {
+		err(l->ctx, "cannot open %s: not a regular file (%s)\n", path, kind);
+	} else if (r == -EINVAL || r == -EISDIR || r == -EMEDIUMTYPE || r == -ENOMEM) {
+		char buf_why[64];
+		const char *why = read_file_error(r, 0, buf_why, sizeof(buf_why));
+
+		err(l->ctx, "cannot open %s: %s\n", path, why);
+	} else {
+		r = 0;
+	}
 	return r;
 }
 
