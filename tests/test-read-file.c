@@ -176,6 +176,54 @@ static void test_big_file(void)
 	g_rmdir(dir);
 }
 
+/* read_file_check(): read_file()'s check alone, for a file another reader
+ * (libkmod) opens by path: its error, and what the file is */
+static void test_check(void)
+{
+	static const struct {
+		const char *make, *path;
+		unsigned int flags;
+		int want;
+		const char *kind;
+	} checks[] = {
+		{ "f", NULL, READ_FILE_NO_KERNEL_FS, 0, NULL },
+		{ "-", NULL, READ_FILE_NO_KERNEL_FS, -ENOENT, NULL },
+		{ "p", NULL, READ_FILE_NO_KERNEL_FS, -EINVAL, "a FIFO" },
+		{ "d", NULL, READ_FILE_NO_KERNEL_FS, -EISDIR, "a directory" },
+		{ "z", NULL, READ_FILE_NO_KERNEL_FS, -EINVAL, "a character device" }, /* a link to /dev/zero */
+		{ "-", "/dev/null", 0, -EINVAL, "a character device" },
+		{ "-", "/dev/null", READ_FILE_NULL, 0, NULL },
+		{ "-", "/proc/self/status", READ_FILE_NO_KERNEL_FS, -EMEDIUMTYPE, NULL },
+		{ "-", "/proc/self/status", 0, 0, NULL },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(checks); i++) {
+		g_autofree char *dir = g_dir_make_tmp("read-file-XXXXXX", NULL);
+		g_autofree char *made = g_build_filename(dir, "file", NULL);
+		const char *kind = "untouched";
+
+		switch (checks[i].make[0]) {
+		case 'f':
+			g_assert_true(g_file_set_contents(made, "x", 1, NULL));
+			break;
+		case 'p':
+			g_assert_cmpint(mkfifo(made, 0600), ==, 0);
+			break;
+		case 'd':
+			g_assert_cmpint(g_mkdir(made, 0700), ==, 0);
+			break;
+		case 'z':
+			g_assert_cmpint(symlink("/dev/zero", made), ==, 0);
+			break;
+		default:
+			break;
+		}
+		g_assert_cmpint(read_file_check(checks[i].path ? checks[i].path : made, checks[i].flags, &kind), ==, checks[i].want);
+		g_assert_cmpstr(kind, ==, checks[i].kind);
+		test_rm_rf(dir);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -186,5 +234,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/read-file/fifo-with-writer", test_fifo_with_writer);
 	g_test_add_func("/read-file/fifo-not-opened", test_fifo_not_opened);
 	g_test_add_func("/read-file/big-file", test_big_file);
+	g_test_add_func("/read-file/check", test_check);
 	return g_test_run();
 }
