@@ -601,7 +601,8 @@ MODALIAS_EXPORT int modalias_loader_load(struct modalias_loader *l, struct modal
 /* ---- what a module declares (modinfo) ------------------------------------------ */
 
 /* Every value of KEY that module M declares, to FN; the number told, or
- * a negative errno (-ENOENT: no modinfo to read, e.g. no .ko file). */
+ * a negative errno (-ENOENT: no modinfo to read, e.g. no .ko file; -EINVAL:
+ * a .ko that is not a regular file, never opened). */
 static int module_info(struct modalias_loader *l, struct kmod_module *m, const char *key,
 		       modalias_modinfo_fn fn, void *data, bool *stop)
 {
