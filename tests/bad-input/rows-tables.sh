@@ -210,7 +210,7 @@ row kmod-index-fifo-agent in: 'modules.dep.bin a FIFO nobody writes: the agent, 
 	err: "hotplug: cannot open @TMP@/r/m/modules.dep.bin: not a regular file (a FIFO)
 hotplug: cannot set up libkmod: Invalid argument
 hotplug: modules not loaded" exit: 1 out: 'event - add platform -' also: 'returns at once; no module loaded' \
-	-- timeout 10 env -i ACTION=add MODALIAS=test:dev:multi "$agent" --stderr --dry-run --moddir "$r/m" -C /dev/null \
+	-- timeout 10 env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add MODALIAS=test:dev:multi "$agent" --stderr --dry-run --moddir "$r/m" -C /dev/null \
 	--hotplug-dir "$r/hp" platform
 for k in p z; do
 	lmcopy kernel/test/mod_b.ko "$k"
@@ -225,7 +225,7 @@ for k in p z; do
 hotplug: mod_b: failed (Invalid argument)
 hotplug: mod_a: cannot be loaded: Invalid argument" exit: 0 out: 'event - add platform -
 load mod_x' also: 'stdout: mod_x would be loaded' \
-		-- timeout 10 env -i ACTION=add MODALIAS=test:dev:multi "$agent" --stderr --dry-run --moddir "$r/m" -C /dev/null \
+		-- timeout 10 env -i MODALIAS_CACHE_DIR="$MODALIAS_CACHE_DIR" ACTION=add MODALIAS=test:dev:multi "$agent" --stderr --dry-run --moddir "$r/m" -C /dev/null \
 		--hotplug-dir "$r/hp" platform
 	printf '{"version": 1, "kernel": "9.9.9-test", "arch": "x86_64", "devices": [{"devpath": "/devices/platform/t0", "subsystem": "platform", "modalias": "test:dev:multi"}], "modules": []}\n' >"$r/s.json"
 	row "ko-$k-firmware" in: "the same, \`firmware --snapshot\` of a device of test:dev:multi" \
