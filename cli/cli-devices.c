@@ -17,9 +17,18 @@
 
 int cli_devices_open(struct cli_devices *dv, struct modalias_ctx *ctx, const char *snapshot)
 {
+	g_autofree char *modules = g_build_filename(modalias_ctx_get_sysfs_root(ctx), "module", NULL);
+
+	int r = 0;
+
 	dv->ctx = ctx;
 	dv->snap = NULL;
-	return snapshot ? modalias_snapshot_new_from_file(ctx, snapshot, &dv->snap) : 0;
+	if (snapshot)
+		r = modalias_snapshot_new_from_file(ctx, snapshot, &dv->snap);
+	/* a module name that is none of the kernel's: only the record is asked */
+	dv->modules_known = dv->snap ? modalias_snapshot_is_module_loaded(dv->snap, "x") != -ENODATA
+				     : g_file_test(modules, G_FILE_TEST_IS_DIR);
+	return r;
 }
 
 const char *cli_devices_error(int r)

@@ -18,6 +18,9 @@
 struct cli_devices {
 	struct modalias_ctx *ctx;        /* borrowed */
 	struct modalias_snapshot *snap;  /* NULL: the sysfs root */
+	bool modules_known;              /* the record says which modules are in the
+					  * kernel: a snapshot, or a sysfs root with a
+					  * module directory (a captured tree may have none) */
 };
 
 /* Devices of CTX's sysfs root, or (SNAPSHOT not NULL) of that snapshot

@@ -28,5 +28,10 @@ const char *cli_module_state(const struct cli_devices *dv, const struct cli_tabl
 		return "loaded";
 	if (modalias_table_is_blacklisted(tables->table, m))
 		return "blacklisted";
+	/* a record that says nothing of modules cannot say it is not loaded
+	 * (a captured tree without /sys/module: xhci_pci under its driver
+	 * xhci_hcd, usbcore under hub) */
+	if (!dv->modules_known)
+		return "unknown";
 	return tables->foreign ? "not-loaded" : "available";
 }

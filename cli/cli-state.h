@@ -18,9 +18,10 @@
  * is bound under the module's name where the machine's record says
  * nothing of it: a captured tree without /sys/module), "builtin" (the
  * machine says so, or TABLES' modules.builtin when they are its kernel's),
- * "blacklisted" (TABLES' modprobe.d), else "available", or "not-loaded"
- * when TABLES are not its kernel's (foreign: whether it has the module is
- * not known) */
+ * "blacklisted" (TABLES' modprobe.d), "unknown" where DV's record says
+ * nothing of modules (a captured tree without /sys/module), else
+ * "available", or "not-loaded" when TABLES are not its kernel's (foreign:
+ * whether it has the module is not known) */
 const char *cli_module_state(const struct cli_devices *dv, const struct cli_tables *tables,
 			     const struct modalias_result *res, unsigned int i, const char *driver,
 			     const char *driver_module);

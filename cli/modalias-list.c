@@ -2,7 +2,7 @@
  * cli/modalias-list.c - modalias list: every device under the sysfs root
  * that has a modalias, parents first, with the driver bound to it, the
  * modules that serve it and their state (loaded, builtin, blacklisted,
- * available, not-loaded), and a summary.
+ * available, not-loaded, unknown), and a summary.
  * On a terminal (or with --width) and with --tree, the devices are kept
  * and drawn at the end (modalias-list-tree.c).
  *
@@ -147,8 +147,9 @@ int cmd_list(int argc, char **argv)
 
 	parse_options("list", "", "Print every device under the sysfs root (or in a snapshot) that has a modalias,\nparents first:\n"
 		      "DEVPATH<TAB>MODALIAS<TAB>DRIVER<TAB>MODULE:STATE … (DRIVER: the driver bound now,\n"
-		      "- when none; STATE: loaded, builtin, blacklisted, available, or not-loaded from\n"
-		      "tables of another kernel; none when no module serves it), then a summary on\n"
+		      "- when none; STATE: loaded, builtin, blacklisted, available, not-loaded from\n"
+		      "tables of another kernel, or unknown where the tree records no module (a\n"
+		      "captured tree without /sys/module); none when no module serves it), then a summary on\n"
 		      "standard error: the devices without a bound driver, and those no module matches.\n"
 		      "On a terminal the columns are aligned and cut with '…' so that each line fits\n"
 		      "its width (else $COLUMNS, else 80); --width=N does so for N columns wherever\n"

@@ -946,9 +946,15 @@ int modalias_snapshot_get_driver(const struct modalias_snapshot *snap, const cha
  * @snap: a snapshot.
  * @module: a module name as the kernel writes it.
  *
+ * The document's "modules" member: the modules whose /sys/module entry
+ * said "live".  A snapshot taken from a captured tree without /sys/module
+ * has no such record (since 4 it writes no "modules" member: it cannot say
+ * a module is not loaded).
+ *
  * Returns: 1 when @module was loaded when the snapshot was taken, 0 when
- *   not, -EINVAL (as the sysfs call, since 4) for a string that is not a
- *   module name.
+ *   not, -ENODATA when the snapshot does not record it (a document without
+ *   "modules"; since 4), -EINVAL (as the sysfs call, since 4) for a string
+ *   that is not a module name.
  *
  * Since: 3
  */

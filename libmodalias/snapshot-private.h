@@ -55,6 +55,10 @@ struct modalias_snapshot {
 	struct snap_names builtin_modules;
 	struct snap_names builtin_drivers;
 	bool builtins_known;
+	/* "modules" is a record: taken from a sysfs that has /sys/module, or
+	 * read from a document that has the member (a captured tree without
+	 * /sys/module cannot say a module is not loaded) */
+	bool modules_known;
 	struct snap_fw_failure *fw_failures; /* in the kernel log's order */
 	size_t n_fw_failures, cap_fw_failures;
 	bool kernel_log; /* the kernel log was read: fw_failures is its record */

@@ -540,8 +540,10 @@ static bool top_member(struct parser *ps, const char *key, const char *at, void 
 	}
 	if (strcmp(key, "devices") == 0)
 		return once(ps, at, &tr->devices) && array(ps, one_device, tr->snap);
-	if (strcmp(key, "modules") == 0)
+	if (strcmp(key, "modules") == 0) {
+		tr->snap->modules_known = true;
 		return once(ps, at, &tr->modules) && array(ps, one_module, tr->snap);
+	}
 	if (strcmp(key, "builtin") == 0 || strcmp(key, "builtin_drivers") == 0) {
 		bool drivers = strcmp(key, "builtin_drivers") == 0;
 

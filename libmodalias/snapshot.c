@@ -277,6 +277,7 @@ static int take_modules(struct modalias_snapshot *snap, bool *seen)
 	if (!d)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	*seen = true;
+	snap->modules_known = true;
 	while (r == 0 && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -552,7 +553,9 @@ MODALIAS_EXPORT int modalias_snapshot_is_module_loaded(const struct modalias_sna
 {
 	int r = check_module(snap, module);
 
-	return r < 0 ? r : names_have(&snap->modules, module);
+	if (r < 0)
+		return r;
+	return snap->modules_known ? names_have(&snap->modules, module) : -ENODATA;
 }
 
 /* As modalias_sysfs_is_module_builtin() asks sysfs: the module's entry
@@ -642,8 +645,11 @@ MODALIAS_EXPORT int modalias_snapshot_format(const struct modalias_snapshot *sna
 		}
 		strbuf_putc(&sb, '}');
 	}
-	strbuf_puts(&sb, snap->n_devices ? "\n  ],\n  \"modules\": " : "],\n  \"modules\": ");
-	put_names(&sb, &snap->modules);
+	strbuf_puts(&sb, snap->n_devices ? "\n  ]" : "]");
+	if (snap->modules_known) {
+		strbuf_puts(&sb, ",\n  \"modules\": ");
+		put_names(&sb, &snap->modules);
+	}
 	if (snap->builtins_known) {
 		strbuf_puts(&sb, ",\n  \"builtin\": ");
 		put_names(&sb, &snap->builtin_modules);

@@ -117,8 +117,9 @@ for tree in qemu-q35 host-vm; do
 done
 
 # a dry run over a snapshot: what it recorded loaded or built in is not
-# to load ("loaded M", "builtin M"); the tree's bound drivers too
-sed 's/"modules": \[\]/"modules": ["xhci_pci"], "builtin": ["bochs"], "builtin_drivers": []/' "$tmp/qemu-q35.json" \
+# to load ("loaded M", "builtin M"); the tree's bound drivers too (a
+# snapshot of the captured tree records no modules: they are given here)
+sed '$ s/^}$/, "modules": ["xhci_pci"], "builtin": ["bochs"], "builtin_drivers": []}/' "$tmp/qemu-q35.json" \
 	>"$tmp/recorded.json"
 "$agent" --dry-run --coldplug --snapshot "$tmp/recorded.json" -m "$D61" -C /dev/null --log-level=crit \
 	--hotplug-dir "$tmp/none" >"$tmp/out" 2>"$tmp/err"

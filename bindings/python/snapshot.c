@@ -342,8 +342,9 @@ static PyMethodDef Snapshot_methods[] = {
 	  "driver_override) of a device, as sysfs_driver() says\nthem; None where unset.  KeyError when the "
 	  "snapshot has no such device." },
 	{ "is_module_loaded", (PyCFunction)Snapshot_is_module_loaded, METH_VARARGS,
-	  "is_module_loaded(name) -> bool\n\nWhether the module (named as the kernel writes it, '_' not "
-	  "'-') was loaded when\nthe snapshot was taken." },
+	  "is_module_loaded(name) -> bool | None\n\nWhether the module (named as the kernel writes it, '_' not "
+	  "'-') was loaded when\nthe snapshot was taken, or None when the snapshot does not record it (taken\n"
+	  "from a captured tree without /sys/module)." },
 	{ "is_module_builtin", (PyCFunction)Snapshot_is_module_builtin, METH_VARARGS,
 	  "is_module_builtin(name) -> bool | None\n\nWhether the module was built into the kernel of the machine "
 	  "(a /sys/module\nentry without an initstate, or a driver of its name without a module link),\nor None "
