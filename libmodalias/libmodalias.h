@@ -1670,8 +1670,12 @@ const char *modalias_result_get_pattern(const struct modalias_result *result, un
  * @pattern: one of its matching patterns.
  * @line: (out) (optional): the line of the file (0 when not from a file).
  *
- * Returns: the file the pattern came from ("modprobe.d" for configuration,
- * "(added)" for modalias_table_add()), or NULL.
+ * Returns: the file the pattern came from: for configuration
+ * (modalias_table_load_config()), the modprobe.d file whose "alias",
+ * "install" or "remove" line says it (the first such line of the files
+ * libkmod reads, in its order), "modprobe.d" when it cannot be found there;
+ * "(added)" for modalias_table_add(); or NULL.  (Before version 4, every
+ * configuration pattern's was "modprobe.d", its line 0.)
  *
  * Since: 1
  */
