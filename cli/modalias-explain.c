@@ -70,6 +70,8 @@ struct module_facts {
 	const char *state;          /* cli_module_state() */
 	const char *blacklisted_by; /* modalias_table_get_blacklist_origin(); NULL when not */
 	unsigned int blacklisted_line; /* 0 when not known */
+	char *blacklisted_where; /* the same for people (FILE:LINE), naming modalias.conf's
+				  * blacklist= when it is that; NULL when not */
 };
 
 struct explain {
@@ -167,6 +169,18 @@ static void ask_modules(struct explain *e, const struct cli_tables *tables)
 		f->state = cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
 		f->blacklisted_by = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
 									 &f->blacklisted_line);
+		if (!f->blacklisted_by)
+			continue;
+		{
+			/* modalias.conf's own blacklist= (cli-tables.c), not modprobe.d */
+			bool settings = config.path && strcmp(f->blacklisted_by, config.path) == 0;
+			g_autofree char *at = f->blacklisted_line ? g_strdup_printf("%s:%u", cli_shown(f->blacklisted_by),
+										   f->blacklisted_line)
+								    : g_strdup(cli_shown(f->blacklisted_by));
+
+			f->blacklisted_where = settings ? g_strdup_printf("the [modules] blacklist= of modalias.conf %s", at)
+							: g_steal_pointer(&at);
+		}
 	}
 }
 
@@ -187,9 +201,9 @@ static void judge(struct explain *e)
 			const struct module_facts *f = &e->mods[0];
 
 			g_string_append_printf(v, "%s matches this modalias%s", m, e->n > 1 ? ", and others" : "");
-			if (strcmp(f->state, "blacklisted") == 0 && f->blacklisted_by && f->blacklisted_line)
-				g_string_append_printf(v, ", but is blacklisted by %s:%u (not loaded for it by its alias)",
-						       f->blacklisted_by, f->blacklisted_line);
+			if (strcmp(f->state, "blacklisted") == 0 && f->blacklisted_where)
+				g_string_append_printf(v, ", but is blacklisted by %s (not loaded for it by its alias)",
+						       f->blacklisted_where);
 			g_string_append(v, ". ");
 		}
 		else
@@ -215,11 +229,11 @@ static void judge(struct explain *e)
 		const struct module_facts *f = &e->mods[0];
 		const char *st = f->state;
 
-		if (strcmp(st, "blacklisted") == 0 && f->blacklisted_by && f->blacklisted_line)
-			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m,
-					       f->blacklisted_by, f->blacklisted_line);
+		if (strcmp(st, "blacklisted") == 0 && f->blacklisted_where)
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s. ", m,
+					       f->blacklisted_where);
 		else if (strcmp(st, "blacklisted") == 0)
-			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by modprobe.d. ", m);
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted. ", m);
 		else if (strcmp(st, "available") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches but is not loaded. ", m);
 		else if (strcmp(st, "not-loaded") == 0)
@@ -258,16 +272,12 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 		unsigned int mi = (unsigned int)i;
 
 		const char *state = e->mods[i].state;
-		unsigned int bl_line = e->mods[i].blacklisted_line;
 		/* where, when that is its state (a module loaded all the same is
 		 * told loaded; --json tells where it is blacklisted) */
-		const char *bl = strcmp(state, "blacklisted") == 0 ? e->mods[i].blacklisted_by : NULL;
+		const char *bl = strcmp(state, "blacklisted") == 0 ? e->mods[i].blacklisted_where : NULL;
 
-		if (bl && bl_line)
-			printf("  %s: %s (%s:%u)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, cli_shown(bl),
-			       bl_line);
-		else if (bl)
-			printf("  %s: %s (%s)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, cli_shown(bl));
+		if (bl)
+			printf("  %s: %s (%s)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, bl);
 		else
 			printf("  %s: %s\n", cli_shown(modalias_result_get_module(e->res, mi)), state);
 		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
@@ -729,6 +739,8 @@ out:
 	modalias_dev_unref(e.dev);
 	g_array_unref(e.near.items);
 	g_string_free(e.verdict, TRUE);
+	for (int i = 0; e.mods && i < e.n; i++)
+		g_free(e.mods[i].blacklisted_where);
 	g_free(e.mods);
 	modalias_result_unref(e.res);
 	cli_tables_close(&tables);

@@ -1391,6 +1391,25 @@ int modalias_table_add(struct modalias_table *table, const char *pattern, const 
 int modalias_table_add_blacklist(struct modalias_table *table, const char *module);
 
 /**
+ * modalias_table_add_blacklist_from:
+ * @table: a table.
+ * @module: a module name.
+ * @file: (nullable): where the blacklist is said (a settings file of the
+ *   program's own, say), as modalias_table_get_blacklist_origin() tells it;
+ *   NULL or "": "(added)", as modalias_table_add_blacklist().
+ * @line: its line in @file, 0 when not known.
+ *
+ * As modalias_table_add_blacklist(), with where it is said.  A table keeps
+ * at most 256 files of origin: past them, "(added)" and line 0.
+ *
+ * Returns: 0, -EINVAL, -ENOMEM.
+ *
+ * Since: 4
+ */
+int modalias_table_add_blacklist_from(struct modalias_table *table, const char *module, const char *file,
+				      unsigned int line);
+
+/**
  * modalias_table_is_blacklisted:
  * @table: a table.
  * @module: a module name ('-' and '_' alike).
@@ -1429,7 +1448,9 @@ int modalias_table_is_current(struct modalias_table *table);
  * Where @module is blacklisted: the modprobe.d file that says so and its
  * line (the first such line of the files libkmod reads, in its order),
  * "modprobe.d" when libkmod blacklists it from elsewhere (the kernel
- * command line), the origin of modalias_table_add_blacklist() otherwise.
+ * command line); otherwise the file and line given to
+ * modalias_table_add_blacklist_from(), or "(added)" (line 0) for
+ * modalias_table_add_blacklist().
  *
  * Returns: (nullable): the file, or NULL when @module is not blacklisted.
  *

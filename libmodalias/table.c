@@ -774,15 +774,25 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	return r < 0 ? r : 0;
 }
 
-MODALIAS_EXPORT int modalias_table_add_blacklist(struct modalias_table *t, const char *module)
+MODALIAS_EXPORT int modalias_table_add_blacklist_from(struct modalias_table *t, const char *module, const char *file,
+						      unsigned int line)
 {
+	uint32_t o = 0; /* "(added)" */
 	int r;
 
 	if (!t || !module || !*module)
 		return -EINVAL;
 	if ((r = table_own_layers(t, 1u << LAYER_BLACKLIST)) < 0)
 		return r;
-	return add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), 0, 0);
+	if (file && *file)
+		o = file_origin(t, file, 0);
+	return add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), o,
+			   file && *file && o ? line : 0);
+}
+
+MODALIAS_EXPORT int modalias_table_add_blacklist(struct modalias_table *t, const char *module)
+{
+	return modalias_table_add_blacklist_from(t, module, NULL, 0);
 }
 
 MODALIAS_EXPORT int modalias_table_get_pattern_count(const struct modalias_table *t)

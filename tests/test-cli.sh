@@ -322,6 +322,21 @@ for it by its alias)." ] && report "explain: the blacklisted verdict of a bare m
 	report "explain: the blacklisted verdict of a bare modalias" "not that verdict" "$tmp/out" out
 check "explain --json: a match blacklisted by modprobe.d, and where" 4 explain-blacklisted-json "" -- "$cli" explain \
 	--sysfs "$Q" -m "$D" -C "$data/explain/modprobe.conf" --json /devices/pci0000:00/0000:00:01.0
+# a blacklist of modalias.conf's own ([modules] blacklist=): its file and line, said to be
+# modalias.conf's, never modprobe.d's, in text and JSON
+printf '[modules]\n# not this one\nblacklist=e1000e\n' >"$tmp/bl-settings.conf"
+check "explain: a match blacklisted by modalias.conf, its file and line" 4 explain-blacklisted-settings "" -- \
+	"$cli" --settings="$tmp/bl-settings.conf" explain --sysfs "$data/sysfs/kernel-upgrade" -m "$D" -C /dev/null \
+	0000:00:03.0
+check "explain --json: a match blacklisted by modalias.conf" 4 - "" -- "$cli" --settings="$tmp/bl-settings.conf" \
+	explain --json --sysfs "$data/sysfs/kernel-upgrade" -m "$D" -C /dev/null 0000:00:03.0
+n=$((n + 1))
+why=""
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["modules"][0]["blacklisted_by"] == {"file": sys.argv[2], "line": 3}, d["modules"][0]
+assert "modprobe.d" not in d["verdict"] and sys.argv[2] + ":3" in d["verdict"], d["verdict"]' \
+	"$tmp/raw" "$tmp/bl-settings.conf" 2>"$tmp/perr" || why="not modalias.conf's file and line"
+report "explain --json: modalias.conf's blacklist by its file and line" "$why" "$tmp/perr" python
 # a module blacklisted but loaded: its state is loaded, and --json alone
 # tells where it is blacklisted
 printf '# ftdi_sio is bound all the same\nblacklist ftdi_sio\n' >"$tmp/blacklist-ftdi.conf"
