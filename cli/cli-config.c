@@ -235,6 +235,7 @@ gboolean cli_config_load(const char *path, struct cli_config *cfg, GString *warn
 	cfg->modprobe_d = get_list(kf, "modules", "modprobe.d");
 	cfg->tables = get_list(kf, "modules", "tables");
 	cfg->blacklist = get_list(kf, "modules", "blacklist");
+	cfg->blacklist_line = cfg->blacklist ? line_of(text, "modules", "blacklist") : 0;
 	cfg->cache = get_string(kf, "modules", "cache");
 	cfg->hotplug_dir = get_string(kf, "agent", "hotplug-dir");
 	cfg->sysfs = get_string(kf, "agent", "sysfs");

@@ -22,6 +22,7 @@ struct cli_config {
 	char **modprobe_d; /* modprobe.d files or directories; NULL: the system's */
 	char **tables;     /* extra "alias PATTERN MODULE" files */
 	char **blacklist;  /* modules never loaded, on top of modprobe.d */
+	int blacklist_line; /* its line in path, 0: none */
 	char *cache;       /* index cache directory; "" for none; NULL: default */
 	/* [log] */
 	int log_level;     /* syslog priority, -1: unset */

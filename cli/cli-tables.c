@@ -374,9 +374,11 @@ static int add_config(struct cli_tables *t, const struct cli_tables_spec *spec, 
 				return r < 0 ? r : -EINVAL;
 		}
 	}
-	/* (only an empty name fails here, and the library says nothing of it) */
+	/* (only an empty name fails here, and the library says nothing of it);
+	 * where each is said, for whoever tells why a module is not loaded */
 	for (char **b = cfg->blacklist; b && *b; b++)
-		if ((r = modalias_table_add_blacklist(t->table, *b)) < 0 && !go_on)
+		if ((r = modalias_table_add_blacklist_from(t->table, *b, cfg->path, (unsigned int)cfg->blacklist_line)) < 0 &&
+		    !go_on)
 			return r;
 	return 0;
 }

@@ -6,7 +6,10 @@
  * with a plain sentence when they disagree; and when nothing matches, the
  * nearest patterns (modalias_table_find_nearest()); always a verdict
  * sentence.  A device is named by its devpath or its name (0000:00:03.0);
- * the exit status says whether it has a driver (bound, or a module matches).
+ * the exit status follows the verdict: a driver bound (0), none bound
+ * though a module matches (4), neither (1); of a bare modalias, whether a
+ * module matches (0, 1).  A string that is neither a device nor a modalias
+ * is an input error (2), said on standard error, with no report.
  *
  * This file looks up and prints; it may not load a module.
  *
@@ -67,6 +70,8 @@ struct module_facts {
 	const char *state;          /* cli_module_state() */
 	const char *blacklisted_by; /* modalias_table_get_blacklist_origin(); NULL when not */
 	unsigned int blacklisted_line; /* 0 when not known */
+	char *blacklisted_where; /* the same for people (FILE:LINE), naming modalias.conf's
+				  * blacklist= when it is that; NULL when not */
 };
 
 struct explain {
@@ -87,13 +92,50 @@ struct explain {
 	GString *verdict;    /* the plain sentence */
 };
 
-/* A string given on the command line that names no device, that the
- * library cannot read as a modalias (no "bus:", or a known bus's fields
- * malformed) and that no alias pattern matches: a typo, an input error,
- * not a device without a driver */
+/* Whether ARG is a modalias of a bus the library knows ("pci:…"): no
+ * device is named so */
+static bool is_bus_alias(const char *arg)
+{
+	const char *colon = strchr(arg, ':'), *bus;
+
+	for (unsigned int i = 0; colon && (bus = modalias_bus_name(i)); i++)
+		if (strlen(bus) == (size_t)(colon - arg) && strncmp(arg, bus, (size_t)(colon - arg)) == 0)
+			return true;
+	return false;
+}
+
+/* Whether ARG is shaped as a device's name rather than a modalias: it is
+ * no known bus's, and the part before its first ':' (a modalias's bus)
+ * starts with a digit or holds a character no bus's name has, a capital
+ * (0000:00:03.0, 00:1f.3, 1-1:1.0, 0003:046D:C52B.0001, 0:0:0:0,
+ * PNP0A03:00), or only numbers, ':' and '.' follow it (target0:0:0,
+ * mmc0:0001:1, device:00).  The kernel's buses are named in lower case,
+ * a letter first, and their aliases' fields are tagged. */
+static bool is_name_shaped(const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+
+	if (!colon || colon == arg || !colon[1] || is_bus_alias(arg))
+		return false;
+	if (g_ascii_isdigit(arg[0]))
+		return true;
+	for (const char *p = arg; p < colon; p++)
+		if (!g_ascii_islower(*p) && !g_ascii_isdigit(*p) && *p != '_' && *p != '-')
+			return true;
+	for (const char *p = colon + 1; *p; p++)
+		if (!g_ascii_isdigit(*p) && *p != ':' && *p != '.')
+			return false;
+	return true;
+}
+
+/* A string given on the command line that names no device, that no alias
+ * pattern matches, and that is no modalias: the library cannot read it as
+ * one (no "bus:", or a known bus's fields malformed), or it is shaped as a
+ * device's name (is_name_shaped()): a typo, an input error, not a device
+ * without a driver */
 static bool not_a_modalias(const struct explain *e)
 {
-	return !e->devpath && !e->dev && e->n == 0;
+	return !e->devpath && e->n == 0 && (!e->dev || is_name_shaped(e->arg));
 }
 
 /* Whether the module NAME ('-' and '_' alike) is module I of the result */
@@ -127,6 +169,18 @@ static void ask_modules(struct explain *e, const struct cli_tables *tables)
 		f->state = cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
 		f->blacklisted_by = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
 									 &f->blacklisted_line);
+		if (!f->blacklisted_by)
+			continue;
+		{
+			/* modalias.conf's own blacklist= (cli-tables.c), not modprobe.d */
+			bool settings = config.path && strcmp(f->blacklisted_by, config.path) == 0;
+			g_autofree char *at = f->blacklisted_line ? g_strdup_printf("%s:%u", cli_shown(f->blacklisted_by),
+										   f->blacklisted_line)
+								    : g_strdup(cli_shown(f->blacklisted_by));
+
+			f->blacklisted_where = settings ? g_strdup_printf("the [modules] blacklist= of modalias.conf %s", at)
+							: g_steal_pointer(&at);
+		}
 	}
 }
 
@@ -147,14 +201,11 @@ static void judge(struct explain *e)
 			const struct module_facts *f = &e->mods[0];
 
 			g_string_append_printf(v, "%s matches this modalias%s", m, e->n > 1 ? ", and others" : "");
-			if (strcmp(f->state, "blacklisted") == 0 && f->blacklisted_by && f->blacklisted_line)
-				g_string_append_printf(v, ", but is blacklisted by %s:%u (not loaded for it by its alias)",
-						       f->blacklisted_by, f->blacklisted_line);
+			if (strcmp(f->state, "blacklisted") == 0 && f->blacklisted_where)
+				g_string_append_printf(v, ", but is blacklisted by %s (not loaded for it by its alias)",
+						       f->blacklisted_where);
 			g_string_append(v, ". ");
 		}
-		else if (not_a_modalias(e))
-			g_string_append(v, "This is neither a device here nor a modalias: give a device's devpath, "
-					   "sysfs path or name, or a modalias as the kernel writes it (modalias build). ");
 		else
 			g_string_append(v, "No module matches this modalias. ");
 		g_string_truncate(v, v->len - 1);
@@ -178,16 +229,19 @@ static void judge(struct explain *e)
 		const struct module_facts *f = &e->mods[0];
 		const char *st = f->state;
 
-		if (strcmp(st, "blacklisted") == 0 && f->blacklisted_by && f->blacklisted_line)
-			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s:%u. ", m,
-					       f->blacklisted_by, f->blacklisted_line);
+		if (strcmp(st, "blacklisted") == 0 && f->blacklisted_where)
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by %s. ", m,
+					       f->blacklisted_where);
 		else if (strcmp(st, "blacklisted") == 0)
-			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted by modprobe.d. ", m);
+			g_string_append_printf(v, "No driver is bound: %s matches but is blacklisted. ", m);
 		else if (strcmp(st, "available") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches but is not loaded. ", m);
 		else if (strcmp(st, "not-loaded") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches in these tables and is not loaded; whether "
 						  "the machine's kernel has it, tables of another kernel cannot tell. ", m);
+		else if (strcmp(st, "unknown") == 0)
+			g_string_append_printf(v, "No driver is bound: %s matches; whether it is loaded, this tree does not "
+						  "record (no /sys/module). ", m);
 		else
 			g_string_append_printf(v, "No driver is bound although %s matches and is %s: it did not bind "
 						  "(it may have refused the device). ", m, st);
@@ -221,16 +275,12 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 		unsigned int mi = (unsigned int)i;
 
 		const char *state = e->mods[i].state;
-		unsigned int bl_line = e->mods[i].blacklisted_line;
 		/* where, when that is its state (a module loaded all the same is
 		 * told loaded; --json tells where it is blacklisted) */
-		const char *bl = strcmp(state, "blacklisted") == 0 ? e->mods[i].blacklisted_by : NULL;
+		const char *bl = strcmp(state, "blacklisted") == 0 ? e->mods[i].blacklisted_where : NULL;
 
-		if (bl && bl_line)
-			printf("  %s: %s (%s:%u)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, cli_shown(bl),
-			       bl_line);
-		else if (bl)
-			printf("  %s: %s (%s)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, cli_shown(bl));
+		if (bl)
+			printf("  %s: %s (%s)\n", cli_shown(modalias_result_get_module(e->res, mi)), state, bl);
 		else
 			printf("  %s: %s\n", cli_shown(modalias_result_get_module(e->res, mi)), state);
 		for (unsigned int k = 0; k < modalias_result_get_pattern_count(e->res, mi); k++) {
@@ -446,18 +496,6 @@ static char *devpath_of(struct modalias_ctx *ctx, const char *given, const char 
 	return NULL;
 }
 
-/* Whether ARG is a modalias of a bus the library knows ("pci:…"): no
- * device is named so */
-static bool is_bus_alias(const char *arg)
-{
-	const char *colon = strchr(arg, ':'), *bus;
-
-	for (unsigned int i = 0; colon && (bus = modalias_bus_name(i)); i++)
-		if (strlen(bus) == (size_t)(colon - arg) && strncmp(arg, bus, (size_t)(colon - arg)) == 0)
-			return true;
-	return false;
-}
-
 struct named {
 	const char *name;
 	GPtrArray *devpaths; /* of the devices so named */
@@ -475,8 +513,9 @@ static int find_named(void *data, const char *devpath, struct modalias_dev *dev,
 
 /* The devpath of the device named NAME (the last component of its devpath,
  * as list --tree shows it: 0000:00:03.0, 1-1:1.0, virtio0) under the sysfs
- * root or in the snapshot; NULL when none is (NAME is then a modalias).
- * Several: an error listing them, *err set. */
+ * root or in the snapshot; NULL when none is (NAME is then a modalias, or
+ * an input error: the caller says which).  Several: an error listing them,
+ * *err set. */
 static char *devpath_named(const struct cli_devices *dv, const char *name, const char *where, bool *err)
 {
 	struct named nm = { name, g_ptr_array_new_with_free_func(g_free) };
@@ -488,13 +527,9 @@ static char *devpath_named(const struct cli_devices *dv, const char *name, const
 		return NULL;
 	}
 	cli_devices_foreach(dv, find_named, &nm); /* unreadable: no device is so named */
-	if (nm.devpaths->len == 0) {
-		if (!quiet)
-			fprintf(stderr, "modalias explain: no device that has a modalias is named '%s' in %s: "
-				"it is taken as a modalias\n", ECHO(name), cli_shown(where));
-	} else if (nm.devpaths->len == 1) {
+	if (nm.devpaths->len == 1) {
 		devpath = g_strdup(g_ptr_array_index(nm.devpaths, 0));
-	} else {
+	} else if (nm.devpaths->len > 1) {
 		g_autofree char *all = NULL;
 
 		g_ptr_array_add(nm.devpaths, NULL);
@@ -543,9 +578,10 @@ int cmd_explain(int argc, char **argv)
 		{ NULL }
 	};
 	struct explain e = { 0 };
-	g_autofree char *snapshot = NULL;
+	g_autofree char *snapshot = NULL, *where = NULL;
 	struct modalias_ctx *ctx;
 	int r, ret = CLI_EXIT_FOUND;
+	bool as_name;
 
 	parse_options("explain", "DEVPATH | DEVICE | MODALIAS",
 		      "Say why a device has the driver it has, or none: where its modalias comes from,\n"
@@ -558,10 +594,15 @@ int cmd_explain(int argc, char **argv)
 		      "/sys/class/net/eth0), shown by its devpath; in a snapshot, which records no\n"
 		      "links, a devpath (/devices/...).  DEVICE is a device's name, the last component\n"
 		      "of its devpath (0000:00:03.0, 1-1:1.0, virtio0), looked for there; anything\n"
-		      "else is a modalias.\n"
-		      "Exit status: 0 the device has a driver (one is bound, or a module matches),\n"
-		      "1 it has none, 2 usage or input error (a DEVICE that names several devices),\n"
-		      "3 write error.",
+		      "else is a modalias.  A string that names no device and that no pattern matches,\n"
+		      "when it is no modalias (no \"bus:\", a known bus's fields malformed) or is shaped\n"
+		      "as a device's name (a digit or a capital before its first ':', 0000:00:99.0,\n"
+		      "1-9:1.0; or only numbers after it), is an input error: no report.\n"
+		      "Exit status: 0 a driver is bound to the device (of a MODALIAS: a module\n"
+		      "matches), 4 none is bound though a module matches (not loaded, blacklisted, or\n"
+		      "it did not bind), 1 none is bound and no module matches (of a MODALIAS: none\n"
+		      "matches; a device without a modalias, nothing bound), 2 usage or input error\n"
+		      "(no such device; a DEVICE that names several devices), 3 write error.",
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);
@@ -588,10 +629,9 @@ int cmd_explain(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		g_autofree char *where = snapshot ? g_strdup(snapshot)
-						  : g_build_filename(modalias_ctx_get_sysfs_root(ctx), "devices", NULL);
 		bool several;
 
+		where = snapshot ? g_strdup(snapshot) : g_build_filename(modalias_ctx_get_sysfs_root(ctx), "devices", NULL);
 		e.devpath = devpath_named(&e.dv, e.arg, where, &several);
 		if (several) {
 			ret = CLI_EXIT_USAGE;
@@ -645,11 +685,12 @@ int cmd_explain(int argc, char **argv)
 		ret = CLI_EXIT_USAGE;
 		goto out;
 	}
-	/* for field values in the nearest sentences; an alias of no known bus has none */
+	/* for field values in the nearest sentences; an alias of no known bus
+	 * has none; a string without a ':' is none (said below, once) */
 	{
 		struct modalias_dev *parsed = NULL;
 
-		if (modalias_parse(ctx, e.alias, &parsed) >= 0)
+		if (strchr(e.alias, ':') && modalias_parse(ctx, e.alias, &parsed) >= 0)
 			e.dev = parsed;
 	}
 	e.n = modalias_table_lookup(tables.table, e.alias, e.res);
@@ -658,6 +699,24 @@ int cmd_explain(int argc, char **argv)
 		ret = CLI_EXIT_USAGE;
 		goto out;
 	}
+	/* a name looked for, not found (devpath_named()) */
+	as_name = where && !e.devpath && !strchr(e.arg, '/') && !is_bus_alias(e.arg);
+	if (not_a_modalias(&e)) {
+		/* an input error: the error, no report */
+		const char *give = "give a device's devpath, sysfs path or name (as modalias list --tree shows it), "
+				   "or a modalias as the kernel writes it (modalias build)";
+
+		if (as_name)
+			fprintf(stderr, "modalias explain: no such device: '%s' (no device that has a modalias is so "
+				"named in %s), and no modalias: %s\n", ECHO(e.arg), cli_shown(where), give);
+		else
+			fprintf(stderr, "modalias explain: '%s' is no modalias a kernel writes: %s\n", ECHO(e.arg), give);
+		ret = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (as_name && !quiet)
+		fprintf(stderr, "modalias explain: no device that has a modalias is named '%s' in %s: it is taken as a "
+			"modalias\n", ECHO(e.arg), cli_shown(where));
 	if (e.n == 0)
 		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
 	ask_modules(&e, &tables);
@@ -666,8 +725,12 @@ int cmd_explain(int argc, char **argv)
 		print_json(&e, ctx, &tables);
 	else
 		print_human(&e, ctx, &tables);
-	/* does this device have a driver: one bound, or a module that matches */
-	ret = e.n > 0 || e.driver ? CLI_EXIT_FOUND : not_a_modalias(&e) ? CLI_EXIT_USAGE : CLI_EXIT_NOTHING;
+	/* as the verdict: a device's driver bound, none bound though a module
+	 * matches, neither; a bare modalias's module */
+	if (e.driver || (!e.devpath && e.n > 0))
+		ret = CLI_EXIT_FOUND;
+	else
+		ret = e.n > 0 ? CLI_EXIT_UNBOUND : CLI_EXIT_NOTHING;
 out:
 	g_free(e.devpath);
 	g_free(e.devdir);
@@ -679,6 +742,8 @@ out:
 	modalias_dev_unref(e.dev);
 	g_array_unref(e.near.items);
 	g_string_free(e.verdict, TRUE);
+	for (int i = 0; e.mods && i < e.n; i++)
+		g_free(e.mods[i].blacklisted_where);
 	g_free(e.mods);
 	modalias_result_unref(e.res);
 	cli_tables_close(&tables);

@@ -48,7 +48,8 @@ static void usage(FILE *out)
 		     "Run 'modalias COMMAND --help' for a command's options; '--' ends them\n"
 		     "(an alias starting with '-' goes after it: modalias resolve -- -hmac).\n"
 		     "Exit status: 0 found, 1 what the command looks for is not there (its --help says\n"
-		     "what), 2 usage or input error, 3 standard output cannot be written.\n");
+		     "what), 2 usage or input error, 3 standard output cannot be written; 4 and 5\n"
+		     "firmware, diff and explain only (their --help says what).\n");
 }
 
 /* The value of option NAME (long, with its short form SHORT or 0) at

@@ -118,10 +118,19 @@ void modprobe_d_copy_free(struct modprobe_d_copy *copy);
  * as libkmod stamps its configuration paths) */
 bool modprobe_d_copy_stale(const struct modprobe_d_copy *copy);
 
-/* The first line of the modprobe.d files libkmod reads with PATHS (NULL:
- * its default directories), in its order, that says "blacklist MODULE":
- * *file (malloc'ed) and *line; -ENOENT when none does. */
-int modprobe_d_blacklist_where(const char *const *paths, const char *module, char **file, unsigned int *line);
+/* The modprobe.d files libkmod reads with PATHS (NULL: its default
+ * directories), read once to tell where a line of theirs is.  0 or
+ * -ENOMEM; a file that cannot be read has no lines. */
+struct modprobe_d_where;
+int modprobe_d_where_open(const char *const *paths, struct modprobe_d_where **w);
+void modprobe_d_where_free(struct modprobe_d_where *w);
+/* The first line of W's files, in libkmod's order, that says "COMMAND
+ * NAME" ("blacklist MODULE", "install MODULE ..."), with MODULE after NAME
+ * unless MODULE is NULL ("alias PATTERN MODULE"); names compared as
+ * libkmod keeps them, '-' outside brackets as '_'.  *FILE (W's) and *LINE;
+ * -ENOENT when none does. */
+int modprobe_d_where_find(const struct modprobe_d_where *w, const char *command, const char *name,
+			  const char *module, const char **file, unsigned int *line);
 
 /* ---- module names (table.c) ------------------------------------------- */
 

@@ -1397,6 +1397,25 @@ int modalias_table_add(struct modalias_table *table, const char *pattern, const 
 int modalias_table_add_blacklist(struct modalias_table *table, const char *module);
 
 /**
+ * modalias_table_add_blacklist_from:
+ * @table: a table.
+ * @module: a module name.
+ * @file: (nullable): where the blacklist is said (a settings file of the
+ *   program's own, say), as modalias_table_get_blacklist_origin() tells it;
+ *   NULL or "": "(added)", as modalias_table_add_blacklist().
+ * @line: its line in @file, 0 when not known.
+ *
+ * As modalias_table_add_blacklist(), with where it is said.  A table keeps
+ * at most 256 files of origin: past them, "(added)" and line 0.
+ *
+ * Returns: 0, -EINVAL, -ENOMEM.
+ *
+ * Since: 4
+ */
+int modalias_table_add_blacklist_from(struct modalias_table *table, const char *module, const char *file,
+				      unsigned int line);
+
+/**
  * modalias_table_is_blacklisted:
  * @table: a table.
  * @module: a module name ('-' and '_' alike).
@@ -1435,7 +1454,9 @@ int modalias_table_is_current(struct modalias_table *table);
  * Where @module is blacklisted: the modprobe.d file that says so and its
  * line (the first such line of the files libkmod reads, in its order),
  * "modprobe.d" when libkmod blacklists it from elsewhere (the kernel
- * command line), the origin of modalias_table_add_blacklist() otherwise.
+ * command line); otherwise the file and line given to
+ * modalias_table_add_blacklist_from(), or "(added)" (line 0) for
+ * modalias_table_add_blacklist().
  *
  * Returns: (nullable): the file, or NULL when @module is not blacklisted.
  *
@@ -1676,8 +1697,12 @@ const char *modalias_result_get_pattern(const struct modalias_result *result, un
  * @pattern: one of its matching patterns.
  * @line: (out) (optional): the line of the file (0 when not from a file).
  *
- * Returns: the file the pattern came from ("modprobe.d" for configuration,
- * "(added)" for modalias_table_add()), or NULL.
+ * Returns: the file the pattern came from: for configuration
+ * (modalias_table_load_config()), the modprobe.d file whose "alias",
+ * "install" or "remove" line says it (the first such line of the files
+ * libkmod reads, in its order), "modprobe.d" when it cannot be found there;
+ * "(added)" for modalias_table_add(); or NULL.  (Before version 4, every
+ * configuration pattern's was "modprobe.d", its line 0.)
  *
  * Since: 1
  */

@@ -1,8 +1,9 @@
 /*
  * libmodalias - the modprobe.d files libkmod reads, in its order; and
- * where a "blacklist" line is among them.  libkmod says which modules are
- * blacklisted (table.c asks it) but not where; this file only finds the
- * file and line to tell, and decides nothing.  modprobe-d-copy.c checks
+ * where a "blacklist", "alias", "install" or "remove" line is among them.
+ * libkmod says which modules are blacklisted and which aliases it has
+ * (table.c asks it) but not where; this file only finds the file and line
+ * to tell, and decides nothing.  modprobe-d-copy.c checks
  * and copies the same files for libkmod.
  *
  * libkmod's order (kmod 30, libkmod-config.c conf_files_list()): each
@@ -134,56 +135,128 @@ static const char *skip_blanks(const char *p, const char *end)
 	return p;
 }
 
-/* Whether LINE (LEN bytes) is "blacklist MODULE" ('-' and '_' alike) */
-static bool blacklists(const char *line, size_t len, const char *module)
+/* The next word of [*P, END) (blanks before it passed, as kmod's
+ * strtok_r(" \t")), *P after it; its length, 0 when none */
+static size_t next_word(const char **p, const char *end, const char **word)
 {
-	const char *end = line + len, *w;
-	size_t ml = strlen(module);
+	const char *w = skip_blanks(*p, end), *q = w;
 
-	line = skip_blanks(line, end);
-	if ((size_t)(end - line) < 10 || strncmp(line, "blacklist", 9) != 0 || (line[9] != ' ' && line[9] != '\t'))
+	while (q < end && *q != ' ' && *q != '\t' && *q != '\r')
+		q++;
+	*word = w;
+	*p = q;
+	return (size_t)(q - w);
+}
+
+/* Whether the word W (LEN bytes) is NAME as libkmod keeps it: each '-'
+ * outside brackets read as '_' (libkmod-config.c underscores()); NAME is
+ * so already, or '-' and '_' alike in it */
+static bool same_name(const char *w, size_t len, const char *name)
+{
+	bool in_brackets = false;
+
+	if (strlen(name) != len)
 		return false;
-	w = line = skip_blanks(line + 10, end); /* after "blacklist" and its blank */
-	while (line < end && *line != ' ' && *line != '\t' && *line != '\r')
-		line++;
-	if ((size_t)(line - w) != ml)
-		return false;
-	for (size_t i = 0; i < ml; i++)
-		if ((w[i] == '-' ? '_' : w[i]) != (module[i] == '-' ? '_' : module[i]))
+	for (size_t i = 0; i < len; i++) {
+		char a = w[i], b = name[i];
+
+		if (a == '[')
+			in_brackets = true;
+		else if (a == ']')
+			in_brackets = false;
+		if (!in_brackets && a == '-')
+			a = '_';
+		if (!in_brackets && b == '-')
+			b = '_';
+		if (a != b)
 			return false;
+	}
 	return true;
 }
 
-int modprobe_d_blacklist_where(const char *const *paths, const char *module, char **file, unsigned int *line)
+/* Whether LINE (LEN bytes) is "COMMAND NAME", and MODULE after it unless
+ * NULL */
+static bool says(const char *line, size_t len, const char *command, const char *name, const char *module)
 {
+	const char *end = line + len, *w;
+	size_t wl = next_word(&line, end, &w);
+
+	if (wl != strlen(command) || strncmp(w, command, wl) != 0)
+		return false;
+	wl = next_word(&line, end, &w);
+	if (!wl || !same_name(w, wl, name))
+		return false;
+	if (!module)
+		return true;
+	wl = next_word(&line, end, &w);
+	return wl && same_name(w, wl, module);
+}
+
+struct modprobe_d_where {
 	struct modprobe_d_file *files;
 	size_t n;
-	int r = modprobe_d_list(paths, &files, &n);
+	char **text; /* each file's, NULL when it cannot be read */
+	size_t *len;
+};
 
+int modprobe_d_where_open(const char *const *paths, struct modprobe_d_where **ret)
+{
+	struct modprobe_d_where *w = calloc(1, sizeof(*w));
+	int r;
+
+	*ret = NULL;
+	if (!w)
+		return -ENOMEM;
+	r = modprobe_d_list(paths, &w->files, &w->n);
+	if (r >= 0 && w->n) {
+		w->text = calloc(w->n, sizeof(*w->text));
+		w->len = calloc(w->n, sizeof(*w->len));
+		if (!w->text || !w->len)
+			r = -ENOMEM;
+	}
+	for (size_t i = 0; r >= 0 && i < w->n; i++)
+		if (read_file(w->files[i].path, READ_FILE_CONFIG_MAX, READ_FILE_NO_KERNEL_FS, &w->text[i], &w->len[i]) < 0)
+			w->text[i] = NULL;
+	if (r < 0) {
+		modprobe_d_where_free(w);
+		return r;
+	}
+	*ret = w;
+	return 0;
+}
+
+void modprobe_d_where_free(struct modprobe_d_where *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; w->text && i < w->n; i++)
+		free(w->text[i]);
+	free(w->text);
+	free(w->len);
+	modprobe_d_list_free(w->files, w->n);
+	free(w);
+}
+
+int modprobe_d_where_find(const struct modprobe_d_where *w, const char *command, const char *name,
+			  const char *module, const char **file, unsigned int *line)
+{
 	*file = NULL;
 	*line = 0;
-	for (size_t i = 0; r >= 0 && i < n && !*file; i++) {
-		char *buf;
-		size_t len;
+	for (size_t i = 0; w && i < w->n; i++) {
+		const char *buf = w->text[i];
 		unsigned int no = 0;
 
-		if (read_file(files[i].path, READ_FILE_CONFIG_MAX, READ_FILE_NO_KERNEL_FS, &buf, &len) < 0)
-			continue;
-		for (const char *s = buf, *e; s < buf + len; s = e + 1) {
-			e = memchr(s, '\n', (size_t)(buf + len - s));
+		for (const char *s = buf, *e; buf && s < buf + w->len[i]; s = e + 1) {
+			e = memchr(s, '\n', (size_t)(buf + w->len[i] - s));
 			if (!e)
-				e = buf + len;
+				e = buf + w->len[i];
 			no++;
-			if (blacklists(s, (size_t)(e - s), module)) {
-				*file = strdup(files[i].path);
+			if (says(s, (size_t)(e - s), command, name, module)) {
+				*file = w->files[i].path;
 				*line = no;
-				break;
+				return 0;
 			}
 		}
-		free(buf);
 	}
-	modprobe_d_list_free(files, n);
-	if (r >= 0 && !*file)
-		r = -ENOENT;
-	return r;
+	return -ENOENT;
 }

@@ -650,13 +650,31 @@ static void kmod_log_bridge(void *data, int priority, const char *file, int line
 	free(msg);
 }
 
-/* One modprobe.d entry into layer L.  The first makes the table's own
- * arrays and the configuration's layers ours (a table mapped from an index
- * cache keeps its other layers mapped) and names their origin.  An entry
- * that is not one is logged and skipped: kmod would not match it either. */
-static int add_config(struct modalias_table *t, enum layer_id l, const char *pattern, const char *module,
-		      uint32_t *origin)
+/* The origin of FILE, added when new; FALLBACK when it cannot be kept
+ * (where an origin is kept, it has 8 bits; no memory) */
+static uint32_t file_origin(struct modalias_table *t, const char *file, uint32_t fallback)
 {
+	uint32_t o;
+
+	for (o = 0; o < t->n_origins && strcmp(t->pool.buf + t->origins[o], file) != 0; o++)
+		;
+	if (o == t->n_origins)
+		o = origin_add(t, file);
+	return o > 0xff || t->pool.oom ? fallback : o;
+}
+
+/* One modprobe.d entry into layer L, with the file and line of W that say
+ * it (COMMAND NAME [MODULE], modprobe-d.c) when they can be found, else
+ * "modprobe.d".  The first makes the table's own arrays and the
+ * configuration's layers ours (a table mapped from an index cache keeps its
+ * other layers mapped) and names that origin.  An entry that is not one is
+ * logged and skipped: kmod would not match it either. */
+static int add_config(struct modalias_table *t, enum layer_id l, const struct modprobe_d_where *w,
+		      const char *command, const char *pattern, const char *module, uint32_t *origin)
+{
+	const char *file;
+	unsigned int line = 0;
+	uint32_t o;
 	int r;
 
 	if (*origin == UINT32_MAX) {
@@ -664,7 +682,14 @@ static int add_config(struct modalias_table *t, enum layer_id l, const char *pat
 			return r;
 		*origin = origin_add(t, "modprobe.d");
 	}
-	r = add_pattern(t, l, pattern, strlen(pattern), module, strlen(module), *origin, 0);
+	o = *origin;
+	if (modprobe_d_where_find(w, command, pattern, strcmp(command, "alias") == 0 ? module : NULL, &file,
+				  &line) == 0) {
+		o = file_origin(t, file, *origin);
+		if (o == *origin)
+			line = 0;
+	}
+	r = add_pattern(t, l, pattern, strlen(pattern), module, strlen(module), o, line);
 	return r == -EINVAL ? 0 : r;
 }
 
@@ -685,38 +710,6 @@ MODALIAS_EXPORT int modalias_table_is_current(struct modalias_table *t)
 	return r < 0 ? r : 1;
 }
 
-/* A blacklist entry, with the modprobe.d file and line that say it when
- * they can be found (modprobe-d.c), else "modprobe.d" */
-static int add_blacklist(struct modalias_table *t, const char *const *config_paths, const char *module,
-			 uint32_t *origin)
-{
-	char *file = NULL;
-	unsigned int line = 0;
-	uint32_t o;
-	int r;
-
-	if (*origin == UINT32_MAX) {
-		if ((r = table_own_layers(t, LAYERS_CONFIG)) < 0)
-			return r;
-		*origin = origin_add(t, "modprobe.d");
-	}
-	o = *origin;
-	if (modprobe_d_blacklist_where(config_paths, module, &file, &line) == 0) {
-		for (o = 0; o < t->n_origins && strcmp(t->pool.buf + t->origins[o], file) != 0; o++)
-			;
-		if (o == t->n_origins)
-			o = origin_add(t, file);
-		/* where an origin is kept, it has 8 bits */
-		if (o > 0xff || t->pool.oom) {
-			o = *origin;
-			line = 0;
-		}
-	}
-	free(file);
-	r = add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), o, line);
-	return r == -EINVAL ? 0 : r;
-}
-
 MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 					       const char *const *config_paths)
 {
@@ -724,6 +717,7 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	struct kmod_ctx *kctx;
 	struct modprobe_d_copy *copy;
 	struct kmod_config_iter *iter;
+	struct modprobe_d_where *where = NULL;
 	uint32_t origin = UINT32_MAX; /* none yet: nothing added */
 	int r = 0;
 
@@ -744,9 +738,11 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		return r;
 	}
 	kmod_dl.kmod_set_log_fn(kctx, kmod_log_bridge, t);
-	iter = kmod_dl.kmod_config_get_aliases(kctx);
+	/* where each entry is said, for lookups' and blacklists' origins */
+	r = modprobe_d_where_open(config_paths, &where);
+	iter = r >= 0 ? kmod_dl.kmod_config_get_aliases(kctx) : NULL;
 	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter))
-		r = add_config(t, LAYER_CONFIG, kmod_dl.kmod_config_iter_get_key(iter),
+		r = add_config(t, LAYER_CONFIG, where, "alias", kmod_dl.kmod_config_iter_get_key(iter),
 			       kmod_dl.kmod_config_iter_get_value(iter), &origin);
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);
@@ -756,7 +752,7 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 		while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
 			const char *module = kmod_dl.kmod_config_iter_get_key(iter);
 
-			r = add_config(t, LAYER_COMMAND, module, module, &origin);
+			r = add_config(t, LAYER_COMMAND, where, k == 0 ? "install" : "remove", module, module, &origin);
 		}
 		if (iter)
 			kmod_dl.kmod_config_iter_free_iter(iter);
@@ -764,10 +760,13 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	/* blacklists: not for lookups, for modalias_table_is_blacklisted() */
 	iter = r >= 0 ? kmod_dl.kmod_config_get_blacklists(kctx) : NULL;
 	while (r >= 0 && iter && kmod_dl.kmod_config_iter_next(iter)) {
-		r = add_blacklist(t, config_paths, kmod_dl.kmod_config_iter_get_key(iter), &origin);
+		const char *module = kmod_dl.kmod_config_iter_get_key(iter);
+
+		r = add_config(t, LAYER_BLACKLIST, where, "blacklist", module, module, &origin);
 	}
 	if (iter)
 		kmod_dl.kmod_config_iter_free_iter(iter);
+	modprobe_d_where_free(where);
 	kmod_dl.kmod_unref(kctx);
 	modprobe_d_copy_free(copy);
 	if (r >= 0)
@@ -775,15 +774,25 @@ MODALIAS_EXPORT int modalias_table_load_config(struct modalias_table *t,
 	return r < 0 ? r : 0;
 }
 
-MODALIAS_EXPORT int modalias_table_add_blacklist(struct modalias_table *t, const char *module)
+MODALIAS_EXPORT int modalias_table_add_blacklist_from(struct modalias_table *t, const char *module, const char *file,
+						      unsigned int line)
 {
+	uint32_t o = 0; /* "(added)" */
 	int r;
 
 	if (!t || !module || !*module)
 		return -EINVAL;
 	if ((r = table_own_layers(t, 1u << LAYER_BLACKLIST)) < 0)
 		return r;
-	return add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), 0, 0);
+	if (file && *file)
+		o = file_origin(t, file, 0);
+	return add_pattern(t, LAYER_BLACKLIST, module, strlen(module), module, strlen(module), o,
+			   file && *file && o ? line : 0);
+}
+
+MODALIAS_EXPORT int modalias_table_add_blacklist(struct modalias_table *t, const char *module)
+{
+	return modalias_table_add_blacklist_from(t, module, NULL, 0);
 }
 
 MODALIAS_EXPORT int modalias_table_get_pattern_count(const struct modalias_table *t)

@@ -223,6 +223,14 @@ check "resolve '': an empty argument is an input error (2), not an alias without
 	"argument 1 is empty: no ALIAS to look up" -- "$cli" resolve -m "$D" -C /dev/null ''
 check "resolve --explain (nosuch:thing has no module: exit 1)" 1 resolve-explain "^modalias resolve: nosuch:thing: no module$" -- "$cli" resolve -m "$D" -C /dev/null --explain \
 	hid:b0003g0001v0000046Dp0000C52B crypto-md5 nosuch:thing
+# --explain names the modprobe.d file and line of a configuration pattern (an alias, its name
+# with '-' as kmod keeps it; an install command), as of a blacklist
+mkdir -p "$tmp/mpd"
+printf '# a nic by another name\nalias mynic e1000e\n' >"$tmp/mpd/a.conf"
+printf 'options e1000e x=1\n\talias  my-card   e1000e\nalias pci:v0000ABCDd* e1000e\ninstall foo-bar /bin/true\n' \
+	>"$tmp/mpd/b.conf"
+check "resolve --explain: a modprobe.d alias and command by their file and line" 0 resolve-explain-modprobe-d "" -- \
+	"$cli" resolve -m "$D" -C "$tmp/mpd" --explain mynic my_card pci:v0000ABCDd00001234 foo_bar
 check "resolve --json (dmi:… has no module: exit 1)" 1 resolve-json "no module$" -- "$cli" resolve -m "$D" -C /dev/null --json \
 	hid:b0003g0001v0000046Dp0000C52B 'dmi:bvn"quoted"\back:' acpi:PNP0C0A:
 n=$((n + 1))
@@ -302,9 +310,9 @@ check "explain: bound, the aliases agree (ftdi_sio)" 0 explain-agree "" -- "$cli
 	-C /dev/null devices/pci0000:00/0000:00:03.0/usb1/1-6/1-6.2/1-6.2:1.0
 check "explain: bound to a driver named otherwise than the module (xhci_hcd, xhci_pci)" 0 explain-disagree "" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/pci0000:00/0000:00:03.0
-check "explain: a match, nothing bound (bochs not loaded)" 0 explain-unbound "" -- "$cli" explain --sysfs "$Q" \
+check "explain: a match, nothing bound (bochs not loaded): exit 4" 4 explain-unbound "" -- "$cli" explain --sysfs "$Q" \
 	-m "$D" -C /dev/null "$Q/devices/pci0000:00/0000:00:01.0"
-check "explain: a match blacklisted by modprobe.d" 0 explain-blacklisted "" -- "$cli" explain --sysfs "$Q" \
+check "explain: a match blacklisted by modprobe.d: exit 4" 4 explain-blacklisted "" -- "$cli" explain --sysfs "$Q" \
 	-m "$D" -C "$data/explain/modprobe.conf" /devices/pci0000:00/0000:00:01.0
 check "explain: a bare modalias whose module is blacklisted: the verdict says so" 0 - "" -- "$cli" explain \
 	-m "$D" -C "$data/explain/modprobe.conf" pci:v00001234d00001111sv00001AF4sd00001100bc03sc00i00
@@ -312,8 +320,23 @@ n=$((n + 1))
 [ "$(tail -1 "$tmp/out")" = "bochs matches this modalias, but is blacklisted by @DATA@/explain/modprobe.conf:3 (not loaded \
 for it by its alias)." ] && report "explain: the blacklisted verdict of a bare modalias" "" ||
 	report "explain: the blacklisted verdict of a bare modalias" "not that verdict" "$tmp/out" out
-check "explain --json: a match blacklisted by modprobe.d, and where" 0 explain-blacklisted-json "" -- "$cli" explain \
+check "explain --json: a match blacklisted by modprobe.d, and where" 4 explain-blacklisted-json "" -- "$cli" explain \
 	--sysfs "$Q" -m "$D" -C "$data/explain/modprobe.conf" --json /devices/pci0000:00/0000:00:01.0
+# a blacklist of modalias.conf's own ([modules] blacklist=): its file and line, said to be
+# modalias.conf's, never modprobe.d's, in text and JSON
+printf '[modules]\n# not this one\nblacklist=e1000e\n' >"$tmp/bl-settings.conf"
+check "explain: a match blacklisted by modalias.conf, its file and line" 4 explain-blacklisted-settings "" -- \
+	"$cli" --settings="$tmp/bl-settings.conf" explain --sysfs "$data/sysfs/kernel-upgrade" -m "$D" -C /dev/null \
+	0000:00:03.0
+check "explain --json: a match blacklisted by modalias.conf" 4 - "" -- "$cli" --settings="$tmp/bl-settings.conf" \
+	explain --json --sysfs "$data/sysfs/kernel-upgrade" -m "$D" -C /dev/null 0000:00:03.0
+n=$((n + 1))
+why=""
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["modules"][0]["blacklisted_by"] == {"file": sys.argv[2], "line": 3}, d["modules"][0]
+assert "modprobe.d" not in d["verdict"] and sys.argv[2] + ":3" in d["verdict"], d["verdict"]' \
+	"$tmp/raw" "$tmp/bl-settings.conf" 2>"$tmp/perr" || why="not modalias.conf's file and line"
+report "explain --json: modalias.conf's blacklist by its file and line" "$why" "$tmp/perr" python
 # a module blacklisted but loaded: its state is loaded, and --json alone
 # tells where it is blacklisted
 printf '# ftdi_sio is bound all the same\nblacklist ftdi_sio\n' >"$tmp/blacklist-ftdi.conf"
@@ -337,7 +360,7 @@ check "explain: no such device" 2 - "nosuch" -- "$cli" explain --sysfs "$Q" -m "
 # library does not know is still a modalias, kmod's to answer
 check "explain: a usb modalias with its fields malformed (exit 2)" 2 - "malformed usb modalias" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null usb:foo
-check "explain: an empty argument (exit 2)" 2 - "is not a modalias" -- \
+check "explain: an empty argument (exit 2)" 2 - "no such device: ''" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null ''
 check "explain: a bus the library does not know, no match (exit 1)" 1 - "" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null xyz:abc
@@ -380,15 +403,56 @@ done
 check "explain: a name of several devices is an error that lists them" 2 - \
 	"'virtio0' names 2 devices in .*: /devices/a/virtio0, /devices/b/virtio0" -- \
 	"$cli" explain --sysfs "$tmp/two" -m "$D" -C /dev/null virtio0
-check "explain: a name no device has is taken as a modalias, said so; none: exit 2" 2 - \
-	"no device that has a modalias is named 'nosuch'" -- "$cli" explain --sysfs "$Q" -m "$D" -C /dev/null nosuch
+# a string that names no device and that no pattern matches, when it is no
+# modalias or is shaped as a device's name (a digit or a capital before its
+# first ':', or only numbers after it): an input error, said on stderr, no
+# report; with -q the same; a bus the library does not know is a modalias
+for a in nosuch virtio9 0000:00:99.0 00:1f.7 1-9:1.0 1-9.3 PNP0A03:07 target9:0:0 0003:046D:C52B.0009 device:07; do
+	check "explain $a: no such device (exit 2), no report" 2 - \
+		"^modalias explain: no such device: '$a' (no device that has a modalias is so named in .*/qemu-q35/devices), and no modalias: give a device's devpath, sysfs path or name" -- \
+		"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null "$a"
+	n=$((n + 1))
+	why=""
+	[ -s "$tmp/raw" ] && why="a report on stdout"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || why="${why:+$why; }not one line on stderr"
+	"$cli" explain -q --json --sysfs "$Q" -m "$D" -C /dev/null "$a" >"$tmp/raw" 2>"$tmp/err"
+	st=$?
+	[ "$st" = 2 ] || why="${why:+$why; }-q --json: exit $st"
+	[ -s "$tmp/raw" ] && why="${why:+$why; }-q --json: output"
+	grep -q "no such device: '$a'" "$tmp/err" || why="${why:+$why; }-q --json: not said"
+	report "explain $a: the error alone, with -q and --json too" "$why" "$tmp/raw" out "$tmp/err" err
+done
+check "explain usb:foo: a known bus's alias malformed, no report (exit 2)" 2 - \
+	"^modalias explain: 'usb:foo' is no modalias a kernel writes: give a device's devpath" -- \
+	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null usb:foo
 n=$((n + 1))
-if grep -q "^This is neither a device here nor a modalias: give" "$tmp/out"; then
-	report "explain nosuch: the verdict says what to give" ""
-else
-	report "explain nosuch: the verdict says what to give" "no such verdict" "$tmp/out" out
-fi
-# exit status: does the device have a driver (bound, or a module matches)
+[ -s "$tmp/raw" ] && report "explain usb:foo: no report" "a report on stdout" "$tmp/raw" out ||
+	report "explain usb:foo: no report" ""
+for a in xyz:abc acme:v01 mmc0:abcd; do
+	check "explain $a: a modalias of a bus the library does not know, no match (exit 1)" 1 - \
+		"no device that has a modalias is named '$a' in .*: it is taken as a modalias" -- \
+		"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null "$a"
+done
+# exit status, as the verdict: a driver bound 0, none though a module matches 4, neither 1;
+# a bare modalias: a module matches 0, none 1
+# (-q: the status alone, so that 'explain -q DEVICE || alert' alerts of every device without a driver)
+for row in "4|-C $data/explain/modprobe.conf|0000:00:01.0|blacklisted bochs, nothing bound" \
+	"4|-C /dev/null|0000:00:01.0|bochs not loaded, nothing bound" \
+	"0|-C /dev/null|1-6.2:1.0|ftdi_sio bound" "0|-C $tmp/blacklist-ftdi.conf|1-6.2:1.0|ftdi_sio blacklisted, bound" \
+	"0|-C /dev/null|/devices/platform/i8042|i8042 bound, no module matches" \
+	"1|-C /dev/null|0000:00:00.0|nothing bound, no module matches" \
+	"0|-C $data/explain/modprobe.conf|pci:v00001234d00001111sv00001AF4sd00001100bc03sc00i00|a bare modalias, its module blacklisted" \
+	"1|-C /dev/null|pci:v00008086d000029C0sv00001AF4sd00001100bc06sc00i00|a bare modalias, no module"; do
+	IFS='|' read -r want conf dev what <<EOF_ROW
+$row
+EOF_ROW
+	# shellcheck disable=SC2086 # -C and its file
+	check "explain -q $dev ($what): exit $want, nothing printed" "$want" - "" -- \
+		"$cli" explain -q --sysfs "$Q" -m "$D" $conf "$dev"
+	n=$((n + 1))
+	[ -s "$tmp/raw" ] || [ -s "$tmp/err" ] && report "explain -q $dev: nothing printed" "something printed" "$tmp/raw" out \
+		"$tmp/err" err || report "explain -q $dev: nothing printed" ""
+done
 check "explain: bound though no module matches (i8042): exit 0" 0 explain-bound-unmatched "" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/platform/i8042
 check "explain: a device without a modalias, bound (usb1): exit 0" 0 - "has no modalias; bound: usb" -- \
@@ -419,7 +483,7 @@ grep -q ':available\|:builtin' "$tmp/raw" && why="${why:+$why; }a state the tabl
 grep -q 'e1000e:loaded' "$tmp/raw" || why="${why:+$why; }e1000e is not loaded"
 report "list --snapshot -S another kernel: said once; loaded from the snapshot, else not-loaded" "$why" "$tmp/raw" out \
 	"$tmp/err" err
-check "explain --snapshot -S another kernel: said once" 0 - "not the machine's" -- \
+check "explain --snapshot -S another kernel: said once (exit 4: nothing bound)" 4 - "not the machine's" -- \
 	"$cli" explain --snapshot "$tmp/q35.json" -d "$tmp/root" -S 6.12.118+deb12-amd64 -C /dev/null 0000:00:01.0
 n=$((n + 1))
 why=""
@@ -459,7 +523,7 @@ why=""
 grep -q '	bochs:builtin$' "$tmp/raw" || why="bochs is not builtin"
 grep -q 'e1000e:loaded' "$tmp/raw" || why="${why:+$why; }e1000e is not loaded"
 report "list --snapshot: builtin as the snapshot saw it, loaded as before" "$why" "$tmp/raw" out
-check "explain --snapshot: a module the snapshot saw built in" 0 - "not the machine's" -- \
+check "explain --snapshot: a module the snapshot saw built in (exit 4: nothing bound)" 4 - "not the machine's" -- \
 	"$cli" explain --snapshot "$tmp/q35-builtin.json" -d "$tmp/root" -S 6.12.118+deb12-amd64 -C /dev/null 0000:00:01.0
 n=$((n + 1))
 why=""
@@ -480,7 +544,7 @@ check "explain ROOT/bus/pci/devices/0000:00:03.0: the device its link leads to, 
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null "$tmp/q35l/bus/pci/devices/0000:00:03.0"
 check "explain bus/pci/devices/0000:00:03.0 (below the root): the same" 0 explain-link-bus "" -- \
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null bus/pci/devices/0000:00:03.0
-check "explain --json class/input/input0: the devpath of the class's device" 0 explain-link-class-json "" -- \
+check "explain --json class/input/input0: the devpath of the class's device" 4 explain-link-class-json "" -- \
 	"$cli" explain --sysfs "$tmp/q35l" -m "$D" -C /dev/null --json class/input/input0
 check "explain ROOT/class/net/eth0: the interface's devpath, which has no modalias, and its card's" 1 - \
 	"q35l/devices/pci0000:00/0000:00:02.0/net/eth0: the device has no modalias; bound: none; the device above it that has one: /devices/pci0000:00/0000:00:02.0$" -- \
@@ -849,7 +913,7 @@ n=$((n + 1))
 grep -q "^/devices/pci0000:00/0000:00:05.0	.*	-	shpchp:builtin\$" "$tmp/out" &&
 	report "list on 6.12: the bridge's shpchp builtin" "" ||
 	report "list on 6.12: the bridge's shpchp builtin" "no such line" "$tmp/out" out
-check "explain on 6.12, shpchp aliased: builtin" 0 - "" -- \
+check "explain on 6.12, shpchp aliased: builtin, nothing bound (exit 4)" 4 - "" -- \
 	"$cli" explain --sysfs "$K" -m "$D612" -C "$tmp/shpchp.conf" 0000:00:05.0
 n=$((n + 1))
 grep -q "^  shpchp: builtin\$" "$tmp/out" && report "explain on 6.12: shpchp builtin" "" ||

@@ -579,6 +579,25 @@ static void test_blacklist_origin(void)
 	g_assert_null(modalias_table_get_blacklist_origin(t, "hidden_one", &line));
 	g_assert_cmpuint(line, ==, 0);
 	g_assert_null(modalias_table_get_blacklist_origin(t, "e1000e", NULL));
+	/* a blacklist of the program's own: where it says so, or "(added)" */
+	g_assert_cmpint(modalias_table_add_blacklist_from(t, "e1000e", "/etc/modalias.conf", 7), ==, 0);
+	g_assert_cmpint(modalias_table_add_blacklist_from(t, "igb", NULL, 5), ==, 0);
+	g_assert_cmpint(modalias_table_add_blacklist_from(t, "ixgbe", "", 5), ==, 0);
+	g_assert_cmpint(modalias_table_add_blacklist_from(t, "", "/etc/modalias.conf", 1), ==, -EINVAL);
+	g_assert_cmpint(modalias_table_add_blacklist_from(NULL, "x", "/etc/modalias.conf", 1), ==, -EINVAL);
+	g_assert_cmpint(modalias_table_add_blacklist(t, "r8169"), ==, 0);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "e1000e", &line), ==, "/etc/modalias.conf");
+	g_assert_cmpuint(line, ==, 7);
+	g_assert_true(modalias_table_is_blacklisted(t, "e1000e"));
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "igb", &line), ==, "(added)");
+	g_assert_cmpuint(line, ==, 0);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "ixgbe", &line), ==, "(added)");
+	g_assert_cmpuint(line, ==, 0);
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "r8169", &line), ==, "(added)");
+	g_assert_cmpuint(line, ==, 0);
+	/* the modprobe.d ones as they were */
+	g_assert_cmpstr(modalias_table_get_blacklist_origin(t, "bochs", &line), ==, b);
+	g_assert_cmpuint(line, ==, 3);
 	modalias_table_unref(t);
 	modalias_ctx_unref(ctx);
 	g_unlink(a);

@@ -219,7 +219,7 @@ row load-json-missing-module in: '`load --dry-run --json` of the same alias' \
 ]' also: 'stdout: the module, "not found", errno ENOENT' \
 	-- "$cli" load --dry-run --json -m "$LM" -C "$r/missing.conf" test:dev:missing
 row load-dry-slash-name in: '`load --dry-run` of a modprobe.d `alias test:dev:slash /tmp/evil` (a path for a module name)' \
-	err: "modalias: modprobe.d: bad module name '/tmp/evil': it has a '/'
+	err: "modalias: @TMP@/r/slash.conf:1: bad module name '/tmp/evil': it has a '/'
 modalias load: test:dev:slash: no module" exit: 1 out: '' \
 	also: 'the line is refused when the configuration is read (one rule of what a module name is, module_name_check(), for tables, configs and the loader); libkmod is never asked about it' \
 	fixed: 'libmodalias/load.c `modalias_loader_load`, libmodalias/table.c `module_id`: any name from the table went to libkmod; `/tmp/evil` "would insert" (`insmod  `), exit 0' \
@@ -227,7 +227,7 @@ modalias load: test:dev:slash: no module" exit: 1 out: '' \
 long_mod=$(printf 'm%.0s' $(seq 300))
 printf 'alias acme:long %s\nalias acme:good snd_ens1370\n' "$long_mod" >"$r/long.conf"
 row conf-long-module in: 'a modprobe.d `alias acme:long mmm…` whose module name is 300 bytes, before a good alias' \
-	err: "modalias: modprobe.d: bad module name '${long_mod:0:200}': longer than 255 bytes
+	err: "modalias: @TMP@/r/long.conf:1: bad module name '${long_mod:0:200}': longer than 255 bytes
 modalias resolve: acme:long: no module" exit: 1 out: 'snd_ens1370' \
 	also: 'stdout: the good alias of the same file answers; the long one is skipped, as libkmod cannot take it (no module: exit 1)' \
 	fixed: 'libmodalias/table.c `modalias_table_load_config`: the name stopped the whole configuration with ENAMETOOLONG, then a NULL iterator went to kmod_config_iter_free_iter() and every command reading that file crashed (SIGSEGV)' \

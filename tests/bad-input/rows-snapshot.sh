@@ -94,7 +94,7 @@ hotplug: coldplug: cannot use the snapshot @TMP@/r/s.json: not a snapshot this p
 # one device a line (cli_shown())
 evil_dev='{"devpath": "/devices/platform/pcspkr\\nload totally_evil\\nrun /etc/hotplug.d/default/evil.hotplug pci", "subsystem": "platform", "modalias": "platform:pcspkr", "driver": "\\u001b]0;pwned\\u0007\\u001b[2Jevil"}'
 evil_shown='/devices/platform/pcspkr\nload totally_evil\nrun /etc/hotplug.d/default/evil.hotplug pci'
-snapdoc "{\"version\": 1, \"devices\": [$evil_dev]}"
+snapdoc "{\"version\": 1, \"devices\": [$evil_dev], \"modules\": []}"
 row snap-hostile-list in: 'a devpath holding `\n` that spells dry-run lines, a driver of escape sequences: `list`' \
 	err: '1 device, 0 without a bound driver, 0 that no module matches' exit: 0 \
 	out: "$evil_shown${TAB}platform:pcspkr${TAB}\\x1b]0;pwned\\a\\x1b[2Jevil${TAB}pcspkr:available" \
