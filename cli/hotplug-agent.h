@@ -110,6 +110,10 @@ int poll_sooner(int a, int b);
 /* The context (once), then the tables and libkmod's loader as the settings
  * say (again at SIGHUP): 0, or a negative errno, logged. */
 int modules_open(void);
+/* The context alone (its log, the sysfs root), no tables: what
+ * --coldplug=trigger, which loads nothing, needs; modules_open() makes it
+ * too */
+int modules_open_ctx(void);
 void modules_close(void);
 /* The context: NULL before modules_open() */
 struct modalias_ctx *modules_ctx(void);
@@ -172,6 +176,9 @@ void event_load(const char *subsystem, char *const *envp);
  * to its uevent (trigger, where FOUND may be NULL: only on sysfs), as the
  * settings say.  False when it could not walk (logged). */
 bool coldplug(void (*found)(const char *devpath, const char *alias));
+/* Coldplug writes "add" to the uevent files (--coldplug=trigger, or
+ * modalias.conf's coldplug=trigger) rather than resolving */
+bool coldplug_triggers(void);
 /* One-shot coldplug (no daemon) to a fixed point: the walk, then the
  * devices that appear because of the modules it loaded (from the uevent
  * socket), until no uevent came for a quiet while (longer after a bus

@@ -139,9 +139,14 @@ static int coldplug_trigger_one(void *data, const char *devpath, struct modalias
 	return 0;
 }
 
+bool coldplug_triggers(void)
+{
+	return g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0;
+}
+
 bool coldplug(void (*found)(const char *devpath, const char *alias))
 {
-	bool trigger = g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0;
+	bool trigger = coldplug_triggers();
 	struct modalias_ctx *ctx = modules_ctx();
 	const char *root = modalias_ctx_get_sysfs_root(ctx);
 	int r, rootfd = -1;
@@ -377,7 +382,7 @@ int coldplug_until_quiet(void)
 	bool done = false;
 	int nl, r;
 
-	if (g_strcmp0(settings.coldplug_mode ? settings.coldplug_mode : config.coldplug, "trigger") == 0) {
+	if (coldplug_triggers()) {
 		/* the replayed events are the daemon's to handle */
 		r = coldplug(NULL) ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 		fixed_point_clear(&fp);

@@ -138,24 +138,31 @@ static void report_say(void *data, int priority, const char *message)
  * the trust walk (CLI_TABLES_TRUSTED), else no tables at all (a modprobe.d
  * left out would drop its blacklists); the command line's are root's own
  * choice, as modprobe's -d and -C. */
-int modules_open(void)
+int modules_open_ctx(void)
 {
-	int r;
-
 	if (!ctx) {
 		if (modalias_ctx_new(&ctx) < 0)
 			return -ENOMEM;
 		modalias_ctx_set_log_fn(ctx, say_library, NULL);
 	}
+	modalias_ctx_set_log_priority(ctx, settings.log_level);
+	if (settings.sysfs)
+		modalias_ctx_set_sysfs_root(ctx, settings.sysfs);
+	return 0;
+}
+
+int modules_open(void)
+{
+	int r = modules_open_ctx();
+
+	if (r < 0)
+		return r;
 	if (!loads) {
 		loads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 		wanted = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	} else {
 		g_hash_table_remove_all(loads); /* new tables: every module may be tried again */
 	}
-	modalias_ctx_set_log_priority(ctx, settings.log_level);
-	if (settings.sysfs)
-		modalias_ctx_set_sysfs_root(ctx, settings.sysfs);
 	cli_devices_open(&sysfs_devices, ctx, NULL); /* no snapshot: nothing to fail */
 	pool_clear();
 	cli_tables_close(&tables);

@@ -86,6 +86,9 @@ int main(int argc, char **argv)
 		g_autofree char *arg = shown(argv[1]);
 		fprintf(stderr, "hotplug: unexpected argument '%s'\n", cli_shown(arg));
 		return CLI_EXIT_USAGE;
+	} else if (!settings.daemon && coldplug_triggers()) {
+		/* one-shot trigger loads nothing: no tables to open */
+		ret = modules_open_ctx() < 0 ? CLI_EXIT_FAIL : coldplug_until_quiet();
 	} else if (modules_open() < 0) {
 		return CLI_EXIT_FAIL;
 	} else if (settings.daemon) {

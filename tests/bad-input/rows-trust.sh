@@ -124,6 +124,12 @@ row trigger-not-sysfs in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys`, a t
 	also: 'the other file and the tree unchanged' \
 	fixed: 'cli/hotplug-coldplug.c `uevent_open`: `add` was written into every regular `uevent` file under the root, a captured tree'"'"'s own (475 of them in qemu-q35) or a hard link to any file' \
 	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$D" -C /dev/null --hotplug-dir /nonexistent
+row trigger-no-tables in: '`hotplug --coldplug=trigger --sysfs @TMP@/r/sys --moddir @TMP@/r/none`: the same tree, and no module tables (a host without /lib/modules for its kernel)' \
+	err: 'hotplug: coldplug: --coldplug=trigger writes "add" only to sysfs, and @TMP@/r/sys is not (a captured tree cannot replay its events; --coldplug=resolve loads what its devices want): nothing written' exit: 2 out: '' \
+	check: 'test "$(cat "$r/victim")" = precious && test ! -s "$r/sys/devices/platform/good/uevent"' \
+	also: 'the tree unchanged; trigger loads nothing, so the tables are not opened' \
+	fixed: 'cli/hotplug.c: one-shot trigger opened the module tables it never uses, and failed on them (exit 1) before its own check' \
+	-- "$agent" --coldplug=trigger --sysfs "$r/sys" --moddir "$r/none" -C /dev/null --hotplug-dir /nonexistent
 
 # ---- the index cache: whose it is, and damage ---------------------------------------
 forge=${G_TEST_BUILDDIR:?}/bad-input/cache-forge
