@@ -26,7 +26,9 @@
  * failed load of it.  A failed load is a fallback, not a missing file, when
  * another version of the same file is here (a name "STEM-N.EXT", declared
  * once by the device's modules: iwlwifi asks for -77, -76, ... and loads
- * the newest it finds).  The files of a module's dependencies (ccp's for
+ * the newest it finds) and the kernel log's failed loads of it walk down to
+ * that version, none left out (a driver has a lowest version it takes, which
+ * the module does not tell).  The files of a module's dependencies (ccp's for
  * kvm_amd) are reported apart and never decide the exit status: 1 when a
  * device's own module is missing its files, or a load the kernel log says
  * failed is still missing; else 4 when whether a device's own module has
@@ -388,27 +390,51 @@ static char *version_here(const struct fw_state *st, const char *file, const str
 	return found ? g_strdup_printf("%.*s%lu%s", (int)v->stem, file, best, v->ext) : NULL;
 }
 
-/* The version of FILE that the device gets instead, FILE absent: a
- * version of a file its modules declare once, the newest here at most the
- * newest of that file the device asked for (the kernel log's failed loads
- * of it, the declared one); NULL when none */
+static int number_cmp(const void *a, const void *b)
+{
+	const unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The version of FILE that the device gets instead, FILE a failed load of
+ * it, absent: a version of a file its modules declare once, the newest
+ * here at most the newest of that file the device asked for (TOP, its
+ * failed loads'), V, when the kernel log's failed loads of that file for
+ * the device are every version from TOP down to V + 1: the driver was seen
+ * walking down to V (a driver has a lowest version it takes, which the
+ * module does not tell: -0 here is no fallback for a failed -72); NULL
+ * when none */
 static char *other_version(const struct fw_state *st, const struct fw_device *d, const char *file)
 {
-	struct fw_version v;
-	unsigned long top;
+	g_autoptr(GArray) asked = g_array_new(false, false, sizeof(unsigned long));
+	g_autofree char *here = NULL;
+	struct fw_version v, h;
+	unsigned long top, seen = 0;
 
 	if (!d || !file_version(file, &v) || !declared_once(d, file, &v))
 		return NULL;
-	top = v.number;
+	g_array_append_val(asked, v.number);
 	for (guint i = 0; i < st->failures->len; i++) {
 		const struct fw_failure *f = &g_array_index(st->failures, struct fw_failure, i);
 		struct fw_version w;
 
 		if (f->devpath && strcmp(f->devpath, d->devpath) == 0 && file_version(f->file, &w) &&
-		    same_file(file, &v, f->file, &w) && w.number > top)
-			top = w.number;
+		    same_file(file, &v, f->file, &w))
+			g_array_append_val(asked, w.number);
 	}
-	return version_here(st, file, &v, top);
+	g_array_sort(asked, number_cmp);
+	top = g_array_index(asked, unsigned long, asked->len - 1);
+	here = version_here(st, file, &v, top);
+	if (!here || !file_version(here, &h))
+		return NULL;
+	/* the versions failed above V, each once: all of V + 1 … TOP */
+	for (guint i = 0; i < asked->len; i++) {
+		const unsigned long n = g_array_index(asked, unsigned long, i);
+
+		seen += n > h.number && (i == 0 || n != g_array_index(asked, unsigned long, i - 1));
+	}
+	return seen == top - h.number ? g_steal_pointer(&here) : NULL;
 }
 
 /* Whether the kernel log's failed load of FAILED is of the device's file
@@ -599,7 +625,13 @@ static void report(struct fw_state *st, const char *devpath, const struct fw_ent
 		       state_word(st, e->verdict));
 	else
 		printf("  %s: %s", cli_shown(e->module), state_word(st, e->verdict));
-	if (e->told == BY_KERNEL_LOG)
+	if (e->told == BY_KERNEL_LOG && e->verdict == SERVED && e->other && e->present)
+		printf(" (the kernel log names this device's file; the version its driver falls back to is %s, %s; "
+		       "%u of the %u files it declares %s)\n", where, cli_shown(version_said(e->other)), e->present, n, where);
+	else if (e->told == BY_KERNEL_LOG && e->verdict == SERVED && e->other)
+		printf(" (the kernel log names this device's file; the version its driver falls back to is %s, %s; "
+		       "none of the %u file%s it declares)\n", where, cli_shown(version_said(e->other)), n, cli_plural(n));
+	else if (e->told == BY_KERNEL_LOG)
 		printf(" (the kernel log names this device's file%s; %u of its %u file%s %s)\n",
 		       e->verdict == MISSING ? ", absent" : "", e->present, n, cli_plural(n), where);
 	else if (e->told == BY_DRIVER)
@@ -952,9 +984,10 @@ int cmd_firmware(int argc, char **argv)
 		      "the running machine, the module's driver is bound and the log names no failed\n"
 		      "load for the device (-v: every file).  A failed load is a fallback, not a\n"
 		      "missing file, when another version of it (NAME-N.EXT, the driver trying N, then\n"
-		      "N-1, ...) is here.  Dependencies' firmware is reported apart.  For a snapshot or\n"
-		      "a captured tree the files are this machine's, not its machine's: \"present\n"
-		      "here\", \"missing here\", \"not known here\".  A summary goes to standard error.\n"
+		      "N-1, ...) is here and the log's failed loads walk down to it, none left out.\n"
+		      "Dependencies' firmware is reported apart.  For a snapshot or a captured tree\n"
+		      "the files are this machine's, not its machine's: \"present here\", \"missing\n"
+		      "here\", \"not known here\".  A summary goes to standard error.\n"
 		      "Exit status: 0 nothing missing, 1 a device's module has none of its files (or\n"
 		      "not the one the kernel log names), a load the kernel log says failed is still\n"
 		      "missing, or there is no device, 2 usage or input error (a device whose modalias\n"

@@ -763,8 +763,9 @@ int modalias_sysfs_devpath(struct modalias_ctx *ctx, const char *path, char **de
  * "firmware_failures" (since libmodalias 4, optional) are the
  * firmware loads the kernel log says failed ("Direct firmware load for
  * FILE failed with error -2"), in the log's order, each with the device
- * that asked ("devpath" null when the line names none) and the positive
- * errno; a document without it (or with null) holds no record of the
+ * that asked ("devpath" null when the line names none) and the errno,
+ * written positive (the reader takes a negative one, as the kernel log
+ * writes it, as the same); a document without it (or with null) holds no record of the
  * kernel log.  Strings are written as shared JSON output is: invalid
  * UTF-8 bytes and control characters as "\u00XX", which the reader turns
  * back into those bytes.  The reader takes version 1 only, skips members

@@ -9,7 +9,7 @@
  * "builtin_drivers" (strings; the last two absent from a document written
  * before they were: built-in modules unknown) and, when the kernel log
  * was read, "firmware_failures" (objects with
- * "devpath", "file", "errno"); members it does not know are skipped, so
+ * "devpath", "file", "errno", of either sign); members it does not know are skipped, so
  * later minor additions read.  Every error
  * names the file, line and column.  Nesting is bounded (JSON_DEPTH_MAX), a
  * string may not hold a NUL (\u0000), and "\u0080" … "\u00ff" are the bytes
@@ -469,12 +469,26 @@ static bool failure_member(struct parser *ps, const char *key, const char *at, v
 		fr->has_devpath |= key[0] == 'd';
 		return string_or_null(ps, field);
 	}
-	if (strcmp(key, "errno") == 0)
-		return integer(ps, 1, 4095, &fr->err);
+	if (strcmp(key, "errno") == 0) {
+		const char *value;
+
+		/* either sign: the writer's positive one, or as the kernel
+		 * log writes it ("error -2"), the same number */
+		skip_ws(ps);
+		value = ps->p;
+		if (!integer(ps, -4095, 4095, &fr->err))
+			return false;
+		if (!fr->err) {
+			fail_at(ps, value, -EBADMSG, "a number out of range");
+			return false;
+		}
+		fr->err = labs(fr->err);
+		return true;
+	}
 	return skip_value(ps, 1);
 }
 
-/* {"devpath": "/devices/…" or null, "file": "…", "errno": N} */
+/* {"devpath": "/devices/…" or null, "file": "…", "errno": N} (N or -N) */
 static bool one_failure(struct parser *ps, struct modalias_snapshot *snap)
 {
 	struct failure_read fr = { NULL };

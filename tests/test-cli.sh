@@ -797,16 +797,20 @@ report "firmware --snapshot: nothing said of the snapshot's machine's files" "$w
 # a driver's fallback: iwlwifi asks for the newest version first and loads
 # the newest it finds; the kernel log has a failed load of each newer one.
 # Those are no missing file when an older version of the same name (declared
-# once by the device's modules) is here; a failure with no version here, or
-# only a newer one than the driver asked for, stays missing
+# once by the device's modules) is here and the failures are every version
+# from the newest down to the one above it (the driver seen walking down to
+# it: a driver has a lowest version it takes, which the module does not
+# tell); a failure with no version here, only a newer one than the driver
+# asked for, or one below a version not seen failing, stays missing
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 dev = d["devices"][0]["devpath"]
-for name, top, low in (("newer", 77, 73), ("older", 72, 60)):
+for name, top, low in (("newer", 77, 73), ("older", 72, 60), ("gap", 77, 74), ("one", 72, 72)):
     d["firmware_failures"] = [{"devpath": dev, "file": "iwlwifi-QuZ-a0-hr-b0-%d.ucode" % v, "errno": 2}
                               for v in range(top, low - 1, -1)]
     json.dump(d, open(sys.argv[2] + "-" + name + ".json", "w"))' "$F/ax201.json" "$tmp/ax201-fallback"
-mkdir -p "$tmp/fw-72" "$tmp/fw-80" "$tmp/fw-59" "$tmp/fw-66"
+mkdir -p "$tmp/fw-72" "$tmp/fw-80" "$tmp/fw-59" "$tmp/fw-66" "$tmp/fw-0"
+: >"$tmp/fw-0/iwlwifi-QuZ-a0-hr-b0-0.ucode"
 : >"$tmp/fw-72/iwlwifi-QuZ-a0-hr-b0-72.ucode"
 : >"$tmp/fw-80/iwlwifi-QuZ-a0-hr-b0-80.ucode"
 : >"$tmp/fw-59/iwlwifi-QuZ-a0-hr-b0-59.ucode.xz"
@@ -816,12 +820,18 @@ for row in \
 	"newer|fw-none|1|-|0 modules present here, 1 missing here, .* the kernel log: 5 failed loads, 5 still missing here, 0 fallbacks|-77…-73 failed, no version here: still missing" \
 	"newer|fw-80|1|-|0 modules present here, 1 missing here, .* the kernel log: 5 failed loads, 5 still missing here, 0 fallbacks|-77…-73 failed, only -80 here (newer than asked for): still missing" \
 	"older|fw-59|0|firmware-fallback-older|1 module present here, .* the kernel log: 13 failed loads, 0 still missing here, 13 fallbacks|-72…-60 failed, -59.xz here (the declared -72 absent): a fallback" \
-	"older|fw-66|0|firmware-fallback-between|1 module present here, .* the kernel log: 13 failed loads, 0 still missing here, 12 fallbacks|-72…-60 failed, -66 here now: -72…-67 fall back to it, -66 present, -65…-60 not reached"; do
+	"older|fw-66|0|firmware-fallback-between|1 module present here, .* the kernel log: 13 failed loads, 0 still missing here, 12 fallbacks|-72…-60 failed, -66 here now: -72…-67 fall back to it, -66 present, -65…-60 not reached" \
+	"gap|fw-72|1|-|0 modules present here, 1 missing here, .* the kernel log: 4 failed loads, 4 still missing here, 0 fallbacks|-77…-74 failed, -72 here, -73 not seen failing: the driver not seen walking down to -72, still missing" \
+	"one|fw-0|1|firmware-fallback-none|0 modules present here, 1 missing here, .* the kernel log: 1 failed load, 1 still missing here, 0 fallbacks|-72 failed, only -0 here (the driver not seen walking down to it): still missing, iwlwifi missing here"; do
 	IFS='|' read -r log dir want gold said what <<EOF_ROW
 $row
 EOF_ROW
 	check "firmware --snapshot: $what, exit $want" "$want" "$gold" "$said" -- "$cli" firmware \
 		--snapshot "$tmp/ax201-fallback-$log.json" -m "$DM" -C /dev/null -f "$tmp/$dir"
+	n=$((n + 1))
+	grep -q 'present here (.*[ (]0 of its' "$tmp/raw" &&
+		report "firmware --snapshot: $what: no module present here with 0 of its files" "said" "$tmp/raw" out ||
+		report "firmware --snapshot: $what: no module present here with 0 of its files" ""
 done
 # --missing: what is not known is printed with what is missing, a fallback
 # (nothing missing) is not

@@ -331,6 +331,18 @@ static void test_firmware_failures(void)
 	g_assert_cmpstr(got->str, ==, "/devices/pci0000:00/0000:00:14.3 iwlwifi-QuZ-a0-hr-b0-72.ucode -2\n- regulatory.db -2\n");
 	free(doc);
 	modalias_snapshot_unref(back);
+	/* "errno" as the kernel log writes it ("error -2"): the same as 2;
+	 * zero is none */
+	g_free(walk);
+	g_string_truncate(got, 0);
+	back = read_doc("{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": null, \"file\": \"a.fw\", "
+			"\"errno\": -2}, {\"devpath\": null, \"file\": \"b.fw\", \"errno\": 22}]}", &walk);
+	g_assert_cmpint(modalias_snapshot_foreach_firmware_failure(back, record_failure, got), ==, 0);
+	g_assert_cmpstr(got->str, ==, "- a.fw -2\n- b.fw -22\n");
+	g_assert_cmpint(modalias_snapshot_format(back, &doc), ==, 0);
+	g_assert_nonnull(strstr(doc, "{\"devpath\": null, \"file\": \"a.fw\", \"errno\": 2}"));
+	free(doc);
+	modalias_snapshot_unref(back);
 	/* null: no record of the kernel log, as without the member */
 	g_free(walk);
 	back = read_doc("{\"version\": 1, \"devices\": [], \"firmware_failures\": null}", &walk);
@@ -377,6 +389,8 @@ static const struct bad {
 	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"devpath\": \"/sys/a\", \"file\": \"f\", \"errno\": 2}]}",
 	  -EBADMSG, ":1:53: the devpath is not a path below /devices" },
 	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"file\": \"f\", \"errno\": 0}]}", -EBADMSG,
+	  ":1:76: a number out of range" },
+	{ "{\"version\": 1, \"devices\": [], \"firmware_failures\": [{\"file\": \"f\", \"errno\": -4096}]}", -EBADMSG,
 	  ":1:76: a number out of range" },
 };
 
