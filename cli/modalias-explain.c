@@ -6,9 +6,11 @@
  * with a plain sentence when they disagree; and when nothing matches, the
  * nearest patterns (modalias_table_find_nearest()); always a verdict
  * sentence.  A device is named by its devpath or its name (0000:00:03.0);
- * the exit status follows the verdict: a driver bound (0), none bound
- * though a module matches (4), neither (1); of a bare modalias, whether a
- * module matches (0, 1).  A string that is neither a device nor a modalias
+ * the exit status follows the verdict: a driver bound, or none though
+ * every module that matches is in the kernel (0: nothing to do), none
+ * bound though a module that matches is not in the kernel (4: load it, or
+ * lift its blacklist), neither (1); of a bare modalias, whether a module
+ * matches (0, 1).  A string that is neither a device nor a modalias
  * is an input error (2), said on standard error, with no report.
  *
  * This file looks up and prints; it may not load a module.
@@ -89,6 +91,9 @@ struct explain {
 	struct module_facts *mods; /* n of them, as the result orders them */
 	struct nearest near;
 	int near_r;          /* modalias_table_find_nearest()'s answer */
+	int wanting;         /* the first module matched that is not in the kernel
+			      * (not loaded nor built in: loading it, or lifting
+			      * its blacklist, is the action); -1 when none */
 	GString *verdict;    /* the plain sentence */
 };
 
@@ -162,11 +167,14 @@ static const char *field_value(const struct explain *e, const char *field)
 static void ask_modules(struct explain *e, const struct cli_tables *tables)
 {
 	e->mods = g_new0(struct module_facts, (gsize)e->n);
+	e->wanting = -1;
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 		struct module_facts *f = &e->mods[i];
 
 		f->state = cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
+		if (e->wanting < 0 && strcmp(f->state, "loaded") != 0 && strcmp(f->state, "builtin") != 0)
+			e->wanting = i;
 		f->blacklisted_by = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
 									 &f->blacklisted_line);
 		if (!f->blacklisted_by)
@@ -224,9 +232,24 @@ static void judge(struct explain *e)
 		g_string_append_printf(v, "%s is bound, but the aliases name %s%s (a driver may be named otherwise "
 					  "than its module; no driver/module link here tells which module it is in). ",
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
-	else if (!e->driver && e->n > 0) {
-		const char *m = modalias_result_get_module(e->res, 0);
+	else if (!e->driver && e->n > 0 && e->wanting < 0) {
+		/* every module that matches is in the kernel: nothing to load */
 		const struct module_facts *f = &e->mods[0];
+
+		if (e->n > 1)
+			g_string_append_printf(v, "No driver is bound although %s and the other modules that match are in the "
+						  "kernel (loaded or built in): ", modalias_result_get_module(e->res, 0));
+		else
+			g_string_append_printf(v, "No driver is bound although %s matches and is %s: ",
+					       modalias_result_get_module(e->res, 0), f->state);
+		g_string_append(v, "a module may serve a device without binding it (an input handler, a cpu feature "
+				   "module, the driver of an ACPI node's physical device), or it did not bind (it may "
+				   "have refused the device). ");
+	} else if (!e->driver && e->n > 0) {
+		/* the first module that is not in the kernel: what to load, or
+		 * whose blacklist to lift */
+		const char *m = modalias_result_get_module(e->res, (unsigned int)e->wanting);
+		const struct module_facts *f = &e->mods[e->wanting];
 		const char *st = f->state;
 
 		if (strcmp(st, "blacklisted") == 0 && f->blacklisted_where)
@@ -239,12 +262,9 @@ static void judge(struct explain *e)
 		else if (strcmp(st, "not-loaded") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches in these tables and is not loaded; whether "
 						  "the machine's kernel has it, tables of another kernel cannot tell. ", m);
-		else if (strcmp(st, "unknown") == 0)
+		else /* unknown */
 			g_string_append_printf(v, "No driver is bound: %s matches; whether it is loaded, this tree does not "
 						  "record (no /sys/module). ", m);
-		else
-			g_string_append_printf(v, "No driver is bound although %s matches and is %s: it did not bind "
-						  "(it may have refused the device). ", m, st);
 	} else if (!e->driver) {
 		g_string_append(v, "No driver is bound, and no module matches this device. ");
 	}
@@ -598,11 +618,15 @@ int cmd_explain(int argc, char **argv)
 		      "when it is no modalias (no \"bus:\", a known bus's fields malformed) or is shaped\n"
 		      "as a device's name (a digit or a capital before its first ':', 0000:00:99.0,\n"
 		      "1-9:1.0; or only numbers after it), is an input error: no report.\n"
-		      "Exit status: 0 a driver is bound to the device (of a MODALIAS: a module\n"
-		      "matches), 4 none is bound though a module matches (not loaded, blacklisted, or\n"
-		      "it did not bind), 1 none is bound and no module matches (of a MODALIAS: none\n"
-		      "matches; a device without a modalias, nothing bound), 2 usage or input error\n"
-		      "(no such device; a DEVICE that names several devices), 3 write error.",
+		      "Exit status: 0 a driver is bound to the device, or none is though every module\n"
+		      "that matches is in the kernel, loaded or built in (nothing to load: an input\n"
+		      "handler, a cpu feature module serve devices without binding them; a driver\n"
+		      "may have refused the device; of a MODALIAS: a module matches), 4 none is bound\n"
+		      "and a module that matches is not in the kernel (not loaded, blacklisted, or\n"
+		      "not known to be loaded: load it, or lift its blacklist), 1 none is bound and\n"
+		      "no module matches (of a MODALIAS: none matches; a device without a modalias,\n"
+		      "nothing bound), 2 usage or input error (no such device; a DEVICE that names\n"
+		      "several devices), 3 write error.",
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);
@@ -725,9 +749,10 @@ int cmd_explain(int argc, char **argv)
 		print_json(&e, ctx, &tables);
 	else
 		print_human(&e, ctx, &tables);
-	/* as the verdict: a device's driver bound, none bound though a module
-	 * matches, neither; a bare modalias's module */
-	if (e.driver || (!e.devpath && e.n > 0))
+	/* as the verdict: a device's driver bound, or every module that
+	 * matches in the kernel (nothing to load); none bound though a module
+	 * that matches is not in the kernel; neither; a bare modalias's module */
+	if (e.driver || (e.n > 0 && (!e.devpath || e.wanting < 0)))
 		ret = CLI_EXIT_FOUND;
 	else
 		ret = e.n > 0 ? CLI_EXIT_UNBOUND : CLI_EXIT_NOTHING;
