@@ -436,6 +436,46 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, const 
 	g_string_free(j, TRUE);
 }
 
+/* The one object of a device without a modalias (a class device): its
+ * devpath and driver, "modalias": null, nothing matched, and "above",
+ * the devpath of the nearest device above it that has one (the one to
+ * explain), or null */
+static void print_json_unaliased(const struct explain *e, const char *above)
+{
+	GString *j = g_string_new("{\"devpath\": ");
+	g_autoptr(GString) verdict = g_string_new(NULL);
+
+	if (e->driver)
+		g_string_append_printf(verdict, "The device has no modalias: %s is bound", e->driver);
+	else
+		g_string_append(verdict, "The device has no modalias, and no driver is bound");
+	if (above)
+		g_string_append_printf(verdict, "; the device above it that has one is %s, the one to explain", above);
+	g_string_append_c(verdict, '.');
+	json_string(j, e->devpath);
+	g_string_append(j, ", \"modalias\": null, \"from\": null, \"from_path\": null,\n \"source\": null, \"modules\": [],\n "
+			   "\"driver\": ");
+	if (e->driver)
+		json_string(j, e->driver);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"driver_override\": ");
+	if (e->override)
+		json_string(j, e->override);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"verdict\": ");
+	json_string(j, verdict->str);
+	g_string_append(j, ", \"above\": ");
+	if (above)
+		json_string(j, above);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ",\n \"nearest\": [], \"nearest_total\": 0}\n");
+	cli_output_puts(j->str);
+	g_string_free(j, TRUE);
+}
+
 /* Where the kernel's modalias of DEVDIR is: the library reads the
  * "modalias" attribute, else uevent's MODALIAS=, else rebuilds it from the
  * id attributes (modalias_dev_new_from_sysfs()) */
@@ -593,7 +633,8 @@ int cmd_explain(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
 		  "Print one JSON object {devpath, modalias, vendor_name, device_name, class_name, from, "
-		  "from_path, source, modules, driver, driver_override, verdict, nearest}", NULL },
+		  "from_path, source, modules, driver, driver_override, verdict, nearest}; of a device without "
+		  "a modalias, modalias null and above, the device above it that has one", NULL },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
@@ -678,6 +719,8 @@ int cmd_explain(int argc, char **argv)
 			if (above)
 				fprintf(stderr, "; the device above it that has one: %s", cli_shown(above));
 			fputc('\n', stderr);
+			if (json)
+				print_json_unaliased(&e, above);
 			ret = e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
 			goto out;
 		} else if (r < 0) {

@@ -487,6 +487,22 @@ check "explain: bound though no module matches (i8042): exit 0" 0 explain-bound-
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/platform/i8042
 check "explain: a device without a modalias, bound (usb1): exit 0" 0 - "has no modalias; bound: usb" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null /devices/pci0000:00/0000:00:03.0/usb1
+# --json of a device without a modalias: one object all the same (modalias null, its driver, the
+# device above it that has one), the message on stderr and the exit status as the text form's
+check "explain --json: a device without a modalias, bound (usb1): one object, exit 0" 0 explain-unaliased-json \
+	"^modalias explain: .*/usb1: the device has no modalias; bound: usb; the device above it that has one: \
+/devices/pci0000:00/0000:00:03.0\$" -- \
+	"$cli" explain --json --sysfs "$Q" -m "$D" -C /dev/null /devices/pci0000:00/0000:00:03.0/usb1
+check "explain --json: a device without a modalias, nothing bound, none above (lo): exit 1" 1 - \
+	"^modalias explain: .*/lo: the device has no modalias; bound: none\$" -- \
+	"$cli" explain --json --sysfs "$Q" -m "$D" -C /dev/null /devices/virtual/net/lo
+n=$((n + 1))
+why=""
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["devpath"] == "/devices/virtual/net/lo" and d["modalias"] is None and d["driver"] is None, d
+assert d["above"] is None and d["modules"] == [] and d["verdict"], d' "$tmp/raw" 2>"$tmp/perr" ||
+	why="not the object of lo"
+report "explain --json of lo: devpath, modalias null, no driver, nothing above" "$why" "$tmp/perr" python
 check "explain: neither bound nor matched (the host bridge): exit 1, a verdict" 1 explain-nothing "" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null 0000:00:00.0
 check "explain: a bare modalias that matches: a verdict" 0 explain-bare "" -- \
