@@ -91,6 +91,10 @@ struct explain {
 	struct module_facts *mods; /* n of them, as the result orders them */
 	struct nearest near;
 	int near_r;          /* modalias_table_find_nearest()'s answer */
+	const char *driver_builtin; /* where the bound driver, or its module, is
+				     * built in ("the kernel"; "these tables'
+				     * kernel" when only foreign tables say so);
+				     * NULL when not known to be */
 	int wanting;         /* the first module matched that is not in the kernel
 			      * (not loaded nor built in: loading it, or lifting
 			      * its blacklist, is the action); -1 when none */
@@ -192,6 +196,26 @@ static void ask_modules(struct explain *e, const struct cli_tables *tables)
 	}
 }
 
+/* Whether the bound driver, or its module ('-' and '_' alike: virtio-pci
+ * is virtio_pci), is built in: the machine's record first, then the
+ * tables' (modules.builtin, modules.builtin.modinfo), theirs another
+ * kernel's when they are foreign */
+static void ask_driver_builtin(struct explain *e, const struct cli_tables *tables)
+{
+	const char *names[] = { e->driver_module, e->driver };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		if (names[i] && cli_devices_is_module_builtin(&e->dv, names[i])) {
+			e->driver_builtin = "the kernel";
+			return;
+		}
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		if (names[i] && modalias_table_is_module_builtin(tables->table, names[i]) > 0) {
+			e->driver_builtin = tables->foreign ? "these tables' kernel" : "the kernel";
+			return;
+		}
+}
+
 /* The plain sentence: what the aliases say against what sysfs shows */
 static void judge(struct explain *e)
 {
@@ -221,7 +245,15 @@ static void judge(struct explain *e)
 	}
 	if (e->driver && bound_matches)
 		g_string_append_printf(v, "%s is bound, as the aliases say. ", e->driver);
-	else if (e->driver && e->n <= 0)
+	else if (e->driver && e->n <= 0 && e->driver_builtin) {
+		g_string_append(v, e->driver);
+		if (e->driver_module && !cli_same_module(e->driver_module, e->driver))
+			g_string_append_printf(v, " (module %s)", e->driver_module);
+		g_string_append_printf(v, " is bound: it is built into %s, and these tables record no alias of it "
+					  "(modules.alias lists loadable modules' only; a built-in driver matches by its own "
+					  "id table, or by name). ",
+				       e->driver_builtin);
+	} else if (e->driver && e->n <= 0)
 		g_string_append_printf(v, "%s is bound although no alias pattern names a module for this device "
 					  "(driver_override, new_id, or a driver that matches by other means). ",
 				       e->driver);
@@ -787,6 +819,8 @@ int cmd_explain(int argc, char **argv)
 	if (e.n == 0)
 		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
 	ask_modules(&e, &tables);
+	if (e.driver && e.n == 0)
+		ask_driver_builtin(&e, &tables);
 	judge(&e);
 	if (json)
 		print_json(&e, ctx, &tables);

@@ -503,6 +503,36 @@ assert d["devpath"] == "/devices/virtual/net/lo" and d["modalias"] is None and d
 assert d["above"] is None and d["modules"] == [] and d["verdict"], d' "$tmp/raw" 2>"$tmp/perr" ||
 	why="not the object of lo"
 report "explain --json of lo: devpath, modalias null, no driver, nothing above" "$why" "$tmp/perr" python
+# bound, no pattern names a module for it, and the driver (or its module, '-' and '_' alike) is
+# built into the tables' kernel (6.12's modules.builtin: virtio_console, virtio_pci): said so,
+# not blamed on driver_override or new_id; of a snapshot of another kernel, these tables' kernel;
+# a driver built in nowhere keeps the old sentence
+D612="$data/linux-6.12.118+deb12-amd64"
+builtin_why="and these tables record no alias of it (modules.alias lists loadable modules' only; a built-in driver \
+matches by its own id table, or by name)."
+"$cli" snapshot --sysfs "$Q" -o "$tmp/q35-drivers.json" 2>/dev/null
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["kernel"] = "6.1.0-57-amd64"
+json.dump(d, open(sys.argv[1], "w"))
+for x in d["devices"]:
+    if x["devpath"] == "/devices/pci0000:00/0000:00:08.0/virtio2":
+        x["driver"] = "acme_serial"
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/q35-drivers.json" "$tmp/q35-acme.json"
+for row in "virtio2|--sysfs $Q|virtio_console is bound: it is built into the kernel, $builtin_why|virtio_console" \
+	"0000:00:06.0|--sysfs $Q|virtio-pci is bound: it is built into the kernel, $builtin_why|virtio-pci, its module virtio_pci" \
+	"virtio2|--snapshot $tmp/q35-drivers.json|virtio_console is bound: it is built into these tables' kernel, \
+$builtin_why|virtio_console, tables of another kernel" \
+	"virtio2|--snapshot $tmp/q35-acme.json|acme_serial is bound although no alias pattern names a module for this device \
+(driver_override, new_id, or a driver that matches by other means).|a driver built in nowhere"; do
+	IFS='|' read -r dev devices verdict what <<EOF_ROW
+$row
+EOF_ROW
+	# shellcheck disable=SC2086 # the option and its argument
+	check "explain $dev on 6.12 ($what): bound, exit 0" 0 - "" -- \
+		"$cli" explain $devices -m "$D612" -C /dev/null "$dev"
+	n=$((n + 1))
+	[ "$(tail -1 "$tmp/raw")" = "$verdict" ] && report "explain $dev on 6.12 ($what): the verdict" "" ||
+		report "explain $dev on 6.12 ($what): the verdict" "not '$verdict'" "$tmp/raw" out
+done
 check "explain: neither bound nor matched (the host bridge): exit 1, a verdict" 1 explain-nothing "" -- \
 	"$cli" explain --sysfs "$Q" -m "$D" -C /dev/null 0000:00:00.0
 check "explain: a bare modalias that matches: a verdict" 0 explain-bare "" -- \
