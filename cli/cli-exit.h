@@ -26,8 +26,9 @@ enum cli_exit {
 	CLI_EXIT_LOST = 4,    /* modalias diff: a device loses its module, gone from TO */
 	CLI_EXIT_UNMATCHED = 5, /* modalias diff: a device has no module in TO, which
 				 * still has its modules (none lost) */
-	CLI_EXIT_UNBOUND = 4, /* modalias explain: no driver is bound, though a module
-			       * matches the device (not loaded, blacklisted, refused) */
+	CLI_EXIT_UNBOUND = 4, /* modalias explain: no driver is bound, and a module
+			       * that matches the device is not in the kernel (not
+			       * loaded, blacklisted, not known to be loaded) */
 };
 
 /* A command's status: an input error wins over "nothing found", which wins

@@ -6,9 +6,11 @@
  * with a plain sentence when they disagree; and when nothing matches, the
  * nearest patterns (modalias_table_find_nearest()); always a verdict
  * sentence.  A device is named by its devpath or its name (0000:00:03.0);
- * the exit status follows the verdict: a driver bound (0), none bound
- * though a module matches (4), neither (1); of a bare modalias, whether a
- * module matches (0, 1).  A string that is neither a device nor a modalias
+ * the exit status follows the verdict: a driver bound, or none though
+ * every module that matches is in the kernel (0: nothing to do), none
+ * bound though a module that matches is not in the kernel (4: load it, or
+ * lift its blacklist), neither (1); of a bare modalias, whether a module
+ * matches (0, 1).  A string that is neither a device nor a modalias
  * is an input error (2), said on standard error, with no report.
  *
  * This file looks up and prints; it may not load a module.
@@ -89,6 +91,13 @@ struct explain {
 	struct module_facts *mods; /* n of them, as the result orders them */
 	struct nearest near;
 	int near_r;          /* modalias_table_find_nearest()'s answer */
+	const char *driver_builtin; /* where the bound driver, or its module, is
+				     * built in ("the kernel"; "these tables'
+				     * kernel" when only foreign tables say so);
+				     * NULL when not known to be */
+	int wanting;         /* the first module matched that is not in the kernel
+			      * (not loaded nor built in: loading it, or lifting
+			      * its blacklist, is the action); -1 when none */
 	GString *verdict;    /* the plain sentence */
 };
 
@@ -162,11 +171,14 @@ static const char *field_value(const struct explain *e, const char *field)
 static void ask_modules(struct explain *e, const struct cli_tables *tables)
 {
 	e->mods = g_new0(struct module_facts, (gsize)e->n);
+	e->wanting = -1;
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
 		struct module_facts *f = &e->mods[i];
 
 		f->state = cli_module_state(&e->dv, tables, e->res, mi, e->driver, e->driver_module);
+		if (e->wanting < 0 && strcmp(f->state, "loaded") != 0 && strcmp(f->state, "builtin") != 0)
+			e->wanting = i;
 		f->blacklisted_by = modalias_table_get_blacklist_origin(tables->table, modalias_result_get_module(e->res, mi),
 									 &f->blacklisted_line);
 		if (!f->blacklisted_by)
@@ -182,6 +194,26 @@ static void ask_modules(struct explain *e, const struct cli_tables *tables)
 							: g_steal_pointer(&at);
 		}
 	}
+}
+
+/* Whether the bound driver, or its module ('-' and '_' alike: virtio-pci
+ * is virtio_pci), is built in: the machine's record first, then the
+ * tables' (modules.builtin, modules.builtin.modinfo), theirs another
+ * kernel's when they are foreign */
+static void ask_driver_builtin(struct explain *e, const struct cli_tables *tables)
+{
+	const char *names[] = { e->driver_module, e->driver };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		if (names[i] && cli_devices_is_module_builtin(&e->dv, names[i])) {
+			e->driver_builtin = "the kernel";
+			return;
+		}
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+		if (names[i] && modalias_table_is_module_builtin(tables->table, names[i]) > 0) {
+			e->driver_builtin = tables->foreign ? "these tables' kernel" : "the kernel";
+			return;
+		}
 }
 
 /* The plain sentence: what the aliases say against what sysfs shows */
@@ -213,7 +245,15 @@ static void judge(struct explain *e)
 	}
 	if (e->driver && bound_matches)
 		g_string_append_printf(v, "%s is bound, as the aliases say. ", e->driver);
-	else if (e->driver && e->n <= 0)
+	else if (e->driver && e->n <= 0 && e->driver_builtin) {
+		g_string_append(v, e->driver);
+		if (e->driver_module && !cli_same_module(e->driver_module, e->driver))
+			g_string_append_printf(v, " (module %s)", e->driver_module);
+		g_string_append_printf(v, " is bound: it is built into %s, and these tables record no alias of it "
+					  "(modules.alias lists loadable modules' only; a built-in driver matches by its own "
+					  "id table, or by name). ",
+				       e->driver_builtin);
+	} else if (e->driver && e->n <= 0)
 		g_string_append_printf(v, "%s is bound although no alias pattern names a module for this device "
 					  "(driver_override, new_id, or a driver that matches by other means). ",
 				       e->driver);
@@ -224,9 +264,24 @@ static void judge(struct explain *e)
 		g_string_append_printf(v, "%s is bound, but the aliases name %s%s (a driver may be named otherwise "
 					  "than its module; no driver/module link here tells which module it is in). ",
 				       e->driver, modalias_result_get_module(e->res, 0), e->n > 1 ? " and others" : "");
-	else if (!e->driver && e->n > 0) {
-		const char *m = modalias_result_get_module(e->res, 0);
+	else if (!e->driver && e->n > 0 && e->wanting < 0) {
+		/* every module that matches is in the kernel: nothing to load */
 		const struct module_facts *f = &e->mods[0];
+
+		if (e->n > 1)
+			g_string_append_printf(v, "No driver is bound although %s and the other modules that match are in the "
+						  "kernel (loaded or built in): ", modalias_result_get_module(e->res, 0));
+		else
+			g_string_append_printf(v, "No driver is bound although %s matches and is %s: ",
+					       modalias_result_get_module(e->res, 0), f->state);
+		g_string_append(v, "a module may serve a device without binding it (an input handler, a cpu feature "
+				   "module, the driver of an ACPI node's physical device), or it did not bind (it may "
+				   "have refused the device). ");
+	} else if (!e->driver && e->n > 0) {
+		/* the first module that is not in the kernel: what to load, or
+		 * whose blacklist to lift */
+		const char *m = modalias_result_get_module(e->res, (unsigned int)e->wanting);
+		const struct module_facts *f = &e->mods[e->wanting];
 		const char *st = f->state;
 
 		if (strcmp(st, "blacklisted") == 0 && f->blacklisted_where)
@@ -239,12 +294,9 @@ static void judge(struct explain *e)
 		else if (strcmp(st, "not-loaded") == 0)
 			g_string_append_printf(v, "No driver is bound: %s matches in these tables and is not loaded; whether "
 						  "the machine's kernel has it, tables of another kernel cannot tell. ", m);
-		else if (strcmp(st, "unknown") == 0)
+		else /* unknown */
 			g_string_append_printf(v, "No driver is bound: %s matches; whether it is loaded, this tree does not "
 						  "record (no /sys/module). ", m);
-		else
-			g_string_append_printf(v, "No driver is bound although %s matches and is %s: it did not bind "
-						  "(it may have refused the device). ", m, st);
 	} else if (!e->driver) {
 		g_string_append(v, "No driver is bound, and no module matches this device. ");
 	}
@@ -416,6 +468,46 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, const 
 	g_string_free(j, TRUE);
 }
 
+/* The one object of a device without a modalias (a class device): its
+ * devpath and driver, "modalias": null, nothing matched, and "above",
+ * the devpath of the nearest device above it that has one (the one to
+ * explain), or null */
+static void print_json_unaliased(const struct explain *e, const char *above)
+{
+	GString *j = g_string_new("{\"devpath\": ");
+	g_autoptr(GString) verdict = g_string_new(NULL);
+
+	if (e->driver)
+		g_string_append_printf(verdict, "The device has no modalias: %s is bound", e->driver);
+	else
+		g_string_append(verdict, "The device has no modalias, and no driver is bound");
+	if (above)
+		g_string_append_printf(verdict, "; the device above it that has one is %s, the one to explain", above);
+	g_string_append_c(verdict, '.');
+	json_string(j, e->devpath);
+	g_string_append(j, ", \"modalias\": null, \"from\": null, \"from_path\": null,\n \"source\": null, \"modules\": [],\n "
+			   "\"driver\": ");
+	if (e->driver)
+		json_string(j, e->driver);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"driver_override\": ");
+	if (e->override)
+		json_string(j, e->override);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ", \"verdict\": ");
+	json_string(j, verdict->str);
+	g_string_append(j, ", \"above\": ");
+	if (above)
+		json_string(j, above);
+	else
+		g_string_append(j, "null");
+	g_string_append(j, ",\n \"nearest\": [], \"nearest_total\": 0}\n");
+	cli_output_puts(j->str);
+	g_string_free(j, TRUE);
+}
+
 /* Where the kernel's modalias of DEVDIR is: the library reads the
  * "modalias" attribute, else uevent's MODALIAS=, else rebuilds it from the
  * id attributes (modalias_dev_new_from_sysfs()) */
@@ -573,7 +665,8 @@ int cmd_explain(int argc, char **argv)
 		TABLE_OPTION_ENTRIES(spec),
 		{ "json", 'j', 0, G_OPTION_ARG_NONE, &json,
 		  "Print one JSON object {devpath, modalias, vendor_name, device_name, class_name, from, "
-		  "from_path, source, modules, driver, driver_override, verdict, nearest}", NULL },
+		  "from_path, source, modules, driver, driver_override, verdict, nearest}; of a device without "
+		  "a modalias, modalias null and above, the device above it that has one", NULL },
 		QUIET_OPTION_ENTRY,
 		{ NULL }
 	};
@@ -598,11 +691,15 @@ int cmd_explain(int argc, char **argv)
 		      "when it is no modalias (no \"bus:\", a known bus's fields malformed) or is shaped\n"
 		      "as a device's name (a digit or a capital before its first ':', 0000:00:99.0,\n"
 		      "1-9:1.0; or only numbers after it), is an input error: no report.\n"
-		      "Exit status: 0 a driver is bound to the device (of a MODALIAS: a module\n"
-		      "matches), 4 none is bound though a module matches (not loaded, blacklisted, or\n"
-		      "it did not bind), 1 none is bound and no module matches (of a MODALIAS: none\n"
-		      "matches; a device without a modalias, nothing bound), 2 usage or input error\n"
-		      "(no such device; a DEVICE that names several devices), 3 write error.",
+		      "Exit status: 0 a driver is bound to the device, or none is though every module\n"
+		      "that matches is in the kernel, loaded or built in (nothing to load: an input\n"
+		      "handler, a cpu feature module serve devices without binding them; a driver\n"
+		      "may have refused the device; of a MODALIAS: a module matches), 4 none is bound\n"
+		      "and a module that matches is not in the kernel (not loaded, blacklisted, or\n"
+		      "not known to be loaded: load it, or lift its blacklist), 1 none is bound and\n"
+		      "no module matches (of a MODALIAS: none matches; a device without a modalias,\n"
+		      "nothing bound), 2 usage or input error (no such device; a DEVICE that names\n"
+		      "several devices), 3 write error.",
 		      entries, &argc, &argv);
 	if (argc != 2) {
 		cli_tables_spec_clear(&spec);
@@ -654,6 +751,8 @@ int cmd_explain(int argc, char **argv)
 			if (above)
 				fprintf(stderr, "; the device above it that has one: %s", cli_shown(above));
 			fputc('\n', stderr);
+			if (json)
+				print_json_unaliased(&e, above);
 			ret = e.driver ? CLI_EXIT_FOUND : CLI_EXIT_NOTHING;
 			goto out;
 		} else if (r < 0) {
@@ -720,14 +819,17 @@ int cmd_explain(int argc, char **argv)
 	if (e.n == 0)
 		e.near_r = modalias_table_find_nearest(tables.table, e.alias, on_near, &e.near);
 	ask_modules(&e, &tables);
+	if (e.driver && e.n == 0)
+		ask_driver_builtin(&e, &tables);
 	judge(&e);
 	if (json)
 		print_json(&e, ctx, &tables);
 	else
 		print_human(&e, ctx, &tables);
-	/* as the verdict: a device's driver bound, none bound though a module
-	 * matches, neither; a bare modalias's module */
-	if (e.driver || (!e.devpath && e.n > 0))
+	/* as the verdict: a device's driver bound, or every module that
+	 * matches in the kernel (nothing to load); none bound though a module
+	 * that matches is not in the kernel; neither; a bare modalias's module */
+	if (e.driver || (e.n > 0 && (!e.devpath || e.wanting < 0)))
 		ret = CLI_EXIT_FOUND;
 	else
 		ret = e.n > 0 ? CLI_EXIT_UNBOUND : CLI_EXIT_NOTHING;
