@@ -125,7 +125,8 @@ struct modprobe_d_where;
 int modprobe_d_where_open(const char *const *paths, struct modprobe_d_where **w);
 void modprobe_d_where_free(struct modprobe_d_where *w);
 /* The first line of W's files, in libkmod's order, that says "COMMAND
- * NAME" ("blacklist MODULE", "install MODULE ..."), with MODULE after NAME
+ * NAME" ("blacklist MODULE", "install MODULE COMMAND..."; an install or
+ * remove line without its command libkmod ignores), with MODULE after NAME
  * unless MODULE is NULL ("alias PATTERN MODULE"), and that no earlier call
  * found; names compared as libkmod keeps them, '-' outside brackets as
  * '_'.  *FILE (W's) and *LINE; -ENOENT when none does.  libkmod keeps each

@@ -175,7 +175,9 @@ static bool same_name(const char *w, size_t len, const char *name)
 }
 
 /* Whether LINE (LEN bytes) is "COMMAND NAME", and MODULE after it unless
- * NULL */
+ * NULL; an "install" or "remove" line only with its command after NAME, a
+ * blank and something (libkmod ignores one without: strtok_r(" \t") then
+ * strtok_r("\0"), so it is no entry to give a line) */
 static bool says(const char *line, size_t len, const char *command, const char *name, const char *module)
 {
 	const char *end = line + len, *w;
@@ -186,6 +188,8 @@ static bool says(const char *line, size_t len, const char *command, const char *
 	wl = next_word(&line, end, &w);
 	if (!wl || !same_name(w, wl, name))
 		return false;
+	if (strcmp(command, "install") == 0 || strcmp(command, "remove") == 0)
+		return end - line >= 2 && (*line == ' ' || *line == '\t');
 	if (!module)
 		return true;
 	wl = next_word(&line, end, &w);
