@@ -125,11 +125,15 @@ struct modprobe_d_where;
 int modprobe_d_where_open(const char *const *paths, struct modprobe_d_where **w);
 void modprobe_d_where_free(struct modprobe_d_where *w);
 /* The first line of W's files, in libkmod's order, that says "COMMAND
- * NAME" ("blacklist MODULE", "install MODULE ..."), with MODULE after NAME
- * unless MODULE is NULL ("alias PATTERN MODULE"); names compared as
- * libkmod keeps them, '-' outside brackets as '_'.  *FILE (W's) and *LINE;
- * -ENOENT when none does. */
-int modprobe_d_where_find(const struct modprobe_d_where *w, const char *command, const char *name,
+ * NAME" ("blacklist MODULE", "install MODULE COMMAND..."; an install or
+ * remove line without its command libkmod ignores), with MODULE after NAME
+ * unless MODULE is NULL ("alias PATTERN MODULE"), and that no earlier call
+ * found; names compared as libkmod keeps them, '-' outside brackets as
+ * '_'.  *FILE (W's) and *LINE; -ENOENT when none does.  libkmod keeps each
+ * line as an entry of its own, in this order: asked once per entry, in
+ * libkmod's order, the n-th entry of a name is given the n-th line that
+ * says it (a line given twice, in one file or two, each its own). */
+int modprobe_d_where_find(struct modprobe_d_where *w, const char *command, const char *name,
 			  const char *module, const char **file, unsigned int *line);
 
 /* ---- module names (table.c) ------------------------------------------- */

@@ -175,7 +175,9 @@ static bool same_name(const char *w, size_t len, const char *name)
 }
 
 /* Whether LINE (LEN bytes) is "COMMAND NAME", and MODULE after it unless
- * NULL */
+ * NULL; an "install" or "remove" line only with its command after NAME, a
+ * blank and something (libkmod ignores one without: strtok_r(" \t") then
+ * strtok_r("\0"), so it is no entry to give a line) */
 static bool says(const char *line, size_t len, const char *command, const char *name, const char *module)
 {
 	const char *end = line + len, *w;
@@ -186,6 +188,8 @@ static bool says(const char *line, size_t len, const char *command, const char *
 	wl = next_word(&line, end, &w);
 	if (!wl || !same_name(w, wl, name))
 		return false;
+	if (strcmp(command, "install") == 0 || strcmp(command, "remove") == 0)
+		return end - line >= 2 && (*line == ' ' || *line == '\t');
 	if (!module)
 		return true;
 	wl = next_word(&line, end, &w);
@@ -197,7 +201,19 @@ struct modprobe_d_where {
 	size_t n;
 	char **text; /* each file's, NULL when it cannot be read */
 	size_t *len;
+	bool **found; /* each file's, a line already found */
 };
+
+/* The number of lines of TEXT (LEN bytes), as modprobe_d_where_find()
+ * counts them: one more than its newlines */
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 1;
+
+	for (const char *s = text; s && (s = memchr(s, '\n', (size_t)(text + len - s))); s++)
+		n++;
+	return n;
+}
 
 int modprobe_d_where_open(const char *const *paths, struct modprobe_d_where **ret)
 {
@@ -211,12 +227,19 @@ int modprobe_d_where_open(const char *const *paths, struct modprobe_d_where **re
 	if (r >= 0 && w->n) {
 		w->text = calloc(w->n, sizeof(*w->text));
 		w->len = calloc(w->n, sizeof(*w->len));
-		if (!w->text || !w->len)
+		w->found = calloc(w->n, sizeof(*w->found));
+		if (!w->text || !w->len || !w->found)
 			r = -ENOMEM;
 	}
-	for (size_t i = 0; r >= 0 && i < w->n; i++)
-		if (read_file(w->files[i].path, READ_FILE_CONFIG_MAX, READ_FILE_NO_KERNEL_FS, &w->text[i], &w->len[i]) < 0)
+	for (size_t i = 0; r >= 0 && i < w->n; i++) {
+		if (read_file(w->files[i].path, READ_FILE_CONFIG_MAX, READ_FILE_NO_KERNEL_FS, &w->text[i], &w->len[i]) < 0) {
 			w->text[i] = NULL;
+			continue;
+		}
+		w->found[i] = calloc(count_lines(w->text[i], w->len[i]), sizeof(**w->found));
+		if (!w->found[i])
+			r = -ENOMEM;
+	}
 	if (r < 0) {
 		modprobe_d_where_free(w);
 		return r;
@@ -231,13 +254,16 @@ void modprobe_d_where_free(struct modprobe_d_where *w)
 		return;
 	for (size_t i = 0; w->text && i < w->n; i++)
 		free(w->text[i]);
+	for (size_t i = 0; w->found && i < w->n; i++)
+		free(w->found[i]);
 	free(w->text);
+	free(w->found);
 	free(w->len);
 	modprobe_d_list_free(w->files, w->n);
 	free(w);
 }
 
-int modprobe_d_where_find(const struct modprobe_d_where *w, const char *command, const char *name,
+int modprobe_d_where_find(struct modprobe_d_where *w, const char *command, const char *name,
 			  const char *module, const char **file, unsigned int *line)
 {
 	*file = NULL;
@@ -251,7 +277,8 @@ int modprobe_d_where_find(const struct modprobe_d_where *w, const char *command,
 			if (!e)
 				e = buf + w->len[i];
 			no++;
-			if (says(s, (size_t)(e - s), command, name, module)) {
+			if (!w->found[i][no - 1] && says(s, (size_t)(e - s), command, name, module)) {
+				w->found[i][no - 1] = true;
 				*file = w->files[i].path;
 				*line = no;
 				return 0;

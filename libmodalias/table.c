@@ -664,12 +664,13 @@ static uint32_t file_origin(struct modalias_table *t, const char *file, uint32_t
 }
 
 /* One modprobe.d entry into layer L, with the file and line of W that say
- * it (COMMAND NAME [MODULE], modprobe-d.c) when they can be found, else
+ * it (COMMAND NAME [MODULE], modprobe-d.c; the first not given to an
+ * entry before, so the n-th of a name is the n-th line) when they can be found, else
  * "modprobe.d".  The first makes the table's own arrays and the
  * configuration's layers ours (a table mapped from an index cache keeps its
  * other layers mapped) and names that origin.  An entry that is not one is
  * logged and skipped: kmod would not match it either. */
-static int add_config(struct modalias_table *t, enum layer_id l, const struct modprobe_d_where *w,
+static int add_config(struct modalias_table *t, enum layer_id l, struct modprobe_d_where *w,
 		      const char *command, const char *pattern, const char *module, uint32_t *origin)
 {
 	const char *file;

@@ -224,11 +224,14 @@ check "resolve '': an empty argument is an input error (2), not an alias without
 check "resolve --explain (nosuch:thing has no module: exit 1)" 1 resolve-explain "^modalias resolve: nosuch:thing: no module$" -- "$cli" resolve -m "$D" -C /dev/null --explain \
 	hid:b0003g0001v0000046Dp0000C52B crypto-md5 nosuch:thing
 # --explain names the modprobe.d file and line of a configuration pattern (an alias, its name
-# with '-' as kmod keeps it; an install command), as of a blacklist
+# with '-' as kmod keeps it; an install command), as of a blacklist; a line said again, in
+# another file (mynic) or the same (pci:…, foo_bar as foo-bar), is kmod's twice: each by its own line;
+# an install line without its command (a.conf:3) kmod ignores, and is no entry's
 mkdir -p "$tmp/mpd"
-printf '# a nic by another name\nalias mynic e1000e\n' >"$tmp/mpd/a.conf"
+printf '# a nic by another name\nalias mynic e1000e\ninstall foo-bar \n' >"$tmp/mpd/a.conf"
 printf 'options e1000e x=1\n\talias  my-card   e1000e\nalias pci:v0000ABCDd* e1000e\ninstall foo-bar /bin/true\n' \
 	>"$tmp/mpd/b.conf"
+printf 'alias mynic e1000e\nalias pci:v0000ABCDd* e1000e\ninstall foo_bar /bin/true\n' >>"$tmp/mpd/b.conf"
 check "resolve --explain: a modprobe.d alias and command by their file and line" 0 resolve-explain-modprobe-d "" -- \
 	"$cli" resolve -m "$D" -C "$tmp/mpd" --explain mynic my_card pci:v0000ABCDd00001234 foo_bar
 check "resolve --json (dmi:… has no module: exit 1)" 1 resolve-json "no module$" -- "$cli" resolve -m "$D" -C /dev/null --json \
