@@ -295,8 +295,8 @@ static void judge(struct explain *e)
 			g_string_append_printf(v, "No driver is bound: %s matches in these tables and is not loaded; whether "
 						  "the machine's kernel has it, tables of another kernel cannot tell. ", m);
 		else /* unknown */
-			g_string_append_printf(v, "No driver is bound: %s matches; whether it is loaded, this tree does not "
-						  "record (no /sys/module). ", m);
+			g_string_append_printf(v, "No driver is bound: %s matches; whether it is loaded is not recorded "
+						  "(a captured tree without /sys/module, or a snapshot of one). ", m);
 	} else if (!e->driver) {
 		g_string_append(v, "No driver is bound, and no module matches this device. ");
 	}
