@@ -116,6 +116,14 @@ void json_string(GString *out, const char *str)
 	g_string_truncate(out, old + json_quote(out->str + old, str));
 }
 
+void json_string_or_null(GString *out, const char *str)
+{
+	if (str)
+		json_string(out, str);
+	else
+		g_string_append(out, "null");
+}
+
 void cli_shown_append(GString *out, const char *s)
 {
 	size_t old = out->len;

@@ -58,6 +58,8 @@ void cli_output_check(void);
  * documents it.
  */
 void json_string(GString *out, const char *s);
+/* json_string(), or null for a NULL S */
+void json_string_or_null(GString *out, const char *s);
 
 /*
  * S as it may be shown to people, on one line, escaped as shared/shown.h

@@ -376,29 +376,29 @@ static void print_human(const struct explain *e, struct modalias_ctx *ctx, const
 	printf("%s\n", cli_shown(e->verdict->str));
 }
 
+/* "driver": …, "driver_override": … of E, as both JSON objects write them */
+static void json_bound(GString *j, const struct explain *e)
+{
+	g_string_append(j, "\"driver\": ");
+	json_string_or_null(j, e->driver);
+	g_string_append(j, ", \"driver_override\": ");
+	json_string_or_null(j, e->override);
+}
+
 static void print_json(const struct explain *e, struct modalias_ctx *ctx, const struct cli_tables *tables)
 {
 	GString *j = g_string_new("{\"devpath\": ");
 
-	if (e->devpath)
-		json_string(j, e->devpath);
-	else
-		g_string_append(j, "null");
+	json_string_or_null(j, e->devpath);
 	g_string_append(j, ", \"modalias\": ");
 	json_string(j, e->alias);
 	dev_names_json(j, ctx, e->dev);
 	g_string_append(j, ", \"from\": ");
 	json_string(j, e->from);
 	g_string_append(j, ", \"from_path\": ");
-	if (e->from_path)
-		json_string(j, e->from_path);
-	else
-		g_string_append(j, "null");
+	json_string_or_null(j, e->from_path);
 	g_string_append(j, ",\n \"source\": ");
-	if (e->n > 0)
-		json_string(j, modalias_result_get_source(e->res));
-	else
-		g_string_append(j, "null");
+	json_string_or_null(j, e->n > 0 ? modalias_result_get_source(e->res) : NULL);
 	g_string_append(j, ", \"modules\": [");
 	for (int i = 0; i < e->n; i++) {
 		unsigned int mi = (unsigned int)i;
@@ -437,16 +437,8 @@ static void print_json(const struct explain *e, struct modalias_ctx *ctx, const 
 		}
 		g_string_append(j, "}");
 	}
-	g_string_append(j, "],\n \"driver\": ");
-	if (e->driver)
-		json_string(j, e->driver);
-	else
-		g_string_append(j, "null");
-	g_string_append(j, ", \"driver_override\": ");
-	if (e->override)
-		json_string(j, e->override);
-	else
-		g_string_append(j, "null");
+	g_string_append(j, "],\n ");
+	json_bound(j, e);
 	g_string_append(j, ", \"verdict\": ");
 	json_string(j, e->verdict->str);
 	g_string_append(j, ",\n \"nearest\": [");
@@ -485,24 +477,12 @@ static void print_json_unaliased(const struct explain *e, const char *above)
 		g_string_append_printf(verdict, "; the device above it that has one is %s, the one to explain", above);
 	g_string_append_c(verdict, '.');
 	json_string(j, e->devpath);
-	g_string_append(j, ", \"modalias\": null, \"from\": null, \"from_path\": null,\n \"source\": null, \"modules\": [],\n "
-			   "\"driver\": ");
-	if (e->driver)
-		json_string(j, e->driver);
-	else
-		g_string_append(j, "null");
-	g_string_append(j, ", \"driver_override\": ");
-	if (e->override)
-		json_string(j, e->override);
-	else
-		g_string_append(j, "null");
+	g_string_append(j, ", \"modalias\": null, \"from\": null, \"from_path\": null,\n \"source\": null, \"modules\": [],\n ");
+	json_bound(j, e);
 	g_string_append(j, ", \"verdict\": ");
 	json_string(j, verdict->str);
 	g_string_append(j, ", \"above\": ");
-	if (above)
-		json_string(j, above);
-	else
-		g_string_append(j, "null");
+	json_string_or_null(j, above);
 	g_string_append(j, ",\n \"nearest\": [], \"nearest_total\": 0}\n");
 	cli_output_puts(j->str);
 	g_string_free(j, TRUE);

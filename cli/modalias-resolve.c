@@ -33,10 +33,7 @@ static void emit(struct resolve_out *o, const char *alias, const struct modalias
 		g_string_append(j, o->json_n++ ? ",\n  {\"alias\": " : "\n  {\"alias\": ");
 		json_string(j, alias);
 		g_string_append(j, ", \"source\": ");
-		if (modalias_result_get_source(res))
-			json_string(j, modalias_result_get_source(res));
-		else
-			g_string_append(j, "null");
+		json_string_or_null(j, modalias_result_get_source(res));
 		g_string_append(j, ", \"modules\": [");
 		for (unsigned int i = 0; i < n; i++) {
 			g_string_append(j, i ? ", {\"name\": " : "{\"name\": ");
