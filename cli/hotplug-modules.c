@@ -132,12 +132,6 @@ static void report_say(void *data, int priority, const char *message)
 	say(priority, "%s", message);
 }
 
-/* As the CLI opens them, index cache included; an extra table that cannot
- * be read, or is refused, costs only itself.  Root acts on them: the
- * module directory and the modprobe.d paths modalias.conf names must pass
- * the trust walk (CLI_TABLES_TRUSTED), else no tables at all (a modprobe.d
- * left out would drop its blacklists); the command line's are root's own
- * choice, as modprobe's -d and -C. */
 int modules_open_ctx(void)
 {
 	if (!ctx) {
@@ -151,6 +145,12 @@ int modules_open_ctx(void)
 	return 0;
 }
 
+/* As the CLI opens them, index cache included; an extra table that cannot
+ * be read, or is refused, costs only itself.  Root acts on them: the
+ * module directory and the modprobe.d paths modalias.conf names must pass
+ * the trust walk (CLI_TABLES_TRUSTED), else no tables at all (a modprobe.d
+ * left out would drop its blacklists); the command line's are root's own
+ * choice, as modprobe's -d and -C. */
 int modules_open(void)
 {
 	int r = modules_open_ctx();
